@@ -1,0 +1,10 @@
+//! Shared foundation of the parad pipeline: source files and spans,
+//! diagnostics with caret rendering, and Futhark's primitive types.
+
+pub mod diag;
+pub mod prim;
+pub mod source;
+
+pub use diag::{Diagnostic, Label};
+pub use prim::{FloatType, IntType, PrimType};
+pub use source::{FileId, SourceMap, Span};

@@ -1,0 +1,104 @@
+//! Source files and byte spans into them.
+
+use std::fmt;
+
+/// Index of a file in a [`SourceMap`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct FileId(pub u32);
+
+/// A byte range `start..end` in one source file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    pub file: FileId,
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn new(file: FileId, start: usize, end: usize) -> Span {
+        Span { file, start: start as u32, end: end as u32 }
+    }
+
+    /// The smallest span covering both `self` and `other` (same file assumed).
+    pub fn to(self, other: Span) -> Span {
+        Span { file: self.file, start: self.start.min(other.start), end: self.end.max(other.end) }
+    }
+
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..self.end as usize
+    }
+}
+
+/// One loaded source file.
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    pub name: String,
+    pub text: String,
+    line_starts: Vec<usize>,
+}
+
+impl SourceFile {
+    fn new(name: String, text: String) -> SourceFile {
+        let line_starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        SourceFile { name, text, line_starts }
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        let line = match self.line_starts.binary_search(&offset) {
+            Ok(l) => l,
+            Err(l) => l - 1,
+        };
+        let start = self.line_starts[line];
+        let col = self.text.get(start..offset).map_or(offset - start, |s| s.chars().count());
+        (line + 1, col + 1)
+    }
+}
+
+/// All source files of a compilation, addressed by [`FileId`].
+#[derive(Clone, Debug, Default)]
+pub struct SourceMap {
+    files: Vec<SourceFile>,
+}
+
+impl SourceMap {
+    pub fn new() -> SourceMap {
+        SourceMap::default()
+    }
+
+    pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
+        self.files.push(SourceFile::new(name.into(), text.into()));
+        FileId(self.files.len() as u32 - 1)
+    }
+
+    pub fn get(&self, id: FileId) -> &SourceFile {
+        &self.files[id.0 as usize]
+    }
+
+    pub fn files(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
+        self.files.iter().enumerate().map(|(i, f)| (FileId(i as u32), f))
+    }
+
+    /// `file:line:col` of the start of a span, as used in one-line messages.
+    pub fn location(&self, span: Span) -> Location<'_> {
+        let f = self.get(span.file);
+        let (line, col) = f.line_col(span.start as usize);
+        Location { file: &f.name, line, col }
+    }
+}
+
+/// A printable `file:line:col`.
+pub struct Location<'a> {
+    pub file: &'a str,
+    pub line: usize,
+    pub col: usize,
+}
+
+impl fmt::Display for Location<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.col)
+    }
+}

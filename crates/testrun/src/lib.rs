@@ -1,0 +1,1 @@
+//! `parad test`: reads Futhark test blocks and runs them.
