@@ -107,3 +107,12 @@ def fsgn(x):
     if math.isnan(x):
         return x
     return float((x > 0) - (x < 0))
+
+
+def conv(x, src, dst):
+    """Integer-to-integer conversion as the prelude defines it: sign
+    extension only when both types are signed, zero extension otherwise,
+    then truncation to the destination width."""
+    if src[0] == "i" and dst[0] == "i":
+        return wrap(x, dst)
+    return wrap(unsigned(x, src), dst)
