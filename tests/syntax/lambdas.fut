@@ -13,7 +13,7 @@
 -- entry: tuple_param
 -- input { [10i32, 20i32] [1i32, 2i32] } output { [9i32, 18i32] }
 
-entry multi (xs: []i32) (ys: []i32) : []i32 =
+entry multi [n] (xs: [n]i32) (ys: [n]i32) : []i32 =
   map2 (\x y -> x * 10 + y) xs ys
 
 entry annotated (xs: []f64) : []f64 =
@@ -26,5 +26,5 @@ entry capture (k: i32) (xs: []i32) : []i32 =
   let f = \x -> x + k
   in map (\x -> f (f x) * k) xs
 
-entry tuple_param (xs: []i32) (ys: []i32) : []i32 =
+entry tuple_param [n] (xs: [n]i32) (ys: [n]i32) : []i32 =
   map (\(a, b) -> a - b) (zip xs ys)

@@ -14,12 +14,12 @@
 entry left_right (xs: []i32) : ([]i32, []i32, []i32) =
   (map (+ 1) xs, map (10 -) xs, map (/ 2) xs)
 
-entry projections (xs: []i32) (ys: []f32) : ([]f32, []i32) =
+entry projections [n] (xs: [n]i32) (ys: [n]f32) : ([]f32, []i32) =
   let ps = zip xs ys
   in (map (.1) ps, map (.0) ps)
 
 entry index_section (m: [][]i32) : ([]i32, []i32) =
   (map (.[1]) m, map (.[0]) m)
 
-entry full (xs: []i32) (ys: []i32) : ([]i32, []i32, []bool) =
+entry full [n] (xs: [n]i32) (ys: [n]i32) : ([]i32, []i32, []bool) =
   (map2 (*) xs ys, map2 (-) xs ys, map2 (<) ys xs)

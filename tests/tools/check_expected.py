@@ -40,28 +40,8 @@ TOKEN = re.compile(r"""
 """, re.X)
 
 
-class Empty:
-    """An empty array together with its full shape, e.g. empty([0][3]i32)."""
-
-    def __init__(self, shape, elem):
-        self.shape, self.elem = shape, elem
-
-    def __eq__(self, other):
-        return isinstance(other, Empty) and self.shape[0] == other.shape[0]
-
-    def as_lists(self):
-        def build(shape):
-            if len(shape) == 1:
-                return []
-            return [build(shape[1:]) for _ in range(shape[0])]
-        return build(self.shape)
-
-
-def plain(v):
-    """Replace Empty markers by (nested) Python lists."""
-    if isinstance(v, Empty):
-        return v.as_lists()
-    return v
+Empty = fut.Empty
+plain = fut.plain
 
 
 def tokenize(text):
@@ -185,10 +165,16 @@ def fmt_value(v, rank, elem):
     if isinstance(v, Empty):
         return "empty(%s%s)" % ("".join("[%d]" % d for d in v.shape), elem)
     if rank > 0:
-        if len(v) == 0:
-            if rank > 1:
+        dims, w = [], v
+        for _ in range(rank):
+            dims.append(len(w))
+            if not w:
+                break
+            w = w[0]
+        if 0 in dims:
+            if len(dims) < rank:
                 raise ValueError("give multi-dimensional empties as Empty")
-            return "empty([0]%s)" % elem
+            return "empty(%s%s)" % ("".join("[%d]" % d for d in dims), elem)
         return "[" + ", ".join(fmt_value(x, rank - 1, elem) for x in v) + "]"
     if elem == "bool":
         assert isinstance(v, bool), v

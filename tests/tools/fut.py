@@ -116,3 +116,27 @@ def conv(x, src, dst):
     if src[0] == "i" and dst[0] == "i":
         return wrap(x, dst)
     return wrap(unsigned(x, src), dst)
+
+
+class Empty:
+    """An empty array together with its full shape, e.g. empty([0][3]i32)."""
+
+    def __init__(self, shape, elem):
+        self.shape, self.elem = shape, elem
+
+    def __eq__(self, other):
+        return isinstance(other, Empty) and self.shape[0] == other.shape[0]
+
+    def as_lists(self):
+        def build(shape):
+            if len(shape) == 1:
+                return []
+            return [build(shape[1:]) for _ in range(shape[0])]
+        return build(self.shape)
+
+
+def plain(v):
+    """Replace Empty markers by (nested) Python lists."""
+    if isinstance(v, Empty):
+        return v.as_lists()
+    return v
