@@ -158,7 +158,13 @@ pub enum ModTypeExp {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Spec {
     /// `val f [n] 'a: t` (also `val (+): t`)
-    Val { name: Ident, type_params: Vec<TypeParam>, ty: TypeExp, doc: Option<String>, span: Span },
+    Val {
+        name: Ident,
+        type_params: Vec<TypeParam>,
+        ty: TypeExp,
+        doc: Option<String>,
+        span: Span,
+    },
     /// `type t 'a` (abstract) or `type t 'a = te`
     Type {
         name: Ident,
@@ -169,7 +175,12 @@ pub enum Spec {
         span: Span,
     },
     /// `module m: mte`
-    Module { name: Ident, sig: ModTypeExp, doc: Option<String>, span: Span },
+    Module {
+        name: Ident,
+        sig: ModTypeExp,
+        doc: Option<String>,
+        span: Span,
+    },
     /// `include mte`
     Include(ModTypeExp, Span),
 }
@@ -180,7 +191,11 @@ pub enum Spec {
 #[derive(Clone, Debug, PartialEq)]
 pub enum TypeExp {
     /// A named type with its arguments: `i32`, `t`, `M.t [n] f32`.
-    Named { name: QualName, args: Vec<TypeArg>, span: Span },
+    Named {
+        name: QualName,
+        args: Vec<TypeArg>,
+        span: Span,
+    },
     /// `(t1, t2)`; `()` is the empty tuple.
     Tuple(Vec<TypeExp>, Span),
     /// `{x: t1, y: t2}`
@@ -226,6 +241,8 @@ pub enum Pat {
     Ascribe(Box<Pat>, TypeExp, Span),
     /// A literal, in `match` cases: `1`, `-2.0`, `'a'`, `true`.
     Lit(Lit, Span),
+    /// A negated numeric literal in a `match` case: `-1`, `-2.5f32`.
+    NegLit(Lit, Span),
     /// `#c p1 p2`
     Constr(Ident, Vec<Pat>, Span),
     /// `#[attr] p`
@@ -246,9 +263,15 @@ pub struct Exp {
 pub enum Lit {
     /// An integer literal (decimal, `0x`, `0b`, with `_` separators) and its
     /// suffix. The magnitude is kept unreduced; negation is an operator.
-    Int { value: u128, suffix: Option<IntSuffix> },
+    Int {
+        value: u128,
+        suffix: Option<IntSuffix>,
+    },
     /// A decimal or hexadecimal float literal and its suffix.
-    Float { value: f64, suffix: Option<FloatType> },
+    Float {
+        value: f64,
+        suffix: Option<FloatType>,
+    },
     Bool(bool),
     /// `'a'`: a Unicode scalar value; typed as an integer.
     Char(u32),
@@ -275,7 +298,11 @@ pub enum RangeEnd {
 #[derive(Clone, Debug, PartialEq)]
 pub enum DimIndex {
     Fix(Exp),
-    Slice { start: Option<Exp>, end: Option<Exp>, stride: Option<Exp> },
+    Slice {
+        start: Option<Exp>,
+        end: Option<Exp>,
+        stride: Option<Exp>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -325,7 +352,12 @@ pub enum ExpKind {
     Record(Vec<FieldExp>),
     ArrayLit(Vec<Exp>),
     /// `a..b...c`, `a..<b`, `a..>b`; `second` is the optional `..b`.
-    Range { start: Box<Exp>, second: Option<Box<Exp>>, end: Box<Exp>, kind: RangeEnd },
+    Range {
+        start: Box<Exp>,
+        second: Option<Box<Exp>>,
+        end: Box<Exp>,
+        kind: RangeEnd,
+    },
     /// `e.x` on a record, `e.0` on a tuple (the field name is `"0"`).
     Project(Box<Exp>, Ident),
     /// `a[i, j:k]`
@@ -345,7 +377,12 @@ pub enum ExpKind {
     Not(Box<Exp>),
     If(Box<Exp>, Box<Exp>, Box<Exp>),
     /// `let [n] p = e in body`
-    Let { sizes: Vec<Ident>, pat: Pat, rhs: Box<Exp>, body: Box<Exp> },
+    Let {
+        sizes: Vec<Ident>,
+        pat: Pat,
+        rhs: Box<Exp>,
+        body: Box<Exp>,
+    },
     /// `let f [n] 'a p1 p2 : t = e in body`
     LetFun {
         name: Ident,
@@ -356,7 +393,11 @@ pub enum ExpKind {
         body: Box<Exp>,
     },
     /// `\p1 p2 : t -> e`
-    Lambda { params: Vec<Pat>, ret: Option<TypeExp>, body: Box<Exp> },
+    Lambda {
+        params: Vec<Pat>,
+        ret: Option<TypeExp>,
+        body: Box<Exp>,
+    },
     /// `(+)`
     OpSection(QualName),
     /// `(e +)`
@@ -367,7 +408,13 @@ pub enum ExpKind {
     ProjectSection(Vec<SectionStep>),
     /// `loop p = init for ... do body`; `init` is absent in `loop x for ...`
     /// (the pattern's variables are then their own initial values).
-    Loop { sizes: Vec<Ident>, pat: Pat, init: Option<Box<Exp>>, form: LoopForm, body: Box<Exp> },
+    Loop {
+        sizes: Vec<Ident>,
+        pat: Pat,
+        init: Option<Box<Exp>>,
+        form: LoopForm,
+        body: Box<Exp>,
+    },
     /// `e : t`
     Ascribe(Box<Exp>, TypeExp),
     /// `e :> t`
@@ -393,6 +440,7 @@ impl Pat {
             | Pat::Record(_, s)
             | Pat::Ascribe(_, _, s)
             | Pat::Lit(_, s)
+            | Pat::NegLit(_, s)
             | Pat::Constr(_, _, s)
             | Pat::Attr(_, _, s) => *s,
         }
