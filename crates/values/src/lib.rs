@@ -1,6 +1,21 @@
 //! Futhark values as read from and written to data files: scalars and
-//! regular arrays of any rank, stored flat in row-major order.
+//! regular arrays of any rank, stored flat in row-major order, in Futhark's
+//! text and binary formats (gzip-compressed input too), with `futhark
+//! test`-style comparison and random generation.
 
+pub mod binary;
+pub mod compare;
+pub mod error;
+pub mod random;
+pub mod read;
+mod text_read;
+pub mod text_write;
 pub mod value;
 
+pub use binary::write_binary;
+pub use compare::{compare, compare_all, compare_with, Mismatch, Tolerance};
+pub use error::{DataError, Location};
+pub use random::{parse_value_type, random_value};
+pub use read::{read_file, read_values};
+pub use text_write::{scalar_to_text, to_text, values_to_text};
 pub use value::{ArrayData, ArrayValue, Scalar, Value};

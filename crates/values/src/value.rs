@@ -111,6 +111,13 @@ impl ArrayData {
         }
     }
 
+    /// Empty storage for elements of type `t` with room for `n` elements.
+    pub fn with_capacity(t: PrimType, n: usize) -> ArrayData {
+        let mut d = ArrayData::empty(t);
+        with_array_data!(&mut d, v => v.reserve_exact(n));
+        d
+    }
+
     pub fn elem_type(&self) -> PrimType {
         match self {
             ArrayData::I8(_) => PrimType::Int(IntType::I8),
@@ -176,6 +183,13 @@ impl ArrayData {
 }
 
 impl ArrayValue {
+    /// An array of the given shape; `None` unless `data` holds exactly
+    /// `shape.iter().product()` elements.
+    pub fn new(shape: Vec<usize>, data: ArrayData) -> Option<ArrayValue> {
+        let n = shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d))?;
+        (n == data.len()).then_some(ArrayValue { shape, data })
+    }
+
     pub fn elem_type(&self) -> PrimType {
         self.data.elem_type()
     }

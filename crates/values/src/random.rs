@@ -1,0 +1,70 @@
+//! Random values for `random input { [100]f32 i64 }` test blocks.
+//!
+//! Floats are uniform in [0, 1); integers are uniform in
+//! [0, RANDOM_INT_BOUND), small and non-negative so that they are safe as
+//! sizes and indices into small arrays; booleans are fair coin flips.
+
+use half::f16;
+use parad_base::PrimType;
+use rand::Rng;
+
+use crate::error::DataError;
+use crate::text_read::TextReader;
+use crate::value::{ArrayData, ArrayValue, Value};
+use crate::with_array_data;
+
+/// Exclusive upper bound of random integers.
+pub const RANDOM_INT_BOUND: u8 = 10;
+
+/// Parses a value type such as `[100][3]f32`, `i64` or `[0]bool`
+/// (surrounding whitespace allowed).
+pub fn parse_value_type(s: &str) -> Result<(Vec<usize>, PrimType), DataError> {
+    let reader = TextReader::new(s.as_bytes());
+    let start = reader.skip_blank(0);
+    let (ty, end) = reader.read_type(start)?;
+    let end = reader.skip_blank(end);
+    if end != s.len() {
+        let (line, col) = crate::error::line_col(s.as_bytes(), end);
+        return Err(DataError::at_line(
+            line,
+            col,
+            "unexpected text after the type",
+        ));
+    }
+    Ok(ty)
+}
+
+/// A random value of the given shape (empty for a scalar) and element type.
+pub fn random_value(shape: &[usize], ty: PrimType, rng: &mut impl Rng) -> Value {
+    let n: usize = shape.iter().product();
+    let mut data = ArrayData::with_capacity(ty, n);
+    for _ in 0..n {
+        let small = rng.gen_range(0..RANDOM_INT_BOUND);
+        match &mut data {
+            ArrayData::I8(v) => v.push(small as i8),
+            ArrayData::I16(v) => v.push(small as i16),
+            ArrayData::I32(v) => v.push(small as i32),
+            ArrayData::I64(v) => v.push(small as i64),
+            ArrayData::U8(v) => v.push(small),
+            ArrayData::U16(v) => v.push(small as u16),
+            ArrayData::U32(v) => v.push(small as u32),
+            ArrayData::U64(v) => v.push(small as u64),
+            ArrayData::F16(v) => v.push(f16::from_f32(rng.gen::<f32>()).min(ONE_BELOW_F16)),
+            ArrayData::F32(v) => v.push(rng.gen::<f32>()),
+            ArrayData::F64(v) => v.push(rng.gen::<f64>()),
+            ArrayData::Bool(v) => v.push(rng.gen::<bool>()),
+        }
+    }
+    debug_assert_eq!(with_array_data!(&data, v => v.len()), n);
+    if shape.is_empty() {
+        Value::Scalar(data.get(0).expect("one element"))
+    } else {
+        Value::Array(ArrayValue {
+            shape: shape.to_vec(),
+            data,
+        })
+    }
+}
+
+/// The largest f16 below 1, so rounding never yields exactly 1.
+const ONE_BELOW_F16: f16 = f16::from_bits(0x3BFF);
