@@ -1,0 +1,146 @@
+//! Top-level declarations: functions and constants (`def`, `entry`),
+//! type abbreviations; modules are rejected with a located error.
+
+use crate::env::{AbbrevParam, Checker, Global, Res, TypeName};
+use crate::tast::*;
+use crate::typeexp::unsupported_modules;
+use crate::EntryPoint;
+use parad_base::Diagnostic;
+use parad_syntax::ast::{Decl, TypeDecl, TypeParam, ValDecl, ValKind};
+
+impl Checker {
+    pub(crate) fn check_decl(&mut self, d: &Decl, entries: &mut Vec<EntryPoint>) -> Res<()> {
+        match d {
+            Decl::Val(v) => self.check_val(v, entries),
+            Decl::Type(t) => self.check_type_decl(t),
+            Decl::Module(m) => Err(unsupported_modules(m.span)),
+            Decl::ModType(m) => Err(unsupported_modules(m.span)),
+            Decl::Open(_, span) | Decl::Import(_, span) => Err(unsupported_modules(*span)),
+            Decl::Local(d, _) => self.check_decl(d, entries),
+        }
+    }
+
+    fn check_type_decl(&mut self, t: &TypeDecl) -> Res<()> {
+        let mark = self.types.len();
+        let mut params = vec![];
+        for p in &t.params {
+            match p {
+                TypeParam::Type(id, _) => {
+                    let tp = self.new_tparam(&id.name);
+                    params.push(AbbrevParam::Type(tp));
+                    self.types
+                        .push((id.name.clone(), TypeName::Type(Type::Param(tp))));
+                }
+                TypeParam::Size(id) => {
+                    params.push(AbbrevParam::Size);
+                    self.types.push((id.name.clone(), TypeName::Size));
+                }
+            }
+        }
+        let def = self.type_exp(&t.def);
+        self.types.truncate(mark);
+        let def = def?;
+        let binding = if params.is_empty() {
+            TypeName::Type(def)
+        } else {
+            TypeName::Abbrev(params, def)
+        };
+        self.types.push((t.name.name.clone(), binding));
+        Ok(())
+    }
+
+    fn check_val(&mut self, v: &ValDecl, entries: &mut Vec<EntryPoint>) -> Res<()> {
+        let var_mark = self.vars.len();
+        let (smark, tmark) = (self.scope.len(), self.types.len());
+        self.inf.level = 1;
+        let r = self.check_fun_parts(&v.type_params, &v.params, v.ret.as_ref(), &v.body);
+        self.inf.level = 0;
+        self.scope.truncate(smark);
+        self.types.truncate(tmark);
+        let mut parts = r?;
+        let fty = Type::arrows(
+            parts.params.iter().map(|p| p.ty()).collect(),
+            parts.ret.clone(),
+        );
+        let mut type_params = parts.type_params.clone();
+        type_params.extend(self.generalise(&fty, 0));
+        for p in &mut parts.params {
+            self.finish_pat(p)?;
+        }
+        let ret = self.resolve(&parts.ret, v.span)?;
+        self.finish_exp(&mut parts.body)?;
+        self.finish_vars(var_mark)?;
+        let ty = self.resolve(&fty, v.span)?;
+
+        let is_entry = v.kind == ValKind::Entry || v.name.name == "main";
+        if is_entry && !self.in_prelude {
+            if !type_params.is_empty() {
+                return Err(Diagnostic::error(
+                    v.name.span,
+                    format!("entry point '{}' cannot be polymorphic", v.name.name),
+                ));
+            }
+            let show = |t: &Type| self.show(t);
+            let params: Vec<String> = parts.params.iter().map(|p| show(&p.ty())).collect();
+            if let Some(p) = parts.params.iter().find(|p| contains_arrow(&p.ty())) {
+                return Err(Diagnostic::error(
+                    p.span(),
+                    "entry point parameters cannot be functions",
+                ));
+            }
+            if contains_arrow(&ret) {
+                return Err(Diagnostic::error(
+                    v.name.span,
+                    "entry point results cannot be functions",
+                ));
+            }
+            let results = match &ret {
+                Type::Tuple(ts) if !ts.is_empty() => ts.iter().map(show).collect(),
+                t => vec![show(t)],
+            };
+            entries.push(EntryPoint {
+                name: v.name.name.clone(),
+                params,
+                results,
+                span: v.span,
+            });
+        }
+
+        let id = FunId(self.funs.len() as u32);
+        if self.in_prelude && v.name.name == "reduce" {
+            self.reduce_fun = Some(id);
+        }
+        self.funs.push(TFun {
+            id,
+            name: v.name.name.clone(),
+            type_params: type_params.clone(),
+            size_params: parts.size_params,
+            size_sources: parts.size_sources,
+            params: parts.params,
+            ret,
+            body: parts.body,
+            span: v.span,
+            entry: is_entry && !self.in_prelude,
+            prelude: self.in_prelude,
+        });
+        self.globals.insert(
+            v.name.name.clone(),
+            Global {
+                id,
+                type_params,
+                ty,
+            },
+        );
+        Ok(())
+    }
+}
+
+fn contains_arrow(t: &Type) -> bool {
+    match t {
+        Type::Arrow(..) => true,
+        Type::Array(e, _) => contains_arrow(e),
+        Type::Tuple(ts) => ts.iter().any(contains_arrow),
+        Type::Record(fs) => fs.iter().any(|(_, t)| contains_arrow(t)),
+        _ => false,
+    }
+}

@@ -1,0 +1,173 @@
+//! The checker's state: inference variables, scopes of values and types,
+//! global functions, and the output tables (variables, type parameters).
+
+use crate::print::write_type;
+use crate::tast::{FunId, TFun, Type, TypeParamId, VarId, VarInfo};
+use crate::unify::{Infer, UnifyError};
+use parad_base::{Diagnostic, PrimType, Span};
+use std::collections::HashMap;
+
+pub(crate) type Res<T> = Result<T, Diagnostic>;
+
+/// A value name in scope.
+#[derive(Clone, Debug)]
+pub(crate) struct Local {
+    pub var: VarId,
+    /// Type parameters to instantiate at each use (polymorphic local
+    /// functions); empty for ordinary variables.
+    pub poly: Vec<TypeParamId>,
+    pub ty: Type,
+}
+
+/// A type name in scope.
+#[derive(Clone, Debug)]
+pub(crate) enum TypeName {
+    /// A type parameter or an expanded abbreviation without parameters.
+    Type(Type),
+    /// A size parameter (`[n]`), usable in size expressions.
+    Size,
+    /// A type abbreviation with parameters (`type t 'a [n] = …`).
+    Abbrev(Vec<AbbrevParam>, Type),
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum AbbrevParam {
+    Type(TypeParamId),
+    Size,
+}
+
+pub(crate) struct Global {
+    pub id: FunId,
+    pub type_params: Vec<TypeParamId>,
+    pub ty: Type,
+}
+
+#[derive(Default)]
+pub(crate) struct Checker {
+    pub inf: Infer,
+    pub vars: Vec<VarInfo>,
+    pub tparam_names: Vec<String>,
+    pub scope: Vec<(String, Local)>,
+    pub types: Vec<(String, TypeName)>,
+    pub globals: HashMap<String, Global>,
+    pub funs: Vec<TFun>,
+    /// Numeric modules opened by `f32.(e)`, innermost last.
+    pub opened: Vec<PrimType>,
+    pub in_prelude: bool,
+    /// The prelude's `reduce`, used by `f32.sum` and friends.
+    pub reduce_fun: Option<FunId>,
+}
+
+impl Checker {
+    pub fn new_var(&mut self, name: &str, ty: Type, span: Span) -> VarId {
+        self.vars.push(VarInfo {
+            name: name.to_string(),
+            ty,
+            span,
+        });
+        VarId(self.vars.len() as u32 - 1)
+    }
+
+    pub fn new_tparam(&mut self, name: &str) -> TypeParamId {
+        self.tparam_names.push(name.to_string());
+        TypeParamId(self.tparam_names.len() as u32 - 1)
+    }
+
+    pub fn lookup(&self, name: &str) -> Option<&Local> {
+        self.scope
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, l)| l)
+    }
+
+    pub fn lookup_type(&self, name: &str) -> Option<&TypeName> {
+        self.types
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, t)| t)
+    }
+
+    pub fn bind(&mut self, name: &str, var: VarId, ty: Type) {
+        self.scope.push((
+            name.to_string(),
+            Local {
+                var,
+                poly: vec![],
+                ty,
+            },
+        ));
+    }
+
+    /// Prints a type for a diagnostic, with type parameters by their
+    /// source names and unknown types as `t0`, `t1`, ….
+    pub fn show(&self, t: &Type) -> String {
+        let t = self.inf.zonk(t);
+        let mut s = String::new();
+        let names = &self.tparam_names;
+        let _ = write_type(
+            &mut s,
+            &t,
+            &|p| {
+                names
+                    .get(p.0 as usize)
+                    .cloned()
+                    .unwrap_or_else(|| format!("p{}", p.0))
+            },
+            &|v| format!("t{v}"),
+        );
+        s
+    }
+
+    /// Unifies `actual` (the type of the thing at `span`) with `expected`,
+    /// reporting a mismatch at `span`.
+    pub fn unify_at(&mut self, span: Span, expected: &Type, actual: &Type) -> Res<()> {
+        self.inf
+            .unify(expected, actual)
+            .map_err(|e| self.unify_error(span, expected, actual, e))
+    }
+
+    pub fn unify_error(
+        &self,
+        span: Span,
+        expected: &Type,
+        actual: &Type,
+        e: UnifyError,
+    ) -> Diagnostic {
+        match e {
+            UnifyError::Mismatch | UnifyError::Occurs => Diagnostic::error(
+                span,
+                format!(
+                    "cannot unify '{}' with '{}'",
+                    self.show(expected),
+                    self.show(actual)
+                ),
+            )
+            .with_label(span, format!("this has type '{}'", self.show(actual)))
+            .with_note(format!("expected type '{}'", self.show(expected))),
+            UnifyError::Class(t, c) => Diagnostic::error(
+                span,
+                format!(
+                    "cannot unify '{}' with '{}': type '{}' is not {}",
+                    self.show(expected),
+                    self.show(actual),
+                    self.show(&t),
+                    c.describe()
+                ),
+            ),
+            UnifyError::NoField(t, f) => no_field(span, &self.show(&t), &f),
+        }
+    }
+}
+
+pub(crate) fn no_field(span: Span, t: &str, f: &str) -> Diagnostic {
+    if t.starts_with('(') {
+        Diagnostic::error(span, format!("tuple of type '{t}' has no component {f}"))
+    } else if t.starts_with('{') {
+        Diagnostic::error(span, format!("record has no field '{f}'"))
+            .with_note(format!("the record has type '{t}'"))
+    } else {
+        Diagnostic::error(span, format!("type '{t}' has no field '{f}'"))
+    }
+}

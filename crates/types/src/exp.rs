@@ -1,0 +1,1181 @@
+//! Type inference for expressions.
+
+use crate::env::{no_field, Checker, Local, Res, TypeName};
+use crate::intrinsics::array_intrinsic;
+use crate::pat::Sizes;
+use crate::tast::*;
+use crate::typeexp::{unsupported_modules, unsupported_sums};
+use crate::unify::{field_type, ClassSet, UnifyError};
+use parad_base::{Diagnostic, IntType, PrimType, Span};
+use parad_syntax::ast::{
+    DimIndex, Exp, ExpKind, FieldExp, Ident, IntSuffix, Lit, LoopForm, Pat, QualName, RangeEnd,
+    SectionStep, TypeParam,
+};
+
+/// How a built-in binary operator is typed and which intrinsic it becomes.
+struct BuiltinOp {
+    intrinsic: &'static str,
+    class: ClassSet,
+    returns_bool: bool,
+}
+
+fn builtin_op(name: &str) -> Option<BuiltinOp> {
+    let (intrinsic, class, returns_bool) = match name {
+        "+" => ("add", ClassSet::NUM, false),
+        "-" => ("sub", ClassSet::NUM, false),
+        "*" => ("mul", ClassSet::NUM, false),
+        "/" => ("div", ClassSet::NUM, false),
+        "%" => ("mod", ClassSet::NUM, false),
+        "**" => ("pow", ClassSet::NUM, false),
+        "//" => ("quot", ClassSet::INT, false),
+        "%%" => ("rem", ClassSet::INT, false),
+        "&" => ("and", ClassSet::INT_BOOL, false),
+        "|" => ("or", ClassSet::INT_BOOL, false),
+        "^" => ("xor", ClassSet::INT_BOOL, false),
+        "<<" => ("shl", ClassSet::INT, false),
+        ">>" => ("shr", ClassSet::INT, false),
+        ">>>" => ("ushr", ClassSet::INT, false),
+        "==" => ("eq", ClassSet::ANY, true),
+        "!=" => ("neq", ClassSet::ANY, true),
+        "<" => ("lt", ClassSet::PRIM, true),
+        "<=" => ("le", ClassSet::PRIM, true),
+        ">" => ("gt", ClassSet::PRIM, true),
+        ">=" => ("ge", ClassSet::PRIM, true),
+        _ => return None,
+    };
+    Some(BuiltinOp {
+        intrinsic,
+        class,
+        returns_bool,
+    })
+}
+
+fn lit(l: Literal, ty: Type, span: Span) -> TExp {
+    TExp::new(TExpKind::Lit(l), ty, span)
+}
+
+pub(crate) fn apply(f: TExp, args: Vec<TExp>, ty: Type, span: Span) -> TExp {
+    TExp::new(TExpKind::Apply(Box::new(f), args), ty, span)
+}
+
+fn var_exp(v: VarId, ty: Type, span: Span) -> TExp {
+    TExp::new(TExpKind::Var(v, vec![]), ty, span)
+}
+
+impl Checker {
+    pub fn check_exp(&mut self, e: &Exp) -> Res<TExp> {
+        let span = e.span;
+        match &e.kind {
+            ExpKind::Lit(l) => Ok(self.check_lit(l, span)),
+            ExpKind::StringLit(s) => {
+                let u8t = Type::Prim(PrimType::Int(IntType::U8));
+                let elems = s
+                    .bytes()
+                    .map(|b| lit(Literal::Int(b as i128), u8t.clone(), span))
+                    .collect();
+                Ok(TExp::new(
+                    TExpKind::ArrayLit(elems),
+                    Type::array(u8t, 1),
+                    span,
+                ))
+            }
+            ExpKind::Var(q) => self.check_var(q),
+            ExpKind::Hole => Err(Diagnostic::error(
+                span,
+                "typed holes ('???') are not supported",
+            )),
+            ExpKind::Tuple(es) => {
+                if es.len() == 1 {
+                    return self.check_exp(&es[0]);
+                }
+                let ts = es
+                    .iter()
+                    .map(|e| self.check_exp(e))
+                    .collect::<Res<Vec<_>>>()?;
+                let ty = Type::Tuple(ts.iter().map(|t| t.ty.clone()).collect());
+                Ok(TExp::new(TExpKind::Tuple(ts), ty, span))
+            }
+            ExpKind::Record(fields) => {
+                let mut out: Vec<(String, TExp)> = vec![];
+                for f in fields {
+                    let (name, te) = match f {
+                        FieldExp::Explicit(n, e) => (n, self.check_exp(e)?),
+                        FieldExp::Implicit(n) => {
+                            let q = QualName {
+                                quals: vec![],
+                                name: n.name.clone(),
+                                span: n.span,
+                            };
+                            (n, self.check_var(&q)?)
+                        }
+                    };
+                    if out.iter().any(|(m, _)| *m == name.name) {
+                        return Err(Diagnostic::error(
+                            name.span,
+                            format!("field '{}' is defined twice in record", name.name),
+                        ));
+                    }
+                    out.push((name.name.clone(), te));
+                }
+                out.sort_by(|a, b| a.0.cmp(&b.0));
+                let ty = Type::Record(out.iter().map(|(n, e)| (n.clone(), e.ty.clone())).collect());
+                Ok(TExp::new(TExpKind::Record(out), ty, span))
+            }
+            ExpKind::ArrayLit(es) => {
+                let elem = self.inf.fresh();
+                let mut out = vec![];
+                for x in es {
+                    let tx = self.check_exp(x)?;
+                    self.inf.unify(&elem, &tx.ty).map_err(|_| {
+                        Diagnostic::error(
+                            x.span,
+                            format!(
+                                "array element of type '{}' differs from earlier elements of type '{}'",
+                                self.show(&tx.ty),
+                                self.show(&elem)
+                            ),
+                        )
+                    })?;
+                    out.push(tx);
+                }
+                if matches!(self.inf.shallow(&elem), Type::Arrow(..)) {
+                    return Err(Diagnostic::error(
+                        span,
+                        "arrays of functions are not allowed",
+                    ));
+                }
+                Ok(TExp::new(
+                    TExpKind::ArrayLit(out),
+                    Type::array(elem, 1),
+                    span,
+                ))
+            }
+            ExpKind::Range {
+                start,
+                second,
+                end,
+                kind,
+            } => {
+                let t = self.inf.fresh_class(ClassSet::INT);
+                let ts = self.check_int_in(start, &t, "range bounds")?;
+                let t2 = match second {
+                    Some(s) => Some(Box::new(self.check_int_in(s, &t, "range bounds")?)),
+                    None => None,
+                };
+                let te = self.check_int_in(end, &t, "range bounds")?;
+                let kind = match kind {
+                    RangeEnd::UpToExclusive => RangeKind::UpToExclusive,
+                    RangeEnd::DownToExclusive => RangeKind::DownToExclusive,
+                    RangeEnd::Inclusive => RangeKind::Inclusive,
+                };
+                Ok(TExp::new(
+                    TExpKind::Range {
+                        start: Box::new(ts),
+                        second: t2,
+                        end: Box::new(te),
+                        kind,
+                    },
+                    Type::array(t, 1),
+                    span,
+                ))
+            }
+            ExpKind::Project(inner, field) => {
+                let ti = self.check_exp(inner)?;
+                self.project(ti, &field.name, span)
+            }
+            ExpKind::Index(arr, slices) => {
+                let ta = self.check_exp(arr)?;
+                self.index(ta, slices, span)
+            }
+            ExpKind::Update(arr, slices, v) => {
+                let ta = self.check_exp(arr)?;
+                let arr_ty = ta.ty.clone();
+                let indexed = self.index(ta, slices, span)?;
+                let TExpKind::Index(ta, tslices) = indexed.kind else {
+                    unreachable!()
+                };
+                let tv = self.check_exp(v)?;
+                self.unify_at(v.span, &indexed.ty, &tv.ty)?;
+                Ok(TExp::new(
+                    TExpKind::Update(ta, tslices, Box::new(tv)),
+                    arr_ty,
+                    span,
+                ))
+            }
+            ExpKind::RecordUpdate(r, path, v) => {
+                let tr = self.check_exp(r)?;
+                let mut t = tr.ty.clone();
+                for f in path {
+                    t = self.field_of(&t, &f.name, f.span)?;
+                }
+                let tv = self.check_exp(v)?;
+                self.unify_at(v.span, &t, &tv.ty)?;
+                let ty = tr.ty.clone();
+                let path = path.iter().map(|f| f.name.clone()).collect();
+                Ok(TExp::new(
+                    TExpKind::RecordUpdate(Box::new(tr), path, Box::new(tv)),
+                    ty,
+                    span,
+                ))
+            }
+            ExpKind::Apply(f, args) => {
+                let tf = self.check_exp(f)?;
+                let what = describe_fn(f);
+                let mut targs = vec![];
+                for a in args {
+                    targs.push(self.check_exp(a)?);
+                }
+                self.apply_texp(tf, targs, &what, span)
+            }
+            ExpKind::BinOp(op, a, b) => self.check_binop(op, a, b, span),
+            ExpKind::Negate(inner) => {
+                if let ExpKind::Lit(l @ (Lit::Int { .. } | Lit::Float { .. })) = &inner.kind {
+                    let mut t = self.check_lit(l, span);
+                    if let TExpKind::Lit(v) = &mut t.kind {
+                        *v = match *v {
+                            Literal::Int(i) => Literal::Int(-i),
+                            Literal::Float(x) => Literal::Float(-x),
+                            b => b,
+                        };
+                    }
+                    return Ok(t);
+                }
+                let ti = self.check_exp(inner)?;
+                self.unary("neg", "-", ClassSet::NUM, ti, span)
+            }
+            ExpKind::Not(inner) => {
+                let ti = self.check_exp(inner)?;
+                self.unary("not", "!", ClassSet::INT_BOOL, ti, span)
+            }
+            ExpKind::If(c, t, f) => {
+                let tc = self.check_exp(c)?;
+                self.expect_bool(&tc, "condition of 'if'")?;
+                let tt = self.check_exp(t)?;
+                let tf = self.check_exp(f)?;
+                self.inf.unify(&tt.ty, &tf.ty).map_err(|_| {
+                    Diagnostic::error(
+                        f.span,
+                        format!(
+                            "branches of 'if' have different types: '{}' and '{}'",
+                            self.show(&tt.ty),
+                            self.show(&tf.ty)
+                        ),
+                    )
+                    .with_label(
+                        t.span,
+                        format!("this branch has type '{}'", self.show(&tt.ty)),
+                    )
+                })?;
+                let ty = tt.ty.clone();
+                Ok(TExp::new(
+                    TExpKind::If(Box::new(tc), Box::new(tt), Box::new(tf)),
+                    ty,
+                    span,
+                ))
+            }
+            ExpKind::Let {
+                sizes,
+                pat,
+                rhs,
+                body,
+            } => {
+                let trhs = self.check_exp(rhs)?;
+                let mark = self.scope.len();
+                let mut sz = Sizes::default();
+                for s in sizes {
+                    let v = self.new_var(&s.name, Type::i64(), s.span);
+                    sz.pending.push((s.name.clone(), v));
+                    self.bind(&s.name, v, Type::i64());
+                }
+                let mut binds = vec![];
+                let res = self.check_pat(pat, &trhs.ty, None, &mut sz, &mut binds);
+                let tpat = match res {
+                    Ok(p) => p,
+                    Err(e) => {
+                        self.scope.truncate(mark);
+                        return Err(e);
+                    }
+                };
+                if let TPat::Var(v, _, _) = &tpat {
+                    for (k, (_, s)) in sz.pending.iter().enumerate() {
+                        if !sz.found.iter().any(|f| f.size == *s) {
+                            sz.found.push(SizeSource {
+                                size: *s,
+                                of: *v,
+                                path: vec![],
+                                dim: k as u32,
+                            });
+                        }
+                    }
+                }
+                self.bind_all(binds);
+                let tbody = self.check_exp(body);
+                self.scope.truncate(mark);
+                let tbody = tbody?;
+                let ty = tbody.ty.clone();
+                Ok(TExp::new(
+                    TExpKind::Let {
+                        sizes: sz.found,
+                        pat: tpat,
+                        rhs: Box::new(trhs),
+                        body: Box::new(tbody),
+                    },
+                    ty,
+                    span,
+                ))
+            }
+            ExpKind::LetFun {
+                name,
+                type_params,
+                params,
+                ret,
+                rhs,
+                body,
+            } => {
+                let f = self.check_local_fun(name, type_params, params, ret.as_ref(), rhs)?;
+                let mark = self.scope.len();
+                let fty = Type::arrows(f.params.iter().map(|p| p.ty()).collect(), f.ret.clone());
+                self.scope.push((
+                    name.name.clone(),
+                    Local {
+                        var: f.var,
+                        poly: f.type_params.clone(),
+                        ty: fty,
+                    },
+                ));
+                let tbody = self.check_exp(body);
+                self.scope.truncate(mark);
+                let tbody = tbody?;
+                let ty = tbody.ty.clone();
+                Ok(TExp::new(
+                    TExpKind::LetFun(Box::new(f), Box::new(tbody)),
+                    ty,
+                    span,
+                ))
+            }
+            ExpKind::Lambda { params, ret, body } => {
+                let mark = self.scope.len();
+                let r = self.check_lambda(params, ret.as_ref(), body, span);
+                self.scope.truncate(mark);
+                r
+            }
+            ExpKind::OpSection(op) => self.op_fn(op),
+            ExpKind::OpSectionLeft(op, x) => {
+                let f = self.op_fn(op)?;
+                let tx = self.check_exp(x)?;
+                self.apply_texp(f, vec![tx], &format!("'{}'", op.full()), span)
+            }
+            ExpKind::OpSectionRight(op, y) => {
+                // (op y) is \x -> x op y, with y evaluated once, outside.
+                let f = self.op_fn(op)?;
+                let ty = self.check_exp(y)?;
+                let yt = ty.ty.clone();
+                let yv = self.new_var("y", yt.clone(), y.span);
+                let xt = self.inf.fresh();
+                let xv = self.new_var("x", xt.clone(), span);
+                let body = self.apply_texp(
+                    f,
+                    vec![
+                        var_exp(xv, xt.clone(), span),
+                        var_exp(yv, yt.clone(), y.span),
+                    ],
+                    &format!("'{}'", op.full()),
+                    span,
+                )?;
+                let fty = Type::arrow(xt.clone(), body.ty.clone());
+                let lam = TExp::new(
+                    TExpKind::Lambda(vec![TPat::Var(xv, xt, span)], Box::new(body)),
+                    fty.clone(),
+                    span,
+                );
+                Ok(TExp::new(
+                    TExpKind::Let {
+                        sizes: vec![],
+                        pat: TPat::Var(yv, yt, y.span),
+                        rhs: Box::new(ty),
+                        body: Box::new(lam),
+                    },
+                    fty,
+                    span,
+                ))
+            }
+            ExpKind::ProjectSection(steps) => {
+                let xt = self.inf.fresh();
+                let xv = self.new_var("x", xt.clone(), span);
+                let mut body = var_exp(xv, xt.clone(), span);
+                for s in steps {
+                    body = match s {
+                        SectionStep::Field(f) => self.project(body, &f.name, f.span)?,
+                        SectionStep::Index(slices) => self.index(body, slices, span)?,
+                    };
+                }
+                let fty = Type::arrow(xt.clone(), body.ty.clone());
+                Ok(TExp::new(
+                    TExpKind::Lambda(vec![TPat::Var(xv, xt, span)], Box::new(body)),
+                    fty,
+                    span,
+                ))
+            }
+            ExpKind::Loop {
+                sizes,
+                pat,
+                init,
+                form,
+                body,
+            } => self.check_loop(sizes, pat, init.as_deref(), form, body, span),
+            ExpKind::Ascribe(inner, te) | ExpKind::Coerce(inner, te) => {
+                let t = self.type_exp(te)?;
+                let ti = self.check_exp(inner)?;
+                self.unify_at(inner.span, &t, &ti.ty)?;
+                Ok(ti)
+            }
+            ExpKind::Assert(c, inner) => {
+                let tc = self.check_exp(c)?;
+                self.expect_bool(&tc, "assertion")?;
+                let ti = self.check_exp(inner)?;
+                let ty = ti.ty.clone();
+                Ok(TExp::new(
+                    TExpKind::Assert(Box::new(tc), Box::new(ti)),
+                    ty,
+                    span,
+                ))
+            }
+            ExpKind::Match(..) | ExpKind::Constr(..) => Err(unsupported_sums(span)),
+            ExpKind::Attr(_, inner) => self.check_exp(inner),
+            ExpKind::QualParens(q, inner) => {
+                match (q.quals.is_empty(), PrimType::from_name(&q.name)) {
+                    (true, Some(p)) => {
+                        self.opened.push(p);
+                        let r = self.check_exp(inner);
+                        self.opened.pop();
+                        r
+                    }
+                    _ => Err(unsupported_modules(q.span)),
+                }
+            }
+        }
+    }
+
+    fn check_lit(&mut self, l: &Lit, span: Span) -> TExp {
+        match l {
+            Lit::Int { value, suffix } => {
+                let v = Literal::Int(*value as i128);
+                match suffix {
+                    Some(IntSuffix::Int(t)) => lit(v, int_prim(*t), span),
+                    Some(IntSuffix::Float(t)) => {
+                        lit(Literal::Float(*value as f64), float_prim(*t), span)
+                    }
+                    None => lit(v, self.inf.fresh_class(ClassSet::NUM), span),
+                }
+            }
+            Lit::Char(c) => lit(
+                Literal::Int(*c as i128),
+                self.inf.fresh_class(ClassSet::NUM),
+                span,
+            ),
+            Lit::Float { value, suffix } => {
+                let ty = match suffix {
+                    Some(t) => float_prim(*t),
+                    None => self.inf.fresh_class(ClassSet::FLOAT),
+                };
+                lit(Literal::Float(*value), ty, span)
+            }
+            Lit::Bool(b) => lit(Literal::Bool(*b), Type::bool(), span),
+        }
+    }
+
+    fn check_int_in(&mut self, e: &Exp, t: &Type, what: &str) -> Res<TExp> {
+        let te = self.check_exp(e)?;
+        self.inf.unify(t, &te.ty).map_err(|err| match err {
+            UnifyError::Class(..) => Diagnostic::error(
+                e.span,
+                format!(
+                    "{what} must be integers, but this has type '{}'",
+                    self.show(&te.ty)
+                ),
+            ),
+            _ => Diagnostic::error(
+                e.span,
+                format!(
+                    "{what} have different types: '{}' and '{}'",
+                    self.show(t),
+                    self.show(&te.ty)
+                ),
+            ),
+        })?;
+        Ok(te)
+    }
+
+    pub(crate) fn expect_bool(&mut self, e: &TExp, what: &str) -> Res<()> {
+        self.inf.unify(&Type::bool(), &e.ty).map_err(|_| {
+            Diagnostic::error(
+                e.span,
+                format!(
+                    "{what} must be of type 'bool', but has type '{}'",
+                    self.show(&e.ty)
+                ),
+            )
+        })
+    }
+
+    /// Instantiates a type scheme with fresh variables.
+    fn instantiate(&mut self, params: &[TypeParamId], ty: &Type) -> (Vec<Type>, Type) {
+        let inst: Vec<Type> = params.iter().map(|_| self.inf.fresh()).collect();
+        let t = ty.subst(&|p| params.iter().position(|q| *q == p).map(|i| inst[i].clone()));
+        (inst, t)
+    }
+
+    pub(crate) fn check_var(&mut self, q: &QualName) -> Res<TExp> {
+        let span = q.span;
+        if q.quals.is_empty() {
+            return self.check_name(&q.name, span);
+        }
+        let head = &q.quals[0];
+        if self.lookup(head).is_some()
+            || (self.globals.contains_key(head) && PrimType::from_name(head).is_none())
+        {
+            let mut e = self.check_name(head, span)?;
+            for f in q.quals[1..].iter().chain(std::iter::once(&q.name)) {
+                e = self.project(e, f, span)?;
+            }
+            return Ok(e);
+        }
+        if let (Some(p), 1) = (PrimType::from_name(head), q.quals.len()) {
+            return match self.numeric_member(p, &q.name, span)? {
+                Some(e) => Ok(e),
+                None => Err(Diagnostic::error(
+                    span,
+                    format!("module '{head}' has no member '{}'", q.name),
+                )),
+            };
+        }
+        Err(
+            Diagnostic::error(span, format!("unknown variable '{}'", q.full()))
+                .with_note("modules are not supported yet"),
+        )
+    }
+
+    fn check_name(&mut self, name: &str, span: Span) -> Res<TExp> {
+        if let Some(l) = self.lookup(name).cloned() {
+            let (inst, ty) = self.instantiate(&l.poly, &l.ty);
+            return Ok(TExp::new(TExpKind::Var(l.var, inst), ty, span));
+        }
+        for i in (0..self.opened.len()).rev() {
+            if let Some(e) = self.numeric_member(self.opened[i], name, span)? {
+                return Ok(e);
+            }
+        }
+        if let Some(g) = self.globals.get(name) {
+            let (id, params, ty) = (g.id, g.type_params.clone(), g.ty.clone());
+            let (inst, ty) = self.instantiate(&params, &ty);
+            return Ok(TExp::new(TExpKind::Global(id, inst), ty, span));
+        }
+        if let Some(sig) = array_intrinsic(name) {
+            let inst: Vec<Type> = sig
+                .params
+                .iter()
+                .map(|c| self.inf.fresh_class(*c))
+                .collect();
+            let ty = (sig.build)(&inst);
+            return Ok(TExp::new(TExpKind::Intrinsic(sig.name, inst), ty, span));
+        }
+        if matches!(self.lookup_type(name), Some(TypeName::Size)) {
+            return Err(Diagnostic::error(
+                span,
+                format!("size '{name}' can only be used in types here"),
+            ));
+        }
+        Err(Diagnostic::error(
+            span,
+            format!("unknown variable '{name}'"),
+        ))
+    }
+
+    /// The type of field `f` of a value of type `t`.
+    fn field_of(&mut self, t: &Type, f: &str, span: Span) -> Res<Type> {
+        let st = self.inf.shallow(t);
+        match &st {
+            Type::Record(_) | Type::Tuple(_) => {
+                field_type(&st, f).ok_or_else(|| no_field(span, &self.show(&st), f))
+            }
+            Type::Var(_) => {
+                let ft = self.inf.fresh();
+                let want = self.inf.fresh_with_field(f, ft.clone());
+                self.inf
+                    .unify(&st, &want)
+                    .map_err(|_| no_field(span, &self.show(&st), f))?;
+                Ok(ft)
+            }
+            _ => Err(no_field(span, &self.show(&st), f)),
+        }
+    }
+
+    pub(crate) fn project(&mut self, e: TExp, f: &str, span: Span) -> Res<TExp> {
+        let ft = self.field_of(&e.ty, f, span)?;
+        let span = e.span.to(span);
+        Ok(TExp::new(
+            TExpKind::Project(Box::new(e), f.to_string()),
+            ft,
+            span,
+        ))
+    }
+
+    fn index_part(&mut self, e: &Exp) -> Res<TExp> {
+        let te = self.check_exp(e)?;
+        self.inf.unify(&Type::i64(), &te.ty).map_err(|_| {
+            Diagnostic::error(
+                e.span,
+                format!(
+                    "array index must be of type 'i64', but has type '{}'",
+                    self.show(&te.ty)
+                ),
+            )
+        })?;
+        Ok(te)
+    }
+
+    pub(crate) fn index(&mut self, arr: TExp, slices: &[DimIndex], span: Span) -> Res<TExp> {
+        let mut out = vec![];
+        let mut fixed = 0;
+        for s in slices {
+            out.push(match s {
+                DimIndex::Fix(i) => {
+                    fixed += 1;
+                    TDimIndex::Fix(self.index_part(i)?)
+                }
+                DimIndex::Slice { start, end, stride } => {
+                    let mut part = |x: &Option<Exp>| -> Res<Option<TExp>> {
+                        x.as_ref().map(|x| self.index_part(x)).transpose()
+                    };
+                    TDimIndex::Slice {
+                        start: part(start)?,
+                        end: part(end)?,
+                        stride: part(stride)?,
+                    }
+                }
+            });
+        }
+        let n = slices.len() as u32;
+        let elem = self.inf.fresh();
+        let want = Type::Array(Box::new(elem.clone()), n);
+        if self.inf.unify(&want, &arr.ty).is_err() {
+            let t = self.show(&arr.ty);
+            let msg = if matches!(self.inf.shallow(&arr.ty), Type::Array(..)) {
+                format!("cannot index a value of type '{t}' with {n} indices")
+            } else {
+                format!("cannot index into a value of type '{t}'")
+            };
+            return Err(Diagnostic::error(arr.span, msg));
+        }
+        let ty = Type::array(elem, n - fixed);
+        Ok(TExp::new(TExpKind::Index(Box::new(arr), out), ty, span))
+    }
+
+    /// Applies a checked function to checked arguments.
+    pub(crate) fn apply_texp(
+        &mut self,
+        f: TExp,
+        args: Vec<TExp>,
+        what: &str,
+        span: Span,
+    ) -> Res<TExp> {
+        let mut fty = f.ty.clone();
+        for (i, a) in args.iter().enumerate() {
+            let (p, r) = match self.inf.shallow(&fty) {
+                Type::Arrow(p, r) => (*p, *r),
+                t @ Type::Var(_) => {
+                    let (p, r) = (self.inf.fresh(), self.inf.fresh());
+                    if self
+                        .inf
+                        .unify(&t, &Type::arrow(p.clone(), r.clone()))
+                        .is_err()
+                    {
+                        return Err(Diagnostic::error(
+                            f.span,
+                            format!("{what} is not a function; it has type '{}'", self.show(&t)),
+                        ));
+                    }
+                    (p, r)
+                }
+                t => {
+                    let msg = if i == 0 {
+                        format!("{what} is not a function; it has type '{}'", self.show(&t))
+                    } else {
+                        format!(
+                            "{what} is applied to {} arguments, but its type '{}' takes only {i}",
+                            args.len(),
+                            self.show(&f.ty)
+                        )
+                    };
+                    return Err(Diagnostic::error(a.span, msg));
+                }
+            };
+            self.inf.unify(&p, &a.ty).map_err(|e| {
+                let d = self.unify_error(a.span, &p, &a.ty, e);
+                d.with_note(format!("in argument {} of {what}", i + 1))
+            })?;
+            fty = r;
+        }
+        Ok(apply(f, args, fty, span))
+    }
+
+    fn unary(
+        &mut self,
+        intrinsic: &'static str,
+        op: &str,
+        class: ClassSet,
+        e: TExp,
+        span: Span,
+    ) -> Res<TExp> {
+        let t = match self.opened.last() {
+            Some(p) if class.admits(*p) => Type::Prim(*p),
+            _ => self.inf.fresh_class(class),
+        };
+        self.inf.unify(&t, &e.ty).map_err(|_| {
+            Diagnostic::error(
+                e.span,
+                format!("cannot apply '{op}' to type '{}'", self.show(&e.ty)),
+            )
+        })?;
+        let f = TExp::new(
+            TExpKind::Intrinsic(intrinsic, vec![t.clone()]),
+            Type::arrow(t.clone(), t.clone()),
+            span,
+        );
+        Ok(apply(f, vec![e], t, span))
+    }
+
+    fn check_binop(&mut self, op: &QualName, a: &Exp, b: &Exp, span: Span) -> Res<TExp> {
+        let name = op.name.as_str();
+        let user_defined = op.quals.is_empty()
+            && (self.lookup(name).is_some() || self.globals.contains_key(name))
+            && self.opened.is_empty();
+        if op.quals.is_empty() && !user_defined && (name == "&&" || name == "||") {
+            let ta = self.check_exp(a)?;
+            self.expect_bool(&ta, &format!("operand of '{name}'"))?;
+            let tb = self.check_exp(b)?;
+            self.expect_bool(&tb, &format!("operand of '{name}'"))?;
+            let (t, f) = if name == "&&" {
+                (tb, lit(Literal::Bool(false), Type::bool(), span))
+            } else {
+                (lit(Literal::Bool(true), Type::bool(), span), tb)
+            };
+            return Ok(TExp::new(
+                TExpKind::If(Box::new(ta), Box::new(t), Box::new(f)),
+                Type::bool(),
+                span,
+            ));
+        }
+        if let (true, false, Some(bop)) = (op.quals.is_empty(), user_defined, builtin_op(name)) {
+            let ta = self.check_exp(a)?;
+            let tb = self.check_exp(b)?;
+            let t = match self.opened.last() {
+                Some(p) if bop.class.admits(*p) => Type::Prim(*p),
+                _ => self.inf.fresh_class(bop.class),
+            };
+            for x in [&ta, &tb] {
+                if let Err(e) = self.inf.unify(&t, &x.ty) {
+                    return Err(match e {
+                        UnifyError::Class(..) => Diagnostic::error(
+                            x.span,
+                            format!("cannot apply '{name}' to type '{}'", self.show(&x.ty)),
+                        ),
+                        _ => Diagnostic::error(
+                            x.span,
+                            format!(
+                                "cannot unify '{}' with '{}'",
+                                self.show(&t),
+                                self.show(&x.ty)
+                            ),
+                        )
+                        .with_note(format!("both operands of '{name}' must have the same type")),
+                    });
+                }
+            }
+            if bop.class.is_any() && self.contains_function(&t) {
+                return Err(Diagnostic::error(
+                    span,
+                    format!("cannot apply '{name}' to functions"),
+                ));
+            }
+            let rt = if bop.returns_bool {
+                Type::bool()
+            } else {
+                t.clone()
+            };
+            let fty = Type::arrows(vec![t.clone(), t.clone()], rt.clone());
+            let f = TExp::new(TExpKind::Intrinsic(bop.intrinsic, vec![t]), fty, op.span);
+            return Ok(apply(f, vec![ta, tb], rt, span));
+        }
+        let f = self.op_fn(op)?;
+        let ta = self.check_exp(a)?;
+        let tb = self.check_exp(b)?;
+        self.apply_texp(f, vec![ta, tb], &format!("'{}'", op.full()), span)
+    }
+
+    fn contains_function(&self, t: &Type) -> bool {
+        match self.inf.shallow(t) {
+            Type::Arrow(..) => true,
+            Type::Array(e, _) => self.contains_function(&e),
+            Type::Tuple(ts) => ts.iter().any(|t| self.contains_function(t)),
+            Type::Record(fs) => fs.iter().any(|(_, t)| self.contains_function(t)),
+            _ => false,
+        }
+    }
+
+    /// An operator as a function value: `(+)`, `(f32.*)`, `(|>)`.
+    fn op_fn(&mut self, op: &QualName) -> Res<TExp> {
+        let span = op.span;
+        let name = op.name.as_str();
+        if !op.quals.is_empty() {
+            return self.check_var(op);
+        }
+        if self.opened.is_empty()
+            && (self.lookup(name).is_some() || self.globals.contains_key(name))
+        {
+            return self.check_name(name, span);
+        }
+        if name == "&&" || name == "||" {
+            let bt = Type::bool();
+            let x = self.new_var("x", bt.clone(), span);
+            let y = self.new_var("y", bt.clone(), span);
+            let (vx, vy) = (var_exp(x, bt.clone(), span), var_exp(y, bt.clone(), span));
+            let body = if name == "&&" {
+                TExpKind::If(
+                    Box::new(vx),
+                    Box::new(vy),
+                    Box::new(lit(Literal::Bool(false), bt.clone(), span)),
+                )
+            } else {
+                TExpKind::If(
+                    Box::new(vx),
+                    Box::new(lit(Literal::Bool(true), bt.clone(), span)),
+                    Box::new(vy),
+                )
+            };
+            let body = TExp::new(body, bt.clone(), span);
+            let ty = Type::arrows(vec![bt.clone(), bt.clone()], bt.clone());
+            let params = vec![TPat::Var(x, bt.clone(), span), TPat::Var(y, bt, span)];
+            return Ok(TExp::new(
+                TExpKind::Lambda(params, Box::new(body)),
+                ty,
+                span,
+            ));
+        }
+        if let Some(bop) = builtin_op(name) {
+            let t = match self.opened.last() {
+                Some(p) if bop.class.admits(*p) => Type::Prim(*p),
+                _ => self.inf.fresh_class(bop.class),
+            };
+            let rt = if bop.returns_bool {
+                Type::bool()
+            } else {
+                t.clone()
+            };
+            let ty = Type::arrows(vec![t.clone(), t.clone()], rt);
+            return Ok(TExp::new(
+                TExpKind::Intrinsic(bop.intrinsic, vec![t]),
+                ty,
+                span,
+            ));
+        }
+        self.check_name(name, span)
+    }
+
+    fn check_lambda(
+        &mut self,
+        params: &[Pat],
+        ret: Option<&parad_syntax::ast::TypeExp>,
+        body: &Exp,
+        span: Span,
+    ) -> Res<TExp> {
+        let mut tparams = vec![];
+        let mut sizes = Sizes::default();
+        for p in params {
+            let t = self.inf.fresh();
+            let mut binds = vec![];
+            tparams.push(self.check_pat(p, &t, None, &mut sizes, &mut binds)?);
+            self.bind_all(binds);
+        }
+        let rt = match ret {
+            Some(te) => Some(self.type_exp(te)?),
+            None => None,
+        };
+        let tbody = self.check_exp(body)?;
+        if let Some(rt) = &rt {
+            self.unify_at(body.span, rt, &tbody.ty)?;
+        }
+        let ty = Type::arrows(tparams.iter().map(|p| p.ty()).collect(), tbody.ty.clone());
+        Ok(TExp::new(
+            TExpKind::Lambda(tparams, Box::new(tbody)),
+            ty,
+            span,
+        ))
+    }
+
+    /// Checks a local function and generalises its type.
+    fn check_local_fun(
+        &mut self,
+        name: &Ident,
+        type_params: &[TypeParam],
+        params: &[Pat],
+        ret: Option<&parad_syntax::ast::TypeExp>,
+        rhs: &Exp,
+    ) -> Res<TLocalFun> {
+        let (smark, tmark) = (self.scope.len(), self.types.len());
+        self.inf.level += 1;
+        let r = self.check_fun_parts(type_params, params, ret, rhs);
+        self.inf.level -= 1;
+        self.scope.truncate(smark);
+        self.types.truncate(tmark);
+        let parts = r?;
+        let fty = Type::arrows(
+            parts.params.iter().map(|p| p.ty()).collect(),
+            parts.ret.clone(),
+        );
+        let mut tps = parts.type_params;
+        tps.extend(self.generalise(&fty, self.inf.level));
+        let var = self.new_var(&name.name, fty, name.span);
+        Ok(TLocalFun {
+            var,
+            type_params: tps,
+            size_params: parts.size_params,
+            size_sources: parts.size_sources,
+            params: parts.params,
+            ret: parts.ret,
+            body: parts.body,
+        })
+    }
+
+    /// Turns the unconstrained variables of `t` above `level` into fresh
+    /// type parameters.
+    pub(crate) fn generalise(&mut self, t: &Type, level: u32) -> Vec<TypeParamId> {
+        let mut fv = vec![];
+        self.inf.free_vars(t, &mut fv);
+        let mut out = vec![];
+        for v in fv {
+            if self.inf.level_of(v) > level
+                && self.inf.class_of(v).is_any()
+                && !self.inf.has_fields(v)
+            {
+                let name = format!("t{}", out.len());
+                let p = self.new_tparam(&name);
+                self.inf.set(v, Type::Param(p));
+                out.push(p);
+            }
+        }
+        out
+    }
+
+    /// Type parameters, size parameters, parameters, return type and body
+    /// of a function (local or top-level). The caller restores scopes.
+    pub(crate) fn check_fun_parts(
+        &mut self,
+        type_params: &[TypeParam],
+        params: &[Pat],
+        ret: Option<&parad_syntax::ast::TypeExp>,
+        rhs: &Exp,
+    ) -> Res<FunParts> {
+        let mut tps = vec![];
+        let mut sizes = Sizes::default();
+        let mut size_params = vec![];
+        for tp in type_params {
+            match tp {
+                TypeParam::Type(id, _) => {
+                    let p = self.new_tparam(&id.name);
+                    tps.push(p);
+                    self.types
+                        .push((id.name.clone(), TypeName::Type(Type::Param(p))));
+                }
+                TypeParam::Size(id) => {
+                    let v = self.new_var(&id.name, Type::i64(), id.span);
+                    size_params.push(v);
+                    sizes.pending.push((id.name.clone(), v));
+                    self.bind(&id.name, v, Type::i64());
+                }
+            }
+        }
+        let mut tparams = vec![];
+        for p in params {
+            let t = self.inf.fresh();
+            let mut binds = vec![];
+            tparams.push(self.check_pat(p, &t, None, &mut sizes, &mut binds)?);
+            self.bind_all(binds);
+        }
+        let rt = match ret {
+            Some(te) => self.type_exp(te)?,
+            None => self.inf.fresh(),
+        };
+        let body = self.check_exp(rhs)?;
+        self.inf.unify(&rt, &body.ty).map_err(|e| {
+            let d = self.unify_error(rhs.span, &rt, &body.ty, e);
+            Diagnostic {
+                message: format!(
+                    "function body does not match the declared return type: {}",
+                    d.message
+                ),
+                ..d
+            }
+        })?;
+        Ok(FunParts {
+            type_params: tps,
+            size_params,
+            size_sources: sizes.found,
+            params: tparams,
+            ret: rt,
+            body,
+        })
+    }
+
+    fn check_loop(
+        &mut self,
+        sizes: &[Ident],
+        pat: &Pat,
+        init: Option<&Exp>,
+        form: &LoopForm,
+        body: &Exp,
+        span: Span,
+    ) -> Res<TExp> {
+        let tinit = match init {
+            Some(e) => self.check_exp(e)?,
+            None => self.pat_as_exp(pat)?,
+        };
+        let mark = self.scope.len();
+        let r = (|| {
+            // The loop bound or array is evaluated before the loop.
+            let pre = match form {
+                LoopForm::For(_, bound) => Some(self.check_exp(bound)?),
+                LoopForm::ForIn(_, xs) => Some(self.check_exp(xs)?),
+                LoopForm::While(_) => None,
+            };
+            let mut sz = Sizes::default();
+            for s in sizes {
+                let v = self.new_var(&s.name, Type::i64(), s.span);
+                sz.pending.push((s.name.clone(), v));
+                self.bind(&s.name, v, Type::i64());
+            }
+            let t = self.inf.fresh();
+            let mut binds = vec![];
+            let tpat = self.check_pat(pat, &t, None, &mut sz, &mut binds)?;
+            self.unify_at(tinit.span, &t, &tinit.ty)?;
+            self.bind_all(binds);
+            let tform = match (form, pre) {
+                (LoopForm::For(i, _), Some(tb)) => {
+                    let it = self.inf.fresh_class(ClassSet::INT);
+                    self.inf.unify(&it, &tb.ty).map_err(|_| {
+                        Diagnostic::error(
+                            tb.span,
+                            format!(
+                                "loop bound must be an integer, but has type '{}'",
+                                self.show(&tb.ty)
+                            ),
+                        )
+                    })?;
+                    let iv = self.new_var(&i.name, it.clone(), i.span);
+                    self.bind(&i.name, iv, it);
+                    TLoopForm::For(iv, Box::new(tb))
+                }
+                (LoopForm::ForIn(p, _), Some(txs)) => {
+                    let elem = self.inf.fresh();
+                    self.inf
+                        .unify(&Type::Array(Box::new(elem.clone()), 1), &txs.ty)
+                        .map_err(|_| {
+                            Diagnostic::error(
+                                txs.span,
+                                format!(
+                                    "'for ... in' needs an array, but this has type '{}'",
+                                    self.show(&txs.ty)
+                                ),
+                            )
+                        })?;
+                    let mut binds = vec![];
+                    let tp = self.check_pat(p, &elem, None, &mut Sizes::default(), &mut binds)?;
+                    self.bind_all(binds);
+                    TLoopForm::ForIn(tp, Box::new(txs))
+                }
+                (LoopForm::While(c), _) => {
+                    let tc = self.check_exp(c)?;
+                    self.expect_bool(&tc, "condition of 'while'")?;
+                    TLoopForm::While(Box::new(tc))
+                }
+                _ => unreachable!("loop form checked above"),
+            };
+            let tbody = self.check_exp(body)?;
+            self.inf.unify(&t, &tbody.ty).map_err(|_| {
+                Diagnostic::error(
+                    body.span,
+                    format!(
+                        "loop body has type '{}', but the loop parameter has type '{}'",
+                        self.show(&tbody.ty),
+                        self.show(&t)
+                    ),
+                )
+            })?;
+            Ok(TExp::new(
+                TExpKind::Loop {
+                    pat: tpat,
+                    init: Box::new(tinit),
+                    form: tform,
+                    body: Box::new(tbody),
+                },
+                t,
+                span,
+            ))
+        })();
+        self.scope.truncate(mark);
+        r
+    }
+
+    /// `loop (x, y) for …`: the pattern's variables are their own initial
+    /// values.
+    fn pat_as_exp(&mut self, p: &Pat) -> Res<TExp> {
+        match p {
+            Pat::Id(id) => self.check_name(&id.name, id.span),
+            Pat::Tuple(ps, span) => {
+                if ps.len() == 1 {
+                    return self.pat_as_exp(&ps[0]);
+                }
+                let es = ps
+                    .iter()
+                    .map(|p| self.pat_as_exp(p))
+                    .collect::<Res<Vec<_>>>()?;
+                let ty = Type::Tuple(es.iter().map(|e| e.ty.clone()).collect());
+                Ok(TExp::new(TExpKind::Tuple(es), ty, *span))
+            }
+            Pat::Ascribe(p, _, _) | Pat::Attr(_, p, _) => self.pat_as_exp(p),
+            Pat::Record(fs, span) => {
+                let mut out = vec![];
+                for (n, p) in fs {
+                    let e = match p {
+                        Some(p) => self.pat_as_exp(p)?,
+                        None => self.check_name(&n.name, n.span)?,
+                    };
+                    out.push((n.name.clone(), e));
+                }
+                out.sort_by(|a, b| a.0.cmp(&b.0));
+                let ty = Type::Record(out.iter().map(|(n, e)| (n.clone(), e.ty.clone())).collect());
+                Ok(TExp::new(TExpKind::Record(out), ty, *span))
+            }
+            _ => Err(Diagnostic::error(
+                p.span(),
+                "a loop without an initial value needs a pattern of variables",
+            )),
+        }
+    }
+}
+
+pub(crate) struct FunParts {
+    pub type_params: Vec<TypeParamId>,
+    pub size_params: Vec<VarId>,
+    pub size_sources: Vec<SizeSource>,
+    pub params: Vec<TPat>,
+    pub ret: Type,
+    pub body: TExp,
+}
+
+fn describe_fn(f: &Exp) -> String {
+    match &f.kind {
+        ExpKind::Var(q) => format!("'{}'", q.full()),
+        _ => "expression".to_string(),
+    }
+}

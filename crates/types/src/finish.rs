@@ -1,0 +1,198 @@
+//! After a top-level definition is checked: default ambiguous overloaded
+//! types (integers to i32, floats to f64), resolve every type in the tree,
+//! and fix literals to their final types.
+
+use crate::env::{Checker, Res};
+use crate::tast::*;
+use parad_base::{Diagnostic, PrimType, Span};
+
+impl Checker {
+    /// Resolves a type completely, defaulting what inference left open.
+    pub(crate) fn resolve(&mut self, t: &Type, span: Span) -> Res<Type> {
+        let mut fv = vec![];
+        self.inf.free_vars(t, &mut fv);
+        for v in fv {
+            if !matches!(self.inf.shallow(&Type::Var(v)), Type::Var(w) if w == v) {
+                continue;
+            }
+            if self.inf.has_fields(v) {
+                let fields = self.inf.fields_of(v);
+                let names: Vec<&str> = fields.iter().map(|(n, _)| n.as_str()).collect();
+                return Err(Diagnostic::error(
+                    span,
+                    format!(
+                        "cannot infer the record or tuple type that has field '{}'; add a type annotation",
+                        names.join("', '")
+                    ),
+                ));
+            }
+            let class = self.inf.class_of(v);
+            let t = if class.is_any() {
+                Type::unit()
+            } else {
+                Type::Prim(class.default_type())
+            };
+            self.inf.set(v, t);
+        }
+        Ok(self.inf.zonk(t))
+    }
+
+    pub(crate) fn finish_pat(&mut self, p: &mut TPat) -> Res<()> {
+        match p {
+            TPat::Var(_, t, s) | TPat::Wildcard(t, s) => *t = self.resolve(t, *s)?,
+            TPat::Tuple(ps, _) => ps.iter_mut().try_for_each(|p| self.finish_pat(p))?,
+            TPat::Record(fs, _) => fs.iter_mut().try_for_each(|(_, p)| self.finish_pat(p))?,
+        }
+        Ok(())
+    }
+
+    fn finish_types(&mut self, ts: &mut [Type], span: Span) -> Res<()> {
+        for t in ts {
+            *t = self.resolve(t, span)?;
+        }
+        Ok(())
+    }
+
+    fn finish_opt(&mut self, e: &mut Option<TExp>) -> Res<()> {
+        match e {
+            Some(e) => self.finish_exp(e),
+            None => Ok(()),
+        }
+    }
+
+    fn finish_slices(&mut self, slices: &mut [TDimIndex]) -> Res<()> {
+        for s in slices {
+            match s {
+                TDimIndex::Fix(e) => self.finish_exp(e)?,
+                TDimIndex::Slice { start, end, stride } => {
+                    self.finish_opt(start)?;
+                    self.finish_opt(end)?;
+                    self.finish_opt(stride)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn finish_exp(&mut self, e: &mut TExp) -> Res<()> {
+        let span = e.span;
+        e.ty = self.resolve(&e.ty, span)?;
+        match &mut e.kind {
+            TExpKind::Lit(l) => *l = fix_literal(*l, &e.ty, span)?,
+            TExpKind::Var(_, inst) | TExpKind::Global(_, inst) | TExpKind::Intrinsic(_, inst) => {
+                self.finish_types(inst, span)?
+            }
+            TExpKind::Tuple(es) | TExpKind::ArrayLit(es) => {
+                es.iter_mut().try_for_each(|e| self.finish_exp(e))?
+            }
+            TExpKind::Record(fs) => fs.iter_mut().try_for_each(|(_, e)| self.finish_exp(e))?,
+            TExpKind::Range {
+                start, second, end, ..
+            } => {
+                self.finish_exp(start)?;
+                if let Some(s) = second {
+                    self.finish_exp(s)?;
+                }
+                self.finish_exp(end)?;
+            }
+            TExpKind::Project(x, _) => self.finish_exp(x)?,
+            TExpKind::Index(x, slices) => {
+                self.finish_exp(x)?;
+                self.finish_slices(slices)?;
+            }
+            TExpKind::Update(x, slices, v) => {
+                self.finish_exp(x)?;
+                self.finish_slices(slices)?;
+                self.finish_exp(v)?;
+            }
+            TExpKind::RecordUpdate(x, _, v) => {
+                self.finish_exp(x)?;
+                self.finish_exp(v)?;
+            }
+            TExpKind::Apply(f, args) => {
+                self.finish_exp(f)?;
+                args.iter_mut().try_for_each(|a| self.finish_exp(a))?;
+            }
+            TExpKind::If(c, t, f) => {
+                self.finish_exp(c)?;
+                self.finish_exp(t)?;
+                self.finish_exp(f)?;
+            }
+            TExpKind::Let { pat, rhs, body, .. } => {
+                self.finish_exp(rhs)?;
+                self.finish_pat(pat)?;
+                self.finish_exp(body)?;
+            }
+            TExpKind::LetFun(f, body) => {
+                f.params.iter_mut().try_for_each(|p| self.finish_pat(p))?;
+                f.ret = self.resolve(&f.ret, span)?;
+                self.finish_exp(&mut f.body)?;
+                self.finish_exp(body)?;
+            }
+            TExpKind::Lambda(ps, body) => {
+                ps.iter_mut().try_for_each(|p| self.finish_pat(p))?;
+                self.finish_exp(body)?;
+            }
+            TExpKind::Loop {
+                pat,
+                init,
+                form,
+                body,
+            } => {
+                self.finish_exp(init)?;
+                self.finish_pat(pat)?;
+                match form {
+                    TLoopForm::For(_, b) => self.finish_exp(b)?,
+                    TLoopForm::ForIn(p, xs) => {
+                        self.finish_pat(p)?;
+                        self.finish_exp(xs)?;
+                    }
+                    TLoopForm::While(c) => self.finish_exp(c)?,
+                }
+                self.finish_exp(body)?;
+            }
+            TExpKind::Assert(c, x) => {
+                self.finish_exp(c)?;
+                self.finish_exp(x)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Resolves the types of the variables created since `mark`.
+    pub(crate) fn finish_vars(&mut self, mark: usize) -> Res<()> {
+        for i in mark..self.vars.len() {
+            let (t, s) = (self.vars[i].ty.clone(), self.vars[i].span);
+            self.vars[i].ty = self.resolve(&t, s)?;
+        }
+        Ok(())
+    }
+}
+
+/// Gives a literal the representation of its final type; integer
+/// literals must fit (negative values wrap for unsigned types, and
+/// values up to the unsigned range wrap for signed ones, as in hex masks).
+fn fix_literal(l: Literal, ty: &Type, span: Span) -> Res<Literal> {
+    match (l, ty) {
+        (Literal::Int(v), Type::Prim(PrimType::Float(_))) => Ok(Literal::Float(v as f64)),
+        (Literal::Int(v), Type::Prim(PrimType::Int(t))) => {
+            let bits = t.bits();
+            let modulus = 1i128 << bits;
+            let half = 1i128 << (bits - 1);
+            let fits = v >= -half && v < modulus;
+            if !fits {
+                return Err(Diagnostic::error(
+                    span,
+                    format!("integer literal {v} does not fit in type '{}'", t.name()),
+                ));
+            }
+            let w = v.rem_euclid(modulus);
+            Ok(Literal::Int(if t.signed() && w >= half {
+                w - modulus
+            } else {
+                w
+            }))
+        }
+        _ => Ok(l),
+    }
+}

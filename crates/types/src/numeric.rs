@@ -1,0 +1,186 @@
+//! The numeric modules `i8 … u64`, `f16 f32 f64` and `bool`, built into the
+//! checker as qualifiers: `f32.sqrt` is the scalar intrinsic `sqrt` at
+//! `f32`, `i64.f32` a conversion, `f64.pi` a literal, `f32.sum` a partial
+//! application of the prelude's `reduce`.
+
+use crate::env::{Checker, Res};
+use crate::exp::apply;
+use crate::intrinsics::{convert_type, scalar_intrinsic, scalar_intrinsic_type};
+use crate::tast::*;
+use parad_base::{Diagnostic, FloatType, IntType, PrimType, Span};
+
+/// Operators as module members (`f32.+`) and their intrinsics.
+fn operator_intrinsic(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "+" => "add",
+        "-" => "sub",
+        "*" => "mul",
+        "/" => "div",
+        "%" => "mod",
+        "**" => "pow",
+        "//" => "quot",
+        "%%" => "rem",
+        "&" => "and",
+        "|" => "or",
+        "^" => "xor",
+        "<<" => "shl",
+        ">>" => "shr",
+        ">>>" => "ushr",
+        "==" => "eq",
+        "!=" => "neq",
+        "<" => "lt",
+        "<=" => "le",
+        ">" => "gt",
+        ">=" => "ge",
+        _ => return None,
+    })
+}
+
+/// Intrinsic names that are reachable only through operators.
+const OPERATOR_ONLY: &[&str] = &[
+    "add", "sub", "mul", "div", "mod", "pow", "quot", "rem", "and", "or", "xor", "shl", "shr",
+    "ushr", "eq", "neq", "lt", "le", "gt", "ge",
+];
+
+fn int_lit(v: i128, t: IntType, span: Span) -> TExp {
+    TExp::new(TExpKind::Lit(Literal::Int(v)), int_prim(t), span)
+}
+
+fn float_lit(v: f64, t: FloatType, span: Span) -> TExp {
+    TExp::new(TExpKind::Lit(Literal::Float(v)), float_prim(t), span)
+}
+
+fn int_bounds(t: IntType) -> (i128, i128) {
+    let bits = t.bits();
+    if t.signed() {
+        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+    } else {
+        (0, (1i128 << bits) - 1)
+    }
+}
+
+impl Checker {
+    /// Member `name` of the numeric module of `p`, or `None` if it has no
+    /// such member.
+    pub(crate) fn numeric_member(
+        &mut self,
+        p: PrimType,
+        name: &str,
+        span: Span,
+    ) -> Res<Option<TExp>> {
+        let t = Type::Prim(p);
+        let intrinsic = |n: &'static str, inst: Vec<Type>, ty: Type| {
+            TExp::new(TExpKind::Intrinsic(n, inst), ty, span)
+        };
+        if let Some(from) = PrimType::from_name(name) {
+            return Ok(Some(intrinsic(
+                "convert",
+                vec![Type::Prim(from), t.clone()],
+                convert_type(from, p),
+            )));
+        }
+        if p == PrimType::Bool {
+            return Ok(None);
+        }
+        let is_float = matches!(p, PrimType::Float(_));
+        if let Some(op) = operator_intrinsic(name) {
+            let (_, class) =
+                scalar_intrinsic(op).expect("operator intrinsics are scalar intrinsics");
+            if !class.admits(p) {
+                return Ok(None);
+            }
+            let ty = scalar_intrinsic_type(op, &t).expect("operator intrinsic has a type");
+            return Ok(Some(intrinsic(op, vec![t], ty)));
+        }
+        let conv = |to: PrimType| {
+            Some(intrinsic(
+                "convert",
+                vec![Type::Prim(p), Type::Prim(to)],
+                convert_type(p, to),
+            ))
+        };
+        let e = match (name, p) {
+            ("t", _) => None,
+            ("to_i64", _) => conv(PrimType::Int(IntType::I64)),
+            ("to_f64", PrimType::Float(_)) => conv(PrimType::Float(FloatType::F64)),
+            ("num_bits", _) => {
+                let bits = match p {
+                    PrimType::Int(i) => i.bits(),
+                    PrimType::Float(f) => f.bits(),
+                    PrimType::Bool => 8,
+                };
+                Some(int_lit(bits as i128, IntType::I32, span))
+            }
+            ("highest" | "lowest", PrimType::Int(i)) => {
+                let (lo, hi) = int_bounds(i);
+                let v = if name == "highest" { hi } else { lo };
+                // Unsigned literals are kept in their unsigned value.
+                Some(int_lit(v, i, span))
+            }
+            ("highest" | "inf", PrimType::Float(f)) => Some(float_lit(f64::INFINITY, f, span)),
+            ("lowest", PrimType::Float(f)) => Some(float_lit(f64::NEG_INFINITY, f, span)),
+            ("nan", PrimType::Float(f)) => Some(float_lit(f64::NAN, f, span)),
+            ("pi", PrimType::Float(f)) => Some(float_lit(std::f64::consts::PI, f, span)),
+            ("e", PrimType::Float(f)) => Some(float_lit(std::f64::consts::E, f, span)),
+            ("epsilon", PrimType::Float(f)) => Some(float_lit(
+                match f {
+                    FloatType::F16 => 0.0009765625,
+                    FloatType::F32 => f32::EPSILON as f64,
+                    FloatType::F64 => f64::EPSILON,
+                },
+                f,
+                span,
+            )),
+            ("sum" | "product" | "maximum" | "minimum", _) => Some(self.reduction(p, name, span)?),
+            _ => match scalar_intrinsic(name) {
+                Some((n, class)) if class.admits(p) && !OPERATOR_ONLY.contains(&n) => {
+                    if (n == "to_bits" || n == "from_bits") && !is_float {
+                        None
+                    } else {
+                        let ty = scalar_intrinsic_type(n, &t).expect("scalar intrinsic has a type");
+                        Some(intrinsic(n, vec![t], ty))
+                    }
+                }
+                _ => None,
+            },
+        };
+        Ok(e)
+    }
+
+    /// `T.sum` and friends: `reduce op ne`, partially applied.
+    fn reduction(&mut self, p: PrimType, name: &str, span: Span) -> Res<TExp> {
+        let t = Type::Prim(p);
+        let Some(reduce) = self.reduce_fun else {
+            return Err(Diagnostic::error(
+                span,
+                format!("'{name}' needs the prelude's 'reduce'"),
+            ));
+        };
+        let (op, ne) = match (name, p) {
+            ("sum", PrimType::Int(i)) => ("add", int_lit(0, i, span)),
+            ("sum", PrimType::Float(f)) => ("add", float_lit(0.0, f, span)),
+            ("product", PrimType::Int(i)) => ("mul", int_lit(1, i, span)),
+            ("product", PrimType::Float(f)) => ("mul", float_lit(1.0, f, span)),
+            ("maximum", PrimType::Int(i)) => ("max", int_lit(int_bounds(i).0, i, span)),
+            ("maximum", PrimType::Float(f)) => ("max", float_lit(f64::NEG_INFINITY, f, span)),
+            ("minimum", PrimType::Int(i)) => ("min", int_lit(int_bounds(i).1, i, span)),
+            ("minimum", PrimType::Float(f)) => ("min", float_lit(f64::INFINITY, f, span)),
+            _ => {
+                return Err(Diagnostic::error(
+                    span,
+                    format!("module 'bool' has no member '{name}'"),
+                ))
+            }
+        };
+        let op_ty = Type::arrows(vec![t.clone(), t.clone()], t.clone());
+        let opf = TExp::new(
+            TExpKind::Intrinsic(op, vec![t.clone()]),
+            op_ty.clone(),
+            span,
+        );
+        let arr = Type::array(t.clone(), 1);
+        let reduce_ty = Type::arrows(vec![op_ty, t.clone(), arr.clone()], t.clone());
+        let f = TExp::new(TExpKind::Global(reduce, vec![t.clone()]), reduce_ty, span);
+        Ok(apply(f, vec![opf, ne], Type::arrow(arr, t), span))
+    }
+}

@@ -1,0 +1,198 @@
+//! Patterns: binding variables with types, and finding where size
+//! parameters can be read off the shapes of bound values.
+
+use crate::env::{Checker, Res};
+use crate::tast::{SizeSource, TPat, Type, VarId};
+use crate::typeexp::unsupported_sums;
+use parad_base::{Diagnostic, Span};
+use parad_syntax::ast::{ExpKind, Pat, SizeExp, TypeExp};
+
+/// Size parameters being bound (`[n]` of a function or `let`) and the
+/// sources found for them so far.
+#[derive(Default)]
+pub(crate) struct Sizes {
+    pub pending: Vec<(String, VarId)>,
+    pub found: Vec<SizeSource>,
+}
+
+impl Sizes {
+    fn source(&mut self, name: &str, of: VarId, path: &[String], dim: u32) {
+        if let Some((_, v)) = self.pending.iter().find(|(n, _)| n == name) {
+            if !self.found.iter().any(|s| s.size == *v) {
+                self.found.push(SizeSource {
+                    size: *v,
+                    of,
+                    path: path.to_vec(),
+                    dim,
+                });
+            }
+        }
+    }
+
+    /// Records the sources of size parameters named in a declared type.
+    fn walk(&mut self, te: &TypeExp, of: VarId, path: &mut Vec<String>, dim: u32) {
+        match te {
+            TypeExp::Array(size, inner, _) => {
+                if let SizeExp::Exp(e) = &**size {
+                    if let ExpKind::Var(q) = &e.kind {
+                        if q.quals.is_empty() {
+                            self.source(&q.name, of, path, dim);
+                        }
+                    }
+                }
+                self.walk(inner, of, path, dim + 1);
+            }
+            TypeExp::Unique(t, _) => self.walk(t, of, path, dim),
+            TypeExp::Tuple(ts, _) if ts.len() == 1 => self.walk(&ts[0], of, path, dim),
+            TypeExp::Tuple(ts, _) => {
+                for (i, t) in ts.iter().enumerate() {
+                    path.push(i.to_string());
+                    self.walk(t, of, path, dim);
+                    path.pop();
+                }
+            }
+            TypeExp::Record(fs, _) => {
+                for (n, t) in fs {
+                    path.push(n.name.clone());
+                    self.walk(t, of, path, dim);
+                    path.pop();
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A variable bound by a pattern, to be added to the scope.
+pub(crate) struct Binding {
+    pub name: String,
+    pub var: VarId,
+    pub ty: Type,
+}
+
+impl Checker {
+    /// Checks pattern `p` against type `ty`. `decl` is the type the user
+    /// wrote for this part of the pattern, if any (for size sources).
+    pub fn check_pat(
+        &mut self,
+        p: &Pat,
+        ty: &Type,
+        decl: Option<&TypeExp>,
+        sizes: &mut Sizes,
+        binds: &mut Vec<Binding>,
+    ) -> Res<TPat> {
+        match p {
+            Pat::Id(id) => {
+                if binds.iter().any(|b| b.name == id.name) {
+                    return Err(Diagnostic::error(
+                        id.span,
+                        format!("variable '{}' is bound twice in the same pattern", id.name),
+                    ));
+                }
+                let var = self.new_var(&id.name, ty.clone(), id.span);
+                if let Some(te) = decl {
+                    sizes.walk(te, var, &mut vec![], 0);
+                }
+                binds.push(Binding {
+                    name: id.name.clone(),
+                    var,
+                    ty: ty.clone(),
+                });
+                Ok(TPat::Var(var, ty.clone(), id.span))
+            }
+            Pat::Wildcard(span) => Ok(TPat::Wildcard(ty.clone(), *span)),
+            Pat::Tuple(ps, span) => {
+                if ps.len() == 1 {
+                    return self.check_pat(&ps[0], ty, decl, sizes, binds);
+                }
+                let comps: Vec<Type> = ps.iter().map(|_| self.inf.fresh()).collect();
+                let tuple = Type::Tuple(comps.clone());
+                self.inf.unify(ty, &tuple).map_err(|_| {
+                    Diagnostic::error(
+                        *span,
+                        format!(
+                            "pattern of type '{}' cannot match a value of type '{}'",
+                            self.show(&tuple),
+                            self.show(ty)
+                        ),
+                    )
+                })?;
+                let decls: Vec<Option<&TypeExp>> = match decl {
+                    Some(TypeExp::Tuple(ts, _)) if ts.len() == ps.len() => {
+                        ts.iter().map(Some).collect()
+                    }
+                    _ => vec![None; ps.len()],
+                };
+                let mut out = vec![];
+                for ((p, t), d) in ps.iter().zip(&comps).zip(decls) {
+                    out.push(self.check_pat(p, t, d, sizes, binds)?);
+                }
+                Ok(TPat::Tuple(out, *span))
+            }
+            Pat::Record(fields, span) => {
+                let mut sorted: Vec<(&str, Option<&Pat>, Span)> = vec![];
+                for (name, p) in fields {
+                    if sorted.iter().any(|(n, _, _)| *n == name.name) {
+                        return Err(Diagnostic::error(
+                            name.span,
+                            format!("field '{}' appears twice in record pattern", name.name),
+                        ));
+                    }
+                    sorted.push((&name.name, p.as_ref(), name.span));
+                }
+                sorted.sort_by(|a, b| a.0.cmp(b.0));
+                let comps: Vec<(String, Type)> = sorted
+                    .iter()
+                    .map(|(n, _, _)| (n.to_string(), self.inf.fresh()))
+                    .collect();
+                let rec = Type::Record(comps.clone());
+                self.inf.unify(ty, &rec).map_err(|_| {
+                    Diagnostic::error(
+                        *span,
+                        format!(
+                            "pattern of type '{}' cannot match a value of type '{}'",
+                            self.show(&rec),
+                            self.show(ty)
+                        ),
+                    )
+                })?;
+                let mut out = vec![];
+                for ((name, p, nspan), (_, t)) in sorted.iter().zip(&comps) {
+                    let d = match decl {
+                        Some(TypeExp::Record(fs, _)) => {
+                            fs.iter().find(|(n, _)| n.name == *name).map(|(_, t)| t)
+                        }
+                        _ => None,
+                    };
+                    let tp = match p {
+                        Some(p) => self.check_pat(p, t, d, sizes, binds)?,
+                        None => {
+                            let id = parad_syntax::ast::Ident {
+                                name: name.to_string(),
+                                span: *nspan,
+                            };
+                            self.check_pat(&Pat::Id(id), t, d, sizes, binds)?
+                        }
+                    };
+                    out.push((name.to_string(), tp));
+                }
+                Ok(TPat::Record(out, *span))
+            }
+            Pat::Ascribe(inner, te, _) => {
+                let declared = self.type_exp(te)?;
+                self.unify_at(inner.span(), &declared, ty)?;
+                self.check_pat(inner, ty, Some(te), sizes, binds)
+            }
+            Pat::Attr(_, inner, _) => self.check_pat(inner, ty, decl, sizes, binds),
+            // Literal and constructor patterns only occur in `match`.
+            _ => Err(unsupported_sums(p.span())),
+        }
+    }
+
+    /// Adds the bindings of a checked pattern to the scope.
+    pub fn bind_all(&mut self, binds: Vec<Binding>) {
+        for b in binds {
+            self.bind(&b.name, b.var, b.ty);
+        }
+    }
+}

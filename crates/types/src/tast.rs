@@ -1,0 +1,329 @@
+//! The typed, resolved AST: the type checker's output and lowering's input.
+//!
+//! Every binding has a unique [`VarId`]; references point at bindings, not
+//! names. Operators, negation and numeric-module functions (`f32.sqrt`) are
+//! resolved to [`TExpKind::Intrinsic`] applications at concrete types;
+//! sections are desugared to lambdas or partial applications.
+
+use parad_base::{FloatType, IntType, PrimType, Span};
+use std::fmt;
+
+/// A rigid type parameter (`'a` of a polymorphic function).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TypeParamId(pub u32);
+
+/// A variable binding (pattern variable, parameter, size parameter, loop
+/// variable, local function).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VarId(pub u32);
+
+/// Index of a top-level function in [`TProgram::funs`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FunId(pub u32);
+
+/// A type. Arrays are described by element type and rank only; sizes are
+/// checked at run time.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Type {
+    Prim(PrimType),
+    /// `[]…[]elem` with `rank` dimensions; in a checked program `elem` is
+    /// never an array.
+    Array(Box<Type>, u32),
+    /// `(t1, t2, …)`; the unit type is the empty tuple.
+    Tuple(Vec<Type>),
+    /// Fields sorted by name.
+    Record(Vec<(String, Type)>),
+    Arrow(Box<Type>, Box<Type>),
+    Param(TypeParamId),
+    /// An inference variable. Only exists while checking: every one is
+    /// resolved, generalised or defaulted before a program is returned.
+    #[doc(hidden)]
+    Var(u32),
+}
+
+impl Type {
+    pub fn unit() -> Type {
+        Type::Tuple(vec![])
+    }
+    pub fn i64() -> Type {
+        Type::Prim(PrimType::Int(IntType::I64))
+    }
+    pub fn i32() -> Type {
+        Type::Prim(PrimType::Int(IntType::I32))
+    }
+    pub fn bool() -> Type {
+        Type::Prim(PrimType::Bool)
+    }
+    pub fn arrow(a: Type, b: Type) -> Type {
+        Type::Arrow(Box::new(a), Box::new(b))
+    }
+    /// `[]…t` with `rank` more dimensions, merged with `t`'s own.
+    pub fn array(elem: Type, rank: u32) -> Type {
+        if rank == 0 {
+            return elem;
+        }
+        match elem {
+            Type::Array(e, r) => Type::Array(e, r + rank),
+            e => Type::Array(Box::new(e), rank),
+        }
+    }
+    /// The function type `a1 -> … -> an -> r`.
+    pub fn arrows(params: Vec<Type>, ret: Type) -> Type {
+        params
+            .into_iter()
+            .rev()
+            .fold(ret, |acc, p| Type::arrow(p, acc))
+    }
+    pub fn contains_var(&self) -> bool {
+        match self {
+            Type::Var(_) => true,
+            Type::Prim(_) | Type::Param(_) => false,
+            Type::Array(e, _) => e.contains_var(),
+            Type::Tuple(ts) => ts.iter().any(Type::contains_var),
+            Type::Record(fs) => fs.iter().any(|(_, t)| t.contains_var()),
+            Type::Arrow(a, b) => a.contains_var() || b.contains_var(),
+        }
+    }
+    /// Replaces type parameters by types (for instantiation).
+    pub fn subst(&self, f: &impl Fn(TypeParamId) -> Option<Type>) -> Type {
+        match self {
+            Type::Param(p) => f(*p).unwrap_or(Type::Param(*p)),
+            Type::Prim(_) | Type::Var(_) => self.clone(),
+            Type::Array(e, r) => Type::array(e.subst(f), *r),
+            Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| t.subst(f)).collect()),
+            Type::Record(fs) => {
+                Type::Record(fs.iter().map(|(n, t)| (n.clone(), t.subst(f))).collect())
+            }
+            Type::Arrow(a, b) => Type::arrow(a.subst(f), b.subst(f)),
+        }
+    }
+}
+
+/// Prints as Futhark writes types, with `[]` for every dimension and type
+/// parameters as `'p3` (the checker's diagnostics use the source names).
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        crate::print::write_type(f, self, &|p| format!("'p{}", p.0), &|v| format!("?{v}"))
+    }
+}
+
+/// A literal's value; its type is the enclosing [`TExp`]'s.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Literal {
+    /// An integer of the expression's integer type (two's complement
+    /// value; `u64` values above `i64::MAX` are kept exactly).
+    Int(i128),
+    Float(f64),
+    Bool(bool),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct VarInfo {
+    pub name: String,
+    pub ty: Type,
+    pub span: Span,
+}
+
+/// Where a size parameter's value comes from: dimension `dim` of the value
+/// at `path` (record field names; tuple components are "0", "1", …) inside
+/// variable `of`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SizeSource {
+    pub size: VarId,
+    pub of: VarId,
+    pub path: Vec<String>,
+    pub dim: u32,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum TPat {
+    Var(VarId, Type, Span),
+    Wildcard(Type, Span),
+    Tuple(Vec<TPat>, Span),
+    /// Fields sorted by name.
+    Record(Vec<(String, TPat)>, Span),
+}
+
+impl TPat {
+    pub fn ty(&self) -> Type {
+        match self {
+            TPat::Var(_, t, _) | TPat::Wildcard(t, _) => t.clone(),
+            TPat::Tuple(ps, _) => Type::Tuple(ps.iter().map(TPat::ty).collect()),
+            TPat::Record(fs, _) => {
+                Type::Record(fs.iter().map(|(n, p)| (n.clone(), p.ty())).collect())
+            }
+        }
+    }
+    pub fn span(&self) -> Span {
+        match self {
+            TPat::Var(_, _, s) | TPat::Wildcard(_, s) | TPat::Tuple(_, s) | TPat::Record(_, s) => {
+                *s
+            }
+        }
+    }
+    /// The variables bound, left to right.
+    pub fn vars(&self, out: &mut Vec<VarId>) {
+        match self {
+            TPat::Var(v, _, _) => out.push(*v),
+            TPat::Wildcard(..) => {}
+            TPat::Tuple(ps, _) => ps.iter().for_each(|p| p.vars(out)),
+            TPat::Record(fs, _) => fs.iter().for_each(|(_, p)| p.vars(out)),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum TDimIndex {
+    /// `i` (of type i64)
+    Fix(TExp),
+    /// `a:b:s`, each part optional (of type i64)
+    Slice {
+        start: Option<TExp>,
+        end: Option<TExp>,
+        stride: Option<TExp>,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum TLoopForm {
+    /// `for i < n`: `i` has `n`'s integer type.
+    For(VarId, Box<TExp>),
+    /// `for p in xs`
+    ForIn(TPat, Box<TExp>),
+    /// `while c` (the loop pattern's variables are in scope in `c`)
+    While(Box<TExp>),
+}
+
+/// A local function, possibly polymorphic (let-polymorphism).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TLocalFun {
+    pub var: VarId,
+    pub type_params: Vec<TypeParamId>,
+    pub size_params: Vec<VarId>,
+    pub size_sources: Vec<SizeSource>,
+    pub params: Vec<TPat>,
+    pub ret: Type,
+    pub body: TExp,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum RangeKind {
+    /// `a..<b`
+    UpToExclusive,
+    /// `a..>b`
+    DownToExclusive,
+    /// `a...b`
+    Inclusive,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum TExpKind {
+    Lit(Literal),
+    /// A variable; `inst` instantiates a polymorphic local function's type
+    /// parameters (empty otherwise).
+    Var(VarId, Vec<Type>),
+    /// A top-level function or constant, with its type parameters
+    /// instantiated in the order of [`TFun::type_params`].
+    Global(FunId, Vec<Type>),
+    /// A built-in function of [`crate::intrinsics`], curried, with its type
+    /// parameters instantiated.
+    Intrinsic(&'static str, Vec<Type>),
+    Tuple(Vec<TExp>),
+    /// Fields sorted by name.
+    Record(Vec<(String, TExp)>),
+    ArrayLit(Vec<TExp>),
+    /// `start[..second]..end` of an integer type; `second` gives the stride.
+    Range {
+        start: Box<TExp>,
+        second: Option<Box<TExp>>,
+        end: Box<TExp>,
+        kind: RangeKind,
+    },
+    /// Record field or tuple component (`"0"`, `"1"`, …).
+    Project(Box<TExp>, String),
+    Index(Box<TExp>, Vec<TDimIndex>),
+    /// `arr with [slices] = v`
+    Update(Box<TExp>, Vec<TDimIndex>, Box<TExp>),
+    /// `r with a.b = v`
+    RecordUpdate(Box<TExp>, Vec<String>, Box<TExp>),
+    /// Application to one or more arguments (possibly partial).
+    Apply(Box<TExp>, Vec<TExp>),
+    If(Box<TExp>, Box<TExp>, Box<TExp>),
+    /// `let [sizes] pat = rhs in body`
+    Let {
+        sizes: Vec<SizeSource>,
+        pat: TPat,
+        rhs: Box<TExp>,
+        body: Box<TExp>,
+    },
+    LetFun(Box<TLocalFun>, Box<TExp>),
+    Lambda(Vec<TPat>, Box<TExp>),
+    Loop {
+        pat: TPat,
+        init: Box<TExp>,
+        form: TLoopForm,
+        body: Box<TExp>,
+    },
+    Assert(Box<TExp>, Box<TExp>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TExp {
+    pub kind: TExpKind,
+    pub ty: Type,
+    pub span: Span,
+}
+
+impl TExp {
+    pub fn new(kind: TExpKind, ty: Type, span: Span) -> TExp {
+        TExp { kind, ty, span }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TFun {
+    pub id: FunId,
+    pub name: String,
+    pub type_params: Vec<TypeParamId>,
+    pub size_params: Vec<VarId>,
+    /// How size parameters are read off the parameters' shapes. A size
+    /// parameter without a source is determined only by the context (e.g.
+    /// `unflatten`'s result sizes).
+    pub size_sources: Vec<SizeSource>,
+    pub params: Vec<TPat>,
+    pub ret: Type,
+    pub body: TExp,
+    pub span: Span,
+    pub entry: bool,
+    /// Defined by the prelude rather than the user's program.
+    pub prelude: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TProgram {
+    pub funs: Vec<TFun>,
+    /// Name, type and location of every [`VarId`], indexed by its number.
+    pub vars: Vec<VarInfo>,
+    /// Source names of type parameters, indexed by [`TypeParamId`].
+    pub type_params: Vec<String>,
+}
+
+impl TProgram {
+    pub fn var(&self, v: VarId) -> &VarInfo {
+        &self.vars[v.0 as usize]
+    }
+    pub fn fun(&self, f: FunId) -> &TFun {
+        &self.funs[f.0 as usize]
+    }
+    pub fn fun_by_name(&self, name: &str) -> Option<&TFun> {
+        self.funs.iter().rev().find(|f| f.name == name)
+    }
+}
+
+pub(crate) fn int_prim(t: IntType) -> Type {
+    Type::Prim(PrimType::Int(t))
+}
+
+pub(crate) fn float_prim(t: FloatType) -> Type {
+    Type::Prim(PrimType::Float(t))
+}

@@ -1,0 +1,209 @@
+//! Type expressions as written (`[n]f32`, `(a, b)`, `vec 3 f32`) → types.
+//! Sizes are only checked for scope: ranks and element types are static,
+//! sizes are compared at run time.
+
+use crate::env::{AbbrevParam, Checker, Res, TypeName};
+use crate::tast::{Type, TypeParamId};
+use parad_base::{Diagnostic, PrimType};
+use parad_syntax::ast::{ExpKind, SizeExp, TypeArg, TypeExp};
+
+pub(crate) fn unsupported_modules(span: parad_base::Span) -> Diagnostic {
+    Diagnostic::error(span, "modules are not supported yet")
+}
+
+pub(crate) fn unsupported_sums(span: parad_base::Span) -> Diagnostic {
+    Diagnostic::error(span, "sum types are not supported yet")
+}
+
+impl Checker {
+    pub fn type_exp(&mut self, te: &TypeExp) -> Res<Type> {
+        match te {
+            TypeExp::Named { name, args, span } => {
+                if !name.quals.is_empty() {
+                    // `f32.t` names the numeric module's type.
+                    if let ([q], "t") = (name.quals.as_slice(), name.name.as_str()) {
+                        if let Some(p) = PrimType::from_name(q) {
+                            return Ok(Type::Prim(p));
+                        }
+                    }
+                    return Err(unsupported_modules(*span));
+                }
+                if let Some(p) = PrimType::from_name(&name.name) {
+                    if !args.is_empty() {
+                        return Err(Diagnostic::error(
+                            *span,
+                            format!("type '{}' takes no arguments", name.name),
+                        ));
+                    }
+                    return Ok(Type::Prim(p));
+                }
+                match self.lookup_type(&name.name).cloned() {
+                    None => Err(Diagnostic::error(
+                        name.span,
+                        format!("type '{}' is not defined", name.name),
+                    )),
+                    Some(TypeName::Size) => Err(Diagnostic::error(
+                        name.span,
+                        format!("'{}' is a size, not a type", name.name),
+                    )),
+                    Some(TypeName::Type(t)) => {
+                        if !args.is_empty() {
+                            return Err(Diagnostic::error(
+                                *span,
+                                format!("type '{}' takes no arguments", name.name),
+                            ));
+                        }
+                        Ok(t)
+                    }
+                    Some(TypeName::Abbrev(params, body)) => {
+                        if params.len() != args.len() {
+                            return Err(Diagnostic::error(
+                                *span,
+                                format!(
+                                    "type '{}' takes {} argument{} but is given {}",
+                                    name.name,
+                                    params.len(),
+                                    if params.len() == 1 { "" } else { "s" },
+                                    args.len()
+                                ),
+                            ));
+                        }
+                        let mut subst: Vec<(TypeParamId, Type)> = vec![];
+                        for (p, a) in params.iter().zip(args) {
+                            match (p, a) {
+                                (AbbrevParam::Type(id), TypeArg::Type(t)) => {
+                                    let t = self.type_exp(t)?;
+                                    subst.push((*id, t));
+                                }
+                                (AbbrevParam::Size, TypeArg::Size(s)) => self.size_exp(s)?,
+                                (
+                                    AbbrevParam::Size,
+                                    TypeArg::Type(TypeExp::Named { name: n, args, .. }),
+                                ) if args.is_empty() && n.quals.is_empty() => {
+                                    // A bare name parses as a type; it is a size here.
+                                    if self.lookup(&n.name).is_none()
+                                        && !matches!(
+                                            self.lookup_type(&n.name),
+                                            Some(TypeName::Size)
+                                        )
+                                    {
+                                        return Err(unknown_size(n.span, &n.name));
+                                    }
+                                }
+                                (AbbrevParam::Type(_), TypeArg::Size(s)) => {
+                                    return Err(Diagnostic::error(
+                                        s.span(),
+                                        "expected a type argument, found a size",
+                                    ))
+                                }
+                                (AbbrevParam::Size, TypeArg::Type(t)) => {
+                                    return Err(Diagnostic::error(
+                                        t.span(),
+                                        "expected a size argument, found a type",
+                                    ))
+                                }
+                            }
+                        }
+                        Ok(body.subst(&|p| {
+                            subst.iter().find(|(q, _)| *q == p).map(|(_, t)| t.clone())
+                        }))
+                    }
+                }
+            }
+            TypeExp::Tuple(ts, _) => {
+                if ts.len() == 1 {
+                    return self.type_exp(&ts[0]);
+                }
+                let ts = ts
+                    .iter()
+                    .map(|t| self.type_exp(t))
+                    .collect::<Res<Vec<_>>>()?;
+                Ok(Type::Tuple(ts))
+            }
+            TypeExp::Record(fs, _) => {
+                let mut out: Vec<(String, Type)> = vec![];
+                for (name, t) in fs {
+                    if out.iter().any(|(n, _)| *n == name.name) {
+                        return Err(Diagnostic::error(
+                            name.span,
+                            format!("field '{}' appears twice in record type", name.name),
+                        ));
+                    }
+                    let t = self.type_exp(t)?;
+                    out.push((name.name.clone(), t));
+                }
+                out.sort_by(|a, b| a.0.cmp(&b.0));
+                Ok(Type::Record(out))
+            }
+            TypeExp::Array(size, elem, _) => {
+                self.size_exp(size)?;
+                let e = self.type_exp(elem)?;
+                if matches!(e, Type::Arrow(..)) {
+                    return Err(Diagnostic::error(
+                        elem.span(),
+                        "arrays of functions are not allowed",
+                    ));
+                }
+                Ok(Type::array(e, 1))
+            }
+            TypeExp::Unique(t, _) => self.type_exp(t),
+            TypeExp::Arrow(name, a, b, _) => {
+                let a = self.type_exp(a)?;
+                let mark = self.types.len();
+                if let Some(n) = name {
+                    self.types.push((n.name.clone(), TypeName::Size));
+                }
+                let b = self.type_exp(b);
+                self.types.truncate(mark);
+                Ok(Type::arrow(a, b?))
+            }
+            TypeExp::Sum(_, span) => Err(unsupported_sums(*span)),
+            TypeExp::Exists(names, t, _) => {
+                let mark = self.types.len();
+                for n in names {
+                    self.types.push((n.name.clone(), TypeName::Size));
+                }
+                let t = self.type_exp(t);
+                self.types.truncate(mark);
+                t
+            }
+        }
+    }
+
+    /// Checks that the names in a size expression are in scope.
+    pub fn size_exp(&mut self, s: &SizeExp) -> Res<()> {
+        match s {
+            SizeExp::Any(_) => Ok(()),
+            SizeExp::Exp(e) => self.size_names(e),
+        }
+    }
+
+    fn size_names(&mut self, e: &parad_syntax::ast::Exp) -> Res<()> {
+        match &e.kind {
+            ExpKind::Var(q) if q.quals.is_empty() => {
+                if self.lookup(&q.name).is_some()
+                    || matches!(self.lookup_type(&q.name), Some(TypeName::Size))
+                    || self.globals.contains_key(&q.name)
+                {
+                    Ok(())
+                } else {
+                    Err(unknown_size(q.span, &q.name))
+                }
+            }
+            ExpKind::BinOp(_, a, b) => {
+                self.size_names(a)?;
+                self.size_names(b)
+            }
+            ExpKind::Negate(a) => self.size_names(a),
+            ExpKind::Apply(f, args) => {
+                self.size_names(f)?;
+                args.iter().try_for_each(|a| self.size_names(a))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+pub(crate) fn unknown_size(span: parad_base::Span, name: &str) -> Diagnostic {
+    Diagnostic::error(span, format!("unknown size '{name}'"))
+}

@@ -1,0 +1,317 @@
+//! Inference variables and unification (Hindley–Milner with levels), plus
+//! the constraints that Futhark's overloading needs: a variable may be
+//! restricted to a class of primitive types (from literals and operators)
+//! or required to be a record/tuple with certain fields (from `r.x`).
+
+use crate::tast::Type;
+use parad_base::{FloatType, IntType, PrimType};
+
+/// A set of primitive type kinds a variable may become.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ClassSet(u8);
+
+impl ClassSet {
+    const I: u8 = 1;
+    const F: u8 = 2;
+    const B: u8 = 4;
+    /// No restriction at all (not even to primitive types).
+    pub const ANY: ClassSet = ClassSet(8 | 7);
+    pub const NUM: ClassSet = ClassSet(Self::I | Self::F);
+    pub const INT: ClassSet = ClassSet(Self::I);
+    pub const FLOAT: ClassSet = ClassSet(Self::F);
+    pub const INT_BOOL: ClassSet = ClassSet(Self::I | Self::B);
+    /// Any primitive type.
+    pub const PRIM: ClassSet = ClassSet(7);
+
+    pub fn is_any(self) -> bool {
+        self == ClassSet::ANY
+    }
+
+    pub fn admits(self, p: PrimType) -> bool {
+        let bit = match p {
+            PrimType::Int(_) => Self::I,
+            PrimType::Float(_) => Self::F,
+            PrimType::Bool => Self::B,
+        };
+        self.0 & bit != 0
+    }
+
+    fn meet(self, other: ClassSet) -> Option<ClassSet> {
+        let m = self.0 & other.0;
+        (m & 7 != 0).then_some(ClassSet(m))
+    }
+
+    /// The type an ambiguous variable of this class defaults to.
+    pub fn default_type(self) -> PrimType {
+        if self.0 & Self::I != 0 {
+            PrimType::Int(IntType::I32)
+        } else if self.0 & Self::F != 0 {
+            PrimType::Float(FloatType::F64)
+        } else {
+            PrimType::Bool
+        }
+    }
+
+    pub fn describe(self) -> &'static str {
+        match self.0 & 7 {
+            3 => "numeric",
+            1 => "integral",
+            2 => "floating-point",
+            5 => "integral or boolean",
+            _ => "primitive",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+struct TVar {
+    link: Option<Type>,
+    level: u32,
+    class: ClassSet,
+    /// Fields the variable's record or tuple type must have.
+    fields: Vec<(String, Type)>,
+}
+
+/// Why two types do not unify; formatted by the caller, which knows the
+/// context.
+#[derive(Clone, Debug)]
+pub(crate) enum UnifyError {
+    Mismatch,
+    /// A type outside the class a variable was restricted to.
+    Class(Type, ClassSet),
+    /// A type lacking a field that was projected.
+    NoField(Type, String),
+    /// Unifying would build an infinite type.
+    Occurs,
+}
+
+#[derive(Default)]
+pub(crate) struct Infer {
+    vars: Vec<TVar>,
+    pub level: u32,
+}
+
+impl Infer {
+    pub fn fresh(&mut self) -> Type {
+        self.fresh_class(ClassSet::ANY)
+    }
+
+    pub fn fresh_class(&mut self, class: ClassSet) -> Type {
+        self.vars.push(TVar {
+            link: None,
+            level: self.level,
+            class,
+            fields: vec![],
+        });
+        Type::Var(self.vars.len() as u32 - 1)
+    }
+
+    /// A variable that must be a record or tuple with field `name` of type
+    /// `ty`.
+    pub fn fresh_with_field(&mut self, name: &str, ty: Type) -> Type {
+        let v = self.fresh();
+        if let Type::Var(i) = v {
+            self.vars[i as usize].fields.push((name.to_string(), ty));
+        }
+        v
+    }
+
+    pub fn class_of(&self, v: u32) -> ClassSet {
+        self.vars[v as usize].class
+    }
+
+    pub fn level_of(&self, v: u32) -> u32 {
+        self.vars[v as usize].level
+    }
+
+    pub fn has_fields(&self, v: u32) -> bool {
+        !self.vars[v as usize].fields.is_empty()
+    }
+
+    pub fn fields_of(&self, v: u32) -> Vec<(String, Type)> {
+        self.vars[v as usize].fields.clone()
+    }
+
+    /// Follows links at the top of a type and merges nested array types.
+    pub fn shallow(&self, t: &Type) -> Type {
+        match t {
+            Type::Var(v) => match &self.vars[*v as usize].link {
+                Some(l) => self.shallow(l),
+                None => t.clone(),
+            },
+            Type::Array(e, r) => match self.shallow(e) {
+                Type::Array(e2, r2) => Type::Array(e2, r + r2),
+                e => Type::Array(Box::new(e), *r),
+            },
+            _ => t.clone(),
+        }
+    }
+
+    /// Resolves every link in a type.
+    pub fn zonk(&self, t: &Type) -> Type {
+        match self.shallow(t) {
+            Type::Array(e, r) => Type::array(self.zonk(&e), r),
+            Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| self.zonk(t)).collect()),
+            Type::Record(fs) => {
+                Type::Record(fs.iter().map(|(n, t)| (n.clone(), self.zonk(t))).collect())
+            }
+            Type::Arrow(a, b) => Type::arrow(self.zonk(&a), self.zonk(&b)),
+            t => t,
+        }
+    }
+
+    /// Binds variable `v` directly (used for generalisation and defaulting).
+    pub fn set(&mut self, v: u32, t: Type) {
+        self.vars[v as usize].link = Some(t);
+    }
+
+    /// The unresolved variables of a type, in order of appearance.
+    pub fn free_vars(&self, t: &Type, out: &mut Vec<u32>) {
+        match self.shallow(t) {
+            Type::Var(v) => {
+                if !out.contains(&v) {
+                    out.push(v);
+                }
+                for (_, ft) in self.vars[v as usize].fields.clone() {
+                    self.free_vars(&ft, out);
+                }
+            }
+            Type::Prim(_) | Type::Param(_) => {}
+            Type::Array(e, _) => self.free_vars(&e, out),
+            Type::Tuple(ts) => ts.iter().for_each(|t| self.free_vars(t, out)),
+            Type::Record(fs) => fs.iter().for_each(|(_, t)| self.free_vars(t, out)),
+            Type::Arrow(a, b) => {
+                self.free_vars(&a, out);
+                self.free_vars(&b, out);
+            }
+        }
+    }
+
+    pub fn unify(&mut self, a: &Type, b: &Type) -> Result<(), UnifyError> {
+        let a = self.shallow(a);
+        let b = self.shallow(b);
+        match (&a, &b) {
+            (Type::Var(x), Type::Var(y)) if x == y => Ok(()),
+            (Type::Var(x), _) => self.bind(*x, &b),
+            (_, Type::Var(y)) => self.bind(*y, &a),
+            (Type::Prim(p), Type::Prim(q)) if p == q => Ok(()),
+            (Type::Param(p), Type::Param(q)) if p == q => Ok(()),
+            (Type::Array(e1, r1), Type::Array(e2, r2)) => {
+                if r1 == r2 {
+                    self.unify(e1, e2)
+                } else if r1 < r2 {
+                    self.unify(e1, &Type::Array(e2.clone(), r2 - r1))
+                } else {
+                    self.unify(&Type::Array(e1.clone(), r1 - r2), e2)
+                }
+            }
+            (Type::Tuple(xs), Type::Tuple(ys)) if xs.len() == ys.len() => {
+                for (x, y) in xs.iter().zip(ys) {
+                    self.unify(x, y)?;
+                }
+                Ok(())
+            }
+            (Type::Record(xs), Type::Record(ys))
+                if xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| x.0 == y.0) =>
+            {
+                for (x, y) in xs.iter().zip(ys) {
+                    self.unify(&x.1, &y.1)?;
+                }
+                Ok(())
+            }
+            (Type::Arrow(a1, b1), Type::Arrow(a2, b2)) => {
+                self.unify(a1, a2)?;
+                self.unify(b1, b2)
+            }
+            _ => Err(UnifyError::Mismatch),
+        }
+    }
+
+    fn bind(&mut self, v: u32, t: &Type) -> Result<(), UnifyError> {
+        let level = self.vars[v as usize].level;
+        self.occurs_adjust(v, level, t)?;
+        let class = self.vars[v as usize].class;
+        let fields = std::mem::take(&mut self.vars[v as usize].fields);
+        match t {
+            Type::Var(w) => {
+                let w = *w as usize;
+                let Some(m) = self.vars[w].class.meet(class) else {
+                    self.vars[v as usize].fields = fields;
+                    return Err(UnifyError::Class(t.clone(), class));
+                };
+                if !m.is_any() && (!fields.is_empty() || !self.vars[w].fields.is_empty()) {
+                    self.vars[v as usize].fields = fields;
+                    return Err(UnifyError::Class(t.clone(), class));
+                }
+                self.vars[w].class = m;
+                self.vars[v as usize].link = Some(t.clone());
+                for (name, ft) in fields {
+                    let existing = self.vars[w]
+                        .fields
+                        .iter()
+                        .find(|(n, _)| *n == name)
+                        .map(|x| x.1.clone());
+                    match existing {
+                        Some(et) => self.unify(&et, &ft)?,
+                        None => self.vars[w].fields.push((name, ft)),
+                    }
+                }
+                Ok(())
+            }
+            _ => {
+                if !class.is_any() {
+                    match t {
+                        Type::Prim(p) if class.admits(*p) => {}
+                        _ => return Err(UnifyError::Class(t.clone(), class)),
+                    }
+                }
+                self.vars[v as usize].link = Some(t.clone());
+                for (name, ft) in fields {
+                    match field_type(t, &name) {
+                        Some(et) => self.unify(&et, &ft)?,
+                        None => return Err(UnifyError::NoField(t.clone(), name)),
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Occurs check; also lowers the levels of variables in `t` to `level`
+    /// so that they are not generalised too early.
+    fn occurs_adjust(&mut self, v: u32, level: u32, t: &Type) -> Result<(), UnifyError> {
+        match self.shallow(t) {
+            Type::Var(w) => {
+                if w == v {
+                    return Err(UnifyError::Occurs);
+                }
+                let wv = &mut self.vars[w as usize];
+                wv.level = wv.level.min(level);
+                for (_, ft) in wv.fields.clone() {
+                    self.occurs_adjust(v, level, &ft)?;
+                }
+                Ok(())
+            }
+            Type::Prim(_) | Type::Param(_) => Ok(()),
+            Type::Array(e, _) => self.occurs_adjust(v, level, &e),
+            Type::Tuple(ts) => ts.iter().try_for_each(|t| self.occurs_adjust(v, level, t)),
+            Type::Record(fs) => fs
+                .iter()
+                .try_for_each(|(_, t)| self.occurs_adjust(v, level, t)),
+            Type::Arrow(a, b) => {
+                self.occurs_adjust(v, level, &a)?;
+                self.occurs_adjust(v, level, &b)
+            }
+        }
+    }
+}
+
+/// The type of field `name` of a record, or of component `name` ("0",
+/// "1", …) of a tuple.
+pub(crate) fn field_type(t: &Type, name: &str) -> Option<Type> {
+    match t {
+        Type::Record(fs) => fs.iter().find(|(n, _)| n == name).map(|(_, t)| t.clone()),
+        Type::Tuple(ts) => name.parse::<usize>().ok().and_then(|i| ts.get(i).cloned()),
+        _ => None,
+    }
+}
