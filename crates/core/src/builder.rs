@@ -1,0 +1,795 @@
+//! Terse construction of core IR. A [`Builder`] collects the statements
+//! of one body; nested bodies (branches, loop bodies, lambdas) are built
+//! by closures that receive a fresh builder sharing the same name source
+//! and type table. Expression types are inferred, so that
+//!
+//! ```ignore
+//! let prods = b.map(&[xs, ys], |b, p| vec![b.mul(p[0], p[1]).into()]);
+//! let sum = b.reduce_op(BinOp::Add, &[prods], vec![Operand::f32(0.0)]);
+//! ```
+//!
+//! reads like the pseudo-code of the AD digests. Building ill-typed IR is
+//! a bug in the compiler, not in the user's program: the builder panics
+//! with a message naming the expression.
+
+use crate::ir::*;
+use crate::names::{NameSource, Symbol, VName};
+use crate::ops::{BinOp, CmpOp, ConvOp, TernOp, UnOp};
+use crate::types::{Dim, Type, I64};
+use crate::typing::{self, TypeEnv};
+use parad_base::{IntType, PrimType, Span};
+use rustc_hash::FxHashMap;
+
+/// State shared by all builders of one program: fresh names and the
+/// type of every variable created so far.
+#[derive(Default)]
+pub struct Ctx {
+    pub names: NameSource,
+    pub types: FxHashMap<VName, Type>,
+    pub fun_rets: FxHashMap<Symbol, Vec<Type>>,
+}
+
+impl TypeEnv for Ctx {
+    fn var_type(&self, v: VName) -> Option<Type> {
+        self.types.get(&v).cloned()
+    }
+    fn fun_ret(&self, f: Symbol) -> Option<Vec<Type>> {
+        self.fun_rets.get(&f).cloned()
+    }
+}
+
+impl Ctx {
+    /// A context for extending `prog` (e.g. in a pass): names continue
+    /// after the program's, and all bound variables and functions are known.
+    pub fn for_program(prog: &Program) -> Ctx {
+        let mut ctx = Ctx {
+            names: prog.names.clone(),
+            ..Ctx::default()
+        };
+        for f in &prog.funs {
+            ctx.fun_rets.insert(f.name, f.ret.clone());
+            for p in &f.params {
+                ctx.types.insert(p.name, p.ty.clone());
+            }
+            ctx.record_body(&f.body);
+        }
+        ctx
+    }
+
+    /// Registers the types of every name bound in `b`.
+    pub fn record_body(&mut self, b: &Body) {
+        for s in &b.stms {
+            for p in &s.pat {
+                self.types.insert(p.name, p.ty.clone());
+            }
+            self.record_exp(&s.exp);
+        }
+    }
+
+    fn record_lambda(&mut self, l: &Lambda) {
+        for p in &l.params {
+            self.types.insert(p.name, p.ty.clone());
+        }
+        self.record_body(&l.body);
+    }
+
+    fn record_exp(&mut self, e: &Exp) {
+        match e {
+            Exp::If {
+                then_br, else_br, ..
+            } => {
+                self.record_body(then_br);
+                self.record_body(else_br)
+            }
+            Exp::Loop { params, form, body } => {
+                for (p, _) in params {
+                    self.types.insert(p.name, p.ty.clone());
+                }
+                if let LoopForm::For { i, it, .. } = form {
+                    self.types.insert(*i, Type::Prim(PrimType::Int(*it)));
+                }
+                self.record_body(body)
+            }
+            Exp::Map { lam, .. } | Exp::Jvp { lam, .. } | Exp::Vjp { lam, .. } => {
+                self.record_lambda(lam)
+            }
+            Exp::Reduce { op, .. } | Exp::Scan { op, .. } | Exp::Hist { op, .. } => {
+                self.record_lambda(&op.lam)
+            }
+            Exp::WithAcc { inputs, lam } => {
+                for o in inputs.iter().filter_map(|i| i.op.as_ref()) {
+                    self.record_lambda(&o.lam)
+                }
+                self.record_lambda(lam)
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Builds one body.
+pub struct Builder<'a> {
+    pub ctx: &'a mut Ctx,
+    stms: Vec<Stm>,
+    span: Span,
+}
+
+impl<'a> Builder<'a> {
+    pub fn new(ctx: &'a mut Ctx) -> Builder<'a> {
+        Builder {
+            ctx,
+            stms: vec![],
+            span: Span::default(),
+        }
+    }
+
+    /// Source location given to the statements emitted from now on.
+    pub fn set_span(&mut self, span: Span) {
+        self.span = span;
+    }
+
+    pub fn span(&self) -> Span {
+        self.span
+    }
+
+    pub fn fresh(&mut self, base: &str) -> VName {
+        self.ctx.names.fresh(base)
+    }
+
+    /// A fresh parameter of type `ty` (for lambdas, loops, functions).
+    pub fn param(&mut self, base: &str, ty: Type) -> Param {
+        let name = self.fresh(base);
+        self.ctx.types.insert(name, ty.clone());
+        Param { name, ty }
+    }
+
+    pub fn type_of(&self, o: impl Into<Operand>) -> Type {
+        let o = o.into();
+        typing::operand_type(&*self.ctx, &o).unwrap_or_else(|e| panic!("builder: {e}"))
+    }
+
+    fn prim_of(&self, o: Operand) -> PrimType {
+        match self.type_of(o) {
+            Type::Prim(t) => t,
+            t => panic!("builder: {o:?} has type {t}, expected a scalar"),
+        }
+    }
+
+    /// Appends a statement as is (its pattern's types are recorded).
+    pub fn add_stm(&mut self, stm: Stm) {
+        for p in &stm.pat {
+            self.ctx.types.insert(p.name, p.ty.clone());
+        }
+        self.stms.push(stm);
+    }
+
+    /// `let pat = exp` with a pattern of given names and types.
+    pub fn let_pat(&mut self, pat: Vec<Param>, exp: Exp) {
+        let span = self.span;
+        self.add_stm(Stm { pat, exp, span })
+    }
+
+    /// Binds `exp` (of type `ty`) to a fresh name based on `base`.
+    pub fn bind_as(&mut self, base: &str, exp: Exp, ty: Type) -> VName {
+        let p = self.param(base, ty);
+        let name = p.name;
+        self.let_pat(vec![p], exp);
+        name
+    }
+
+    /// Binds a single-valued `exp` of type `ty` to a fresh name.
+    pub fn bind(&mut self, exp: Exp, ty: Type) -> VName {
+        self.bind_as("t", exp, ty)
+    }
+
+    /// Binds `exp`, inferring its result types, to fresh names based on `base`.
+    pub fn emit_as(&mut self, base: &str, exp: Exp) -> Vec<VName> {
+        let tys = typing::result_types(&*self.ctx, &exp)
+            .unwrap_or_else(|e| panic!("builder: cannot type {exp:?}: {e}"));
+        let pat: Vec<Param> = tys.into_iter().map(|t| self.param(base, t)).collect();
+        let names = pat.iter().map(|p| p.name).collect();
+        self.let_pat(pat, exp);
+        names
+    }
+
+    pub fn emit(&mut self, exp: Exp) -> Vec<VName> {
+        self.emit_as("t", exp)
+    }
+
+    /// Binds a single-valued `exp`, inferring its type.
+    pub fn emit1(&mut self, exp: Exp) -> VName {
+        self.emit1_as("t", exp)
+    }
+
+    pub fn emit1_as(&mut self, base: &str, exp: Exp) -> VName {
+        let vs = self.emit_as(base, exp);
+        assert_eq!(
+            vs.len(),
+            1,
+            "builder: emit1 of an expression with {} results",
+            vs.len()
+        );
+        vs[0]
+    }
+
+    /// Runs `f` with a builder for a nested body.
+    pub fn nested<R>(&mut self, f: impl FnOnce(&mut Builder) -> R) -> (Vec<Stm>, R) {
+        let mut inner = Builder {
+            ctx: &mut *self.ctx,
+            stms: vec![],
+            span: self.span,
+        };
+        let r = f(&mut inner);
+        (inner.stms, r)
+    }
+
+    /// A body built by `f`, whose return value is the result list.
+    pub fn body(&mut self, f: impl FnOnce(&mut Builder) -> Vec<Operand>) -> Body {
+        let (stms, result) = self.nested(f);
+        Body { stms, result }
+    }
+
+    /// The statements built so far, ending this builder.
+    pub fn finish(self) -> Vec<Stm> {
+        self.stms
+    }
+
+    pub fn into_body(self, result: Vec<Operand>) -> Body {
+        Body {
+            stms: self.stms,
+            result,
+        }
+    }
+
+    // ---- scalar operations ----
+
+    pub fn unop(&mut self, op: UnOp, x: impl Into<Operand>) -> VName {
+        let x = x.into();
+        let t = self.prim_of(x);
+        self.emit1(Exp::UnOp(op, t, x))
+    }
+
+    pub fn binop(&mut self, op: BinOp, x: impl Into<Operand>, y: impl Into<Operand>) -> VName {
+        let x = x.into();
+        let t = self.prim_of(x);
+        self.emit1(Exp::BinOp(op, t, x, y.into()))
+    }
+
+    pub fn ternop(
+        &mut self,
+        op: TernOp,
+        x: impl Into<Operand>,
+        y: impl Into<Operand>,
+        z: impl Into<Operand>,
+    ) -> VName {
+        let x = x.into();
+        let t = self.prim_of(x);
+        self.emit1(Exp::TernOp(op, t, x, y.into(), z.into()))
+    }
+
+    pub fn cmp(&mut self, op: CmpOp, x: impl Into<Operand>, y: impl Into<Operand>) -> VName {
+        let x = x.into();
+        let t = self.prim_of(x);
+        self.emit1(Exp::Cmp(op, t, x, y.into()))
+    }
+
+    pub fn cast(&mut self, to: PrimType, x: impl Into<Operand>) -> VName {
+        let x = x.into();
+        let from = self.prim_of(x);
+        self.emit1(Exp::Conv(ConvOp::Cast, from, to, x))
+    }
+
+    pub fn bitcast(&mut self, to: PrimType, x: impl Into<Operand>) -> VName {
+        let x = x.into();
+        let from = self.prim_of(x);
+        self.emit1(Exp::Conv(ConvOp::Bitcast, from, to, x))
+    }
+
+    pub fn add(&mut self, x: impl Into<Operand>, y: impl Into<Operand>) -> VName {
+        self.binop(BinOp::Add, x, y)
+    }
+    pub fn sub(&mut self, x: impl Into<Operand>, y: impl Into<Operand>) -> VName {
+        self.binop(BinOp::Sub, x, y)
+    }
+    pub fn mul(&mut self, x: impl Into<Operand>, y: impl Into<Operand>) -> VName {
+        self.binop(BinOp::Mul, x, y)
+    }
+    pub fn div(&mut self, x: impl Into<Operand>, y: impl Into<Operand>) -> VName {
+        self.binop(BinOp::Div, x, y)
+    }
+    pub fn neg(&mut self, x: impl Into<Operand>) -> VName {
+        self.unop(UnOp::Neg, x)
+    }
+
+    // ---- arrays ----
+
+    /// `arr[i0, i1, …]` with fixed indices.
+    pub fn index(&mut self, arr: VName, idx: &[Operand]) -> VName {
+        let slice = idx.iter().map(|&i| DimIndex::Fix(i)).collect();
+        self.emit1(Exp::Index { arr, slice })
+    }
+
+    pub fn slice(&mut self, arr: VName, slice: Vec<DimIndex>) -> VName {
+        self.emit1(Exp::Index { arr, slice })
+    }
+
+    /// `arr with [i0, …] = v`.
+    pub fn update(&mut self, arr: VName, idx: &[Operand], v: impl Into<Operand>) -> VName {
+        let slice = idx.iter().map(|&i| DimIndex::Fix(i)).collect();
+        self.emit1(Exp::Update {
+            arr,
+            slice,
+            value: v.into(),
+        })
+    }
+
+    /// `[0, 1, …, n-1]` as `i64`.
+    pub fn iota(&mut self, n: impl Into<Operand>) -> VName {
+        self.emit1(Exp::Iota {
+            n: n.into(),
+            start: Operand::i64(0),
+            step: Operand::i64(1),
+            it: IntType::I64,
+        })
+    }
+
+    pub fn replicate(&mut self, n: impl Into<Operand>, v: impl Into<Operand>) -> VName {
+        self.emit1(Exp::Replicate {
+            n: n.into(),
+            value: v.into(),
+        })
+    }
+
+    pub fn scratch(&mut self, elem: PrimType, shape: Vec<Operand>) -> VName {
+        self.emit1(Exp::Scratch { elem, shape })
+    }
+
+    pub fn concat(&mut self, arrs: Vec<VName>) -> VName {
+        self.emit1(Exp::Concat { arrs })
+    }
+
+    pub fn copy(&mut self, arr: VName) -> VName {
+        self.emit1(Exp::Copy { arr })
+    }
+
+    pub fn reverse(&mut self, arr: VName) -> VName {
+        self.emit1(Exp::Reverse { arr })
+    }
+
+    pub fn rotate(&mut self, amount: impl Into<Operand>, arr: VName) -> VName {
+        self.emit1(Exp::Rotate {
+            arr,
+            amount: amount.into(),
+        })
+    }
+
+    /// Swaps the two outer dimensions.
+    pub fn transpose(&mut self, arr: VName) -> VName {
+        let r = self.type_of(arr).rank();
+        let mut perm: Vec<usize> = (0..r).collect();
+        perm.swap(0, 1);
+        self.emit1(Exp::Rearrange { arr, perm })
+    }
+
+    pub fn rearrange(&mut self, arr: VName, perm: Vec<usize>) -> VName {
+        self.emit1(Exp::Rearrange { arr, perm })
+    }
+
+    pub fn reshape(&mut self, arr: VName, shape: Vec<Operand>) -> VName {
+        self.emit1(Exp::Reshape { arr, shape })
+    }
+
+    pub fn flatten(&mut self, arr: VName) -> VName {
+        self.emit1(Exp::Flatten { arr })
+    }
+
+    pub fn unflatten(&mut self, arr: VName, n: impl Into<Operand>, m: impl Into<Operand>) -> VName {
+        self.emit1(Exp::Unflatten {
+            arr,
+            n: n.into(),
+            m: m.into(),
+        })
+    }
+
+    /// The size of dimension `dim` of `arr`: the operand from its type when
+    /// known, else a `size` statement.
+    pub fn dim(&mut self, arr: VName, dim: usize) -> Operand {
+        match self.type_of(arr).shape().get(dim).and_then(|d| d.operand()) {
+            Some(o) => o,
+            None => Operand::Var(self.emit1_as("n", Exp::Size { arr, dim })),
+        }
+    }
+
+    /// The outer size of `arr`.
+    pub fn width(&mut self, arr: VName) -> Operand {
+        self.dim(arr, 0)
+    }
+
+    // ---- control flow ----
+
+    pub fn apply(&mut self, fun: impl Into<Symbol>, args: Vec<Operand>) -> Vec<VName> {
+        self.emit(Exp::Apply {
+            fun: fun.into(),
+            args,
+        })
+    }
+
+    /// Fails at run time with `message` (at the current span) unless `cond`.
+    pub fn assert(&mut self, cond: impl Into<Operand>, message: impl Into<String>) {
+        self.let_pat(
+            vec![],
+            Exp::Assert {
+                cond: cond.into(),
+                message: message.into(),
+            },
+        )
+    }
+
+    /// `if cond then … else …`; the result types are those of the
+    /// `then` branch's results.
+    pub fn if_(
+        &mut self,
+        cond: impl Into<Operand>,
+        then_f: impl FnOnce(&mut Builder) -> Vec<Operand>,
+        else_f: impl FnOnce(&mut Builder) -> Vec<Operand>,
+    ) -> Vec<VName> {
+        let then_br = self.body(then_f);
+        let else_br = self.body(else_f);
+        let ret = then_br.result.iter().map(|&o| self.type_of(o)).collect();
+        self.emit(Exp::If {
+            cond: cond.into(),
+            then_br,
+            else_br,
+            ret,
+        })
+    }
+
+    fn loop_params(&mut self, inits: &[Operand]) -> Vec<(Param, Operand)> {
+        inits
+            .iter()
+            .map(|&o| {
+                let ty = self.type_of(o);
+                (self.param("p", ty), o)
+            })
+            .collect()
+    }
+
+    /// `loop (p… = inits…) for i < bound do f(i, p…)`, with `i` of the
+    /// bound's integer type. Returns the final values of the parameters.
+    pub fn loop_for(
+        &mut self,
+        inits: &[Operand],
+        bound: impl Into<Operand>,
+        f: impl FnOnce(&mut Builder, VName, &[VName]) -> Vec<Operand>,
+    ) -> Vec<VName> {
+        let bound = bound.into();
+        let it = match self.prim_of(bound) {
+            PrimType::Int(it) => it,
+            t => panic!("builder: loop bound of type {t}"),
+        };
+        let params = self.loop_params(inits);
+        let i = self.param("i", Type::Prim(PrimType::Int(it))).name;
+        let names: Vec<VName> = params.iter().map(|(p, _)| p.name).collect();
+        let body = self.body(|b| f(b, i, &names));
+        self.emit_as(
+            "loopres",
+            Exp::Loop {
+                params,
+                form: LoopForm::For { i, it, bound },
+                body,
+            },
+        )
+    }
+
+    /// `loop (c = inits[0], p… = inits[1..]) while c do f(c, p…)`; the first
+    /// parameter is the `bool` condition and `f` returns its next value first.
+    pub fn loop_while(
+        &mut self,
+        inits: &[Operand],
+        f: impl FnOnce(&mut Builder, &[VName]) -> Vec<Operand>,
+    ) -> Vec<VName> {
+        let params = self.loop_params(inits);
+        let names: Vec<VName> = params.iter().map(|(p, _)| p.name).collect();
+        let cond = names[0];
+        let body = self.body(|b| f(b, &names));
+        self.emit_as(
+            "loopres",
+            Exp::Loop {
+                params,
+                form: LoopForm::While { cond },
+                body,
+            },
+        )
+    }
+
+    // ---- lambdas and SOACs ----
+
+    /// A lambda with parameters of types `tys`; its return types are
+    /// those of the operands `f` returns.
+    pub fn lambda(
+        &mut self,
+        tys: Vec<Type>,
+        f: impl FnOnce(&mut Builder, &[VName]) -> Vec<Operand>,
+    ) -> Lambda {
+        let params: Vec<Param> = tys.into_iter().map(|t| self.param("x", t)).collect();
+        let names: Vec<VName> = params.iter().map(|p| p.name).collect();
+        let body = self.body(|b| f(b, &names));
+        let ret = body.result.iter().map(|&o| self.type_of(o)).collect();
+        Lambda { params, ret, body }
+    }
+
+    /// An associative operator on tuples of types `tys`: `f(b, xs, ys)`
+    /// combines `xs` (left) and `ys` (right).
+    pub fn op_lambda(
+        &mut self,
+        tys: Vec<Type>,
+        f: impl FnOnce(&mut Builder, &[VName], &[VName]) -> Vec<Operand>,
+    ) -> Lambda {
+        let k = tys.len();
+        let all = tys.iter().chain(&tys).cloned().collect();
+        self.lambda(all, |b, ps| f(b, &ps[..k], &ps[k..]))
+    }
+
+    /// The operator `op` applied componentwise to tuples of types `tys`.
+    pub fn binop_lambda(&mut self, op: BinOp, tys: Vec<Type>) -> Lambda {
+        self.op_lambda(tys, |b, xs, ys| {
+            xs.iter()
+                .zip(ys)
+                .map(|(&x, &y)| b.binop(op, x, y).into())
+                .collect()
+        })
+    }
+
+    fn row_types(&self, arrs: &[VName]) -> Vec<Type> {
+        arrs.iter()
+            .map(|&a| {
+                let t = self.type_of(a);
+                if t.is_acc() {
+                    t
+                } else {
+                    t.row()
+                        .unwrap_or_else(|| panic!("builder: {a} is not an array"))
+                }
+            })
+            .collect()
+    }
+
+    /// `map f arrs`; `f` receives one row of each array.
+    pub fn map(
+        &mut self,
+        arrs: &[VName],
+        f: impl FnOnce(&mut Builder, &[VName]) -> Vec<Operand>,
+    ) -> Vec<VName> {
+        let w = self.width(arrs[0]);
+        let tys = self.row_types(arrs);
+        let lam = self.lambda(tys, f);
+        self.emit_as(
+            "map",
+            Exp::Map {
+                w,
+                lam,
+                arrs: arrs.to_vec(),
+            },
+        )
+    }
+
+    pub fn map_lambda(&mut self, w: Operand, lam: Lambda, arrs: Vec<VName>) -> Vec<VName> {
+        self.emit_as("map", Exp::Map { w, lam, arrs })
+    }
+
+    /// `reduce ⊙ neutral arrs` with `⊙` built by `f` (see [`Self::op_lambda`]).
+    pub fn reduce(
+        &mut self,
+        comm: bool,
+        arrs: &[VName],
+        neutral: Vec<Operand>,
+        f: impl FnOnce(&mut Builder, &[VName], &[VName]) -> Vec<Operand>,
+    ) -> Vec<VName> {
+        let w = self.width(arrs[0]);
+        let tys = neutral.iter().map(|&o| self.type_of(o)).collect();
+        let lam = self.op_lambda(tys, f);
+        self.emit_as(
+            "red",
+            Exp::Reduce {
+                w,
+                comm,
+                op: AccOp { lam, neutral },
+                arrs: arrs.to_vec(),
+            },
+        )
+    }
+
+    /// `reduce` with a componentwise built-in operator such as `+`.
+    pub fn reduce_op(&mut self, op: BinOp, arrs: &[VName], neutral: Vec<Operand>) -> Vec<VName> {
+        self.reduce(true, arrs, neutral, |b, xs, ys| {
+            xs.iter()
+                .zip(ys)
+                .map(|(&x, &y)| b.binop(op, x, y).into())
+                .collect()
+        })
+    }
+
+    /// Inclusive `scan`.
+    pub fn scan(
+        &mut self,
+        arrs: &[VName],
+        neutral: Vec<Operand>,
+        f: impl FnOnce(&mut Builder, &[VName], &[VName]) -> Vec<Operand>,
+    ) -> Vec<VName> {
+        let w = self.width(arrs[0]);
+        let tys = neutral.iter().map(|&o| self.type_of(o)).collect();
+        let lam = self.op_lambda(tys, f);
+        self.emit_as(
+            "scan",
+            Exp::Scan {
+                w,
+                op: AccOp { lam, neutral },
+                arrs: arrs.to_vec(),
+            },
+        )
+    }
+
+    /// `reduce_by_index dests ⊙ neutral inds vals` with one index array.
+    pub fn hist(
+        &mut self,
+        dests: &[VName],
+        neutral: Vec<Operand>,
+        inds: VName,
+        vals: &[VName],
+        f: impl FnOnce(&mut Builder, &[VName], &[VName]) -> Vec<Operand>,
+    ) -> Vec<VName> {
+        let w = self.width(inds);
+        let tys = neutral.iter().map(|&o| self.type_of(o)).collect();
+        let lam = self.op_lambda(tys, f);
+        self.emit_as(
+            "hist",
+            Exp::Hist {
+                w,
+                dests: dests.to_vec(),
+                op: AccOp { lam, neutral },
+                inds: vec![inds],
+                vals: vals.to_vec(),
+            },
+        )
+    }
+
+    /// `scatter dest inds vals` for one destination (1-d indices).
+    pub fn scatter(&mut self, dest: VName, inds: VName, vals: VName) -> VName {
+        let w = self.width(inds);
+        let d = ScatterDest {
+            arr: dest,
+            inds: vec![inds],
+            vals,
+        };
+        self.emit1_as("scatter", Exp::Scatter { w, dests: vec![d] })
+    }
+
+    /// `withacc`: `f` receives one accumulator per input and returns the
+    /// updated accumulators followed by extra results.
+    pub fn withacc(
+        &mut self,
+        inputs: Vec<AccInput>,
+        f: impl FnOnce(&mut Builder, &[VName]) -> Vec<Operand>,
+    ) -> Vec<VName> {
+        let tys = inputs
+            .iter()
+            .map(|i| {
+                let k = i.ispace.len();
+                let elems = i
+                    .arrs
+                    .iter()
+                    .map(|&a| {
+                        self.type_of(a)
+                            .drop_dims(k)
+                            .unwrap_or_else(|| panic!("builder: withacc array {a} has rank < {k}"))
+                    })
+                    .collect();
+                Type::Acc(crate::types::AccType {
+                    ispace: i.ispace.iter().map(Dim::from_operand).collect(),
+                    elems,
+                })
+            })
+            .collect();
+        let lam = self.lambda(tys, f);
+        self.emit_as("withacc", Exp::WithAcc { inputs, lam })
+    }
+
+    pub fn upd(&mut self, acc: VName, inds: Vec<Operand>, vals: Vec<Operand>) -> VName {
+        self.emit1_as("acc", Exp::Upd { acc, inds, vals })
+    }
+
+    pub fn size(&mut self, arr: VName, dim: usize) -> VName {
+        self.bind_as("n", Exp::Size { arr, dim }, I64)
+    }
+}
+
+/// Builds a whole program.
+#[derive(Default)]
+pub struct ProgramBuilder {
+    pub ctx: Ctx,
+    funs: Vec<FunDef>,
+    entries: Vec<EntryPoint>,
+}
+
+impl ProgramBuilder {
+    pub fn new() -> ProgramBuilder {
+        ProgramBuilder::default()
+    }
+
+    pub fn fresh(&mut self, base: &str) -> VName {
+        self.ctx.names.fresh(base)
+    }
+
+    /// A fresh function parameter; its name may appear in later
+    /// parameters' dimensions.
+    pub fn param(&mut self, base: &str, ty: Type) -> Param {
+        let name = self.fresh(base);
+        self.ctx.types.insert(name, ty.clone());
+        Param { name, ty }
+    }
+
+    /// Declares a function's return types before its body exists, so that
+    /// earlier functions (or itself, for tests) can call it.
+    pub fn declare(&mut self, name: &str, ret: Vec<Type>) {
+        self.ctx.fun_rets.insert(Symbol::intern(name), ret);
+    }
+
+    /// Adds a function whose body `f` builds, returning its results.
+    pub fn function(
+        &mut self,
+        name: &str,
+        params: Vec<Param>,
+        ret: Vec<Type>,
+        f: impl FnOnce(&mut Builder) -> Vec<Operand>,
+    ) -> Symbol {
+        let sym = Symbol::intern(name);
+        self.ctx.fun_rets.insert(sym, ret.clone());
+        for p in &params {
+            self.ctx.types.insert(p.name, p.ty.clone());
+        }
+        let mut b = Builder::new(&mut self.ctx);
+        let result = f(&mut b);
+        let body = b.into_body(result);
+        self.funs.push(FunDef {
+            name: sym,
+            params,
+            ret,
+            body,
+            span: Span::default(),
+        });
+        sym
+    }
+
+    /// Makes `fun` an entry point called `name`, deriving the external
+    /// signature from its parameter and return types.
+    pub fn entry(&mut self, name: &str, fun: Symbol) {
+        let f = self
+            .funs
+            .iter()
+            .find(|f| f.name == fun)
+            .expect("builder: unknown entry function");
+        let conv = |t: &Type| EntryType::of_type(t, false).expect("builder: accumulator in entry");
+        let params = f.params.iter().map(|p| conv(&p.ty)).collect();
+        let results = f.ret.iter().map(conv).collect();
+        self.entries.push(EntryPoint {
+            name: name.to_string(),
+            fun,
+            params,
+            results,
+        });
+    }
+
+    /// Adds a function built elsewhere.
+    pub fn add_fun(&mut self, f: FunDef) {
+        self.ctx.fun_rets.insert(f.name, f.ret.clone());
+        self.funs.push(f);
+    }
+
+    pub fn finish(self) -> Program {
+        Program {
+            funs: self.funs,
+            entries: self.entries,
+            names: self.ctx.names,
+        }
+    }
+}

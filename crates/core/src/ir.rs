@@ -1,0 +1,364 @@
+//! The core IR: A-normal form bodies of `let` statements, variadic SOACs
+//! with lambdas as operators, and first-order functions.
+
+use crate::names::{NameSource, Symbol, VName};
+use crate::ops::{BinOp, CmpOp, ConvOp, TernOp, UnOp};
+use crate::types::Type;
+use parad_base::{IntType, PrimType, Span};
+use parad_values::Scalar;
+
+/// A variable or a constant.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Operand {
+    Var(VName),
+    Const(Scalar),
+}
+
+impl Operand {
+    pub fn var(self) -> Option<VName> {
+        match self {
+            Operand::Var(v) => Some(v),
+            Operand::Const(_) => None,
+        }
+    }
+
+    pub fn i64(n: i64) -> Operand {
+        Operand::Const(Scalar::I64(n))
+    }
+    pub fn i32(n: i32) -> Operand {
+        Operand::Const(Scalar::I32(n))
+    }
+    pub fn f32(x: f32) -> Operand {
+        Operand::Const(Scalar::F32(x))
+    }
+    pub fn f64(x: f64) -> Operand {
+        Operand::Const(Scalar::F64(x))
+    }
+    pub fn bool(b: bool) -> Operand {
+        Operand::Const(Scalar::Bool(b))
+    }
+}
+
+impl From<VName> for Operand {
+    fn from(v: VName) -> Operand {
+        Operand::Var(v)
+    }
+}
+
+impl From<Scalar> for Operand {
+    fn from(s: Scalar) -> Operand {
+        Operand::Const(s)
+    }
+}
+
+/// A name bound by a pattern, a parameter or a loop, with its type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    pub name: VName,
+    pub ty: Type,
+}
+
+impl Param {
+    pub fn new(name: VName, ty: Type) -> Param {
+        Param { name, ty }
+    }
+}
+
+/// `let pat = exp`. `span` locates run-time errors of `exp`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stm {
+    pub pat: Vec<Param>,
+    pub exp: Exp,
+    pub span: Span,
+}
+
+/// Statements followed by the result operands.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Body {
+    pub stms: Vec<Stm>,
+    pub result: Vec<Operand>,
+}
+
+/// An anonymous function; only appears as a SOAC operator, a `withacc`
+/// body or the function of a `jvp`/`vjp`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lambda {
+    pub params: Vec<Param>,
+    pub ret: Vec<Type>,
+    pub body: Body,
+}
+
+/// One dimension of an index or slice.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum DimIndex {
+    /// A single index; the dimension disappears from the result.
+    Fix(Operand),
+    /// `len` elements starting at `start`, `stride` apart (stride may be
+    /// negative).
+    Slice {
+        start: Operand,
+        len: Operand,
+        stride: Operand,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum LoopForm {
+    /// `for i < bound`, with `i` of integer type `it`.
+    For {
+        i: VName,
+        it: IntType,
+        bound: Operand,
+    },
+    /// Runs while the `bool` loop parameter `cond` is true (tested before
+    /// each iteration).
+    While { cond: VName },
+}
+
+/// One destination of a scatter: `arr[inds[0][k], …] = vals[k]` for each
+/// `k < w`; out-of-bounds writes are ignored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScatterDest {
+    pub arr: VName,
+    pub inds: Vec<VName>,
+    pub vals: VName,
+}
+
+/// An associative (and commutative, for `hist`) operator on tuples: the
+/// lambda takes `2k` parameters and returns `k` values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AccOp {
+    pub lam: Lambda,
+    pub neutral: Vec<Operand>,
+}
+
+/// Arrays turned into one accumulator by `withacc`. Without an operator,
+/// `upd` overwrites; with one, it combines the old and new values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AccInput {
+    pub ispace: Vec<Operand>,
+    pub arrs: Vec<VName>,
+    pub op: Option<AccOp>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Exp {
+    /// The operand itself.
+    Atom(Operand),
+    UnOp(UnOp, PrimType, Operand),
+    BinOp(BinOp, PrimType, Operand, Operand),
+    TernOp(TernOp, PrimType, Operand, Operand, Operand),
+    Cmp(CmpOp, PrimType, Operand, Operand),
+    Conv(ConvOp, PrimType, PrimType, Operand),
+    /// Indexing and slicing; dimensions not mentioned are taken whole.
+    Index {
+        arr: VName,
+        slice: Vec<DimIndex>,
+    },
+    /// `arr with [slice] = value`; consumes `arr`.
+    Update {
+        arr: VName,
+        slice: Vec<DimIndex>,
+        value: Operand,
+    },
+    Reshape {
+        arr: VName,
+        shape: Vec<Operand>,
+    },
+    /// Merges the two outer dimensions.
+    Flatten {
+        arr: VName,
+    },
+    /// Splits the outer dimension into `[n][m]`.
+    Unflatten {
+        arr: VName,
+        n: Operand,
+        m: Operand,
+    },
+    /// Result dimension `i` is dimension `perm[i]` of `arr`.
+    Rearrange {
+        arr: VName,
+        perm: Vec<usize>,
+    },
+    /// `[start, start+step, …]` with `n` elements of type `it`.
+    Iota {
+        n: Operand,
+        start: Operand,
+        step: Operand,
+        it: IntType,
+    },
+    Replicate {
+        n: Operand,
+        value: Operand,
+    },
+    /// An array whose elements are never read before being written.
+    Scratch {
+        elem: PrimType,
+        shape: Vec<Operand>,
+    },
+    /// Concatenation along the outer dimension.
+    Concat {
+        arrs: Vec<VName>,
+    },
+    Copy {
+        arr: VName,
+    },
+    /// Reverses the outer dimension.
+    Reverse {
+        arr: VName,
+    },
+    /// `rotate(k, xs)[i] = xs[(i + k) mod n]`.
+    Rotate {
+        arr: VName,
+        amount: Operand,
+    },
+    /// The size of dimension `dim` of `arr`, as `i64`.
+    Size {
+        arr: VName,
+        dim: usize,
+    },
+    Apply {
+        fun: Symbol,
+        args: Vec<Operand>,
+    },
+    If {
+        cond: Operand,
+        then_br: Body,
+        else_br: Body,
+        ret: Vec<Type>,
+    },
+    /// Loop parameters with initial values; the loop's values are the
+    /// parameters' final values.
+    Loop {
+        params: Vec<(Param, Operand)>,
+        form: LoopForm,
+        body: Body,
+    },
+    /// Fails with `message` unless `cond`; binds nothing.
+    Assert {
+        cond: Operand,
+        message: String,
+    },
+    Map {
+        w: Operand,
+        lam: Lambda,
+        arrs: Vec<VName>,
+    },
+    Reduce {
+        w: Operand,
+        comm: bool,
+        op: AccOp,
+        arrs: Vec<VName>,
+    },
+    /// Inclusive scan.
+    Scan {
+        w: Operand,
+        op: AccOp,
+        arrs: Vec<VName>,
+    },
+    /// `reduce_by_index`: for each `k < w`, `dests[inds[·][k]] ⊙= vals[k]`
+    /// (one index array per indexed destination dimension); out-of-bounds
+    /// indices are ignored. Consumes `dests`.
+    Hist {
+        w: Operand,
+        dests: Vec<VName>,
+        op: AccOp,
+        inds: Vec<VName>,
+        vals: Vec<VName>,
+    },
+    /// Consumes the destination arrays.
+    Scatter {
+        w: Operand,
+        dests: Vec<ScatterDest>,
+    },
+    /// The lambda takes one accumulator per input and returns them
+    /// (updated) followed by extra values; the result is every input's
+    /// arrays followed by the extra values.
+    WithAcc {
+        inputs: Vec<AccInput>,
+        lam: Lambda,
+    },
+    /// Records `acc[inds] ⊙= vals`; consumes and returns the accumulator.
+    Upd {
+        acc: VName,
+        inds: Vec<Operand>,
+        vals: Vec<Operand>,
+    },
+    /// Forward AD, expanded by the AD pass: results are the lambda's
+    /// results followed by their tangents.
+    Jvp {
+        lam: Lambda,
+        primals: Vec<Operand>,
+        tangents: Vec<Operand>,
+    },
+    /// Reverse AD, expanded by the AD pass: results are the lambda's
+    /// results followed by the adjoints of its parameters.
+    Vjp {
+        lam: Lambda,
+        primals: Vec<Operand>,
+        adjoints: Vec<Operand>,
+    },
+}
+
+/// A first-order function.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FunDef {
+    pub name: Symbol,
+    pub params: Vec<Param>,
+    pub ret: Vec<Type>,
+    pub body: Body,
+    pub span: Span,
+}
+
+/// One external value of an entry point (the core parameters and
+/// results of an entry function correspond one-to-one to these).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EntryType {
+    pub elem: PrimType,
+    pub rank: usize,
+    /// Declared `*` (the caller gives up the argument).
+    pub unique: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct EntryPoint {
+    /// The name callers use.
+    pub name: String,
+    pub fun: Symbol,
+    pub params: Vec<EntryType>,
+    pub results: Vec<EntryType>,
+}
+
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Program {
+    pub funs: Vec<FunDef>,
+    pub entries: Vec<EntryPoint>,
+    /// Source of fresh names not used anywhere in `funs`.
+    pub names: NameSource,
+}
+
+impl Program {
+    pub fn fun(&self, name: Symbol) -> Option<&FunDef> {
+        self.funs.iter().find(|f| f.name == name)
+    }
+
+    pub fn entry(&self, name: &str) -> Option<&EntryPoint> {
+        self.entries.iter().find(|e| e.name == name)
+    }
+}
+
+impl Body {
+    pub fn new(stms: Vec<Stm>, result: Vec<Operand>) -> Body {
+        Body { stms, result }
+    }
+}
+
+impl EntryType {
+    pub fn of_type(t: &Type, unique: bool) -> Option<EntryType> {
+        Some(EntryType {
+            elem: t.elem()?,
+            rank: t.rank(),
+            unique,
+        })
+    }
+}

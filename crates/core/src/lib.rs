@@ -1,0 +1,25 @@
+//! The core IR of parad (DESIGN §3): A-normal form with unique names,
+//! multiple return values, dimensions as operands, and variadic SOACs.
+//!
+//! - [`ir`]: the data types; [`types`]: value types; [`ops`]: scalar operators;
+//! - [`builder`]: terse construction of IR;
+//! - [`pretty`]: the textual form (`Display` impls);
+//! - [`check`]: the IR type checker;
+//! - [`free`]: occurrences and free variables.
+
+pub mod builder;
+pub mod check;
+pub mod free;
+pub mod ir;
+pub mod names;
+pub mod ops;
+pub mod pretty;
+pub mod types;
+pub mod typing;
+
+pub use builder::{Builder, ProgramBuilder};
+pub use check::{check_program, CheckError};
+pub use ir::*;
+pub use names::{NameSource, Symbol, VName};
+pub use ops::{BinOp, CmpOp, ConvOp, TernOp, UnOp};
+pub use types::{AccType, Dim, Type};
