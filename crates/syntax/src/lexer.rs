@@ -365,7 +365,7 @@ impl<'a> Lexer<'a> {
         let mut chars = rest.chars();
         match chars.next() {
             Some('\\') => {
-                self.pos += 1;
+                self.pos += 2;
                 let c = self.escape(start)?;
                 if self.peek(0) != b'\'' {
                     return self.err(start, self.pos, "unterminated character literal");

@@ -15,6 +15,7 @@ pub mod ast;
 pub mod lexer;
 mod parser;
 pub mod sexp;
+pub mod visit;
 
 use parad_base::{Diagnostic, FileId};
 use parser::Parser;
@@ -32,23 +33,59 @@ pub fn parse_with_ids(
     text: &str,
     first_id: u32,
 ) -> Result<(ast::Program, u32), Diagnostic> {
-    let mut p = Parser::new(file, text, first_id)?;
-    let prog = p.program()?;
-    Ok((prog, p.next_id()))
+    with_big_stack(|| {
+        let mut p = Parser::new(file, text, first_id)?;
+        let prog = p.program()?;
+        Ok((prog, p.next_id()))
+    })
 }
 
 /// Parses a single expression (the whole text).
 pub fn parse_exp(file: FileId, text: &str) -> Result<ast::Exp, Diagnostic> {
-    let mut p = Parser::new(file, text, 0)?;
-    let e = p.exp()?;
-    p.expect_eof()?;
-    Ok(e)
+    with_big_stack(|| {
+        let mut p = Parser::new(file, text, 0)?;
+        let e = p.exp()?;
+        p.expect_eof()?;
+        Ok(e)
+    })
 }
 
 /// Parses a single type expression (the whole text).
 pub fn parse_type(file: FileId, text: &str) -> Result<ast::TypeExp, Diagnostic> {
-    let mut p = Parser::new(file, text, 0)?;
-    let t = p.type_exp()?;
-    p.expect_eof()?;
-    Ok(t)
+    with_big_stack(|| {
+        let mut p = Parser::new(file, text, 0)?;
+        let t = p.type_exp()?;
+        p.expect_eof()?;
+        Ok(t)
+    })
+}
+
+/// Stack for the parser's thread. The recursive descent is bounded by a
+/// nesting limit, but unoptimised builds use large frames, and callers'
+/// threads (test threads have 2 MiB) may be small; only touched pages of
+/// this reservation are ever committed.
+const PARSER_STACK: usize = 256 << 20;
+
+/// Runs `f` on a thread with a large stack (on the caller's thread if no
+/// thread can be started).
+fn with_big_stack<T: Send, F: FnOnce() -> T + Send>(f: F) -> T {
+    let slot = std::sync::Mutex::new(Some(f));
+    let run = |slot: &std::sync::Mutex<Option<F>>| {
+        let f = slot.lock().ok().and_then(|mut g| g.take());
+        f.map(|f| f())
+    };
+    let spawned = std::thread::scope(|s| {
+        let h = std::thread::Builder::new()
+            .stack_size(PARSER_STACK)
+            .spawn_scoped(s, || run(&slot));
+        h.ok()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+    });
+    match spawned.flatten() {
+        Some(r) => r,
+        None => match run(&slot) {
+            Some(r) => r,
+            None => unreachable!("the parser closure runs exactly once"),
+        },
+    }
 }

@@ -158,7 +158,8 @@ impl<'a> Parser<'a> {
 
     fn params(&mut self) -> PResult<Vec<Pat>> {
         let mut ps = vec![];
-        while self.at_pat_atom_start() {
+        // Literal patterns are refutable; the type checker rejects them.
+        while self.at_pat_atom_start() || self.at_pat_literal() {
             ps.push(self.pat_atom()?);
         }
         Ok(ps)

@@ -206,7 +206,7 @@ impl<'a> Parser<'a> {
             match self.peek_infix() {
                 Some(Infix::With) if min <= PREC_WITH => {
                     self.bump();
-                    lhs = self.with_update(lhs, start)?;
+                    lhs = self.update_path(lhs, true, start)?;
                 }
                 Some(Infix::Op(op, prec, right, n)) if prec >= min => {
                     // `(e +)` is a section: leave the operator to the caller.
@@ -226,26 +226,9 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// `e with [i] = v` or `e with a.b = v`, after `with`.
-    fn with_update(&mut self, lhs: Exp, start: Span) -> PResult<Exp> {
-        if self.eat(&Tok::LBracket) {
-            let idx = self.slice_body()?;
-            self.expect(&Tok::Equals, "'=' after update path")?;
-            let v = self.nested(|p| p.binop(PREC_WITH + 1))?;
-            let span = self.span_from(start);
-            return Ok(self.mk(ExpKind::Update(Box::new(lhs), idx, Box::new(v)), span));
-        }
-        let mut path = vec![self.field_id("field name or '[' after 'with'")?];
-        while self.eat(&Tok::Dot) {
-            path.push(self.field_id("field name")?);
-        }
-        self.expect(&Tok::Equals, "'=' after update path")?;
-        let v = self.nested(|p| p.binop(PREC_WITH + 1))?;
-        let span = self.span_from(start);
-        Ok(self.mk(
-            ExpKind::RecordUpdate(Box::new(lhs), path, Box::new(v)),
-            span,
-        ))
+    /// The value of a `with` update: operators binding tighter than `with`.
+    pub(crate) fn binop_above_with(&mut self) -> PResult<Exp> {
+        self.binop(PREC_WITH + 1)
     }
 
     /// A record field name: a name or a decimal number.
@@ -543,22 +526,7 @@ impl<'a> Parser<'a> {
                     span: name_tok.span,
                 };
                 let base = self.mk(ExpKind::Var(var), name_tok.span);
-                let start = name_tok.span;
-                let kind = if self.eat(&Tok::LBracket) {
-                    let idx = self.slice_body()?;
-                    self.expect(&Tok::Equals, "'=' after indices")?;
-                    let v = self.exp()?;
-                    ExpKind::Update(Box::new(base), idx, Box::new(v))
-                } else {
-                    let mut path = vec![];
-                    while self.eat(&Tok::Dot) {
-                        path.push(self.field_id("field name")?);
-                    }
-                    self.expect(&Tok::Equals, "'=' after field path")?;
-                    let v = self.exp()?;
-                    ExpKind::RecordUpdate(Box::new(base), path, Box::new(v))
-                };
-                let rhs = Box::new(self.mk(kind, self.span_from(start)));
+                let rhs = Box::new(self.update_path(base, false, name_tok.span)?);
                 return Ok(LetHead::Pat {
                     sizes: vec![],
                     pat: Pat::Id(target),
@@ -713,7 +681,7 @@ impl<'a> Parser<'a> {
                 let span = q.span;
                 Ok(self.mk(ExpKind::Var(q), span))
             }
-            Tok::LParen => self.nested(|p| p.paren_exp()),
+            Tok::LParen => self.paren_exp(),
             Tok::LBracket => {
                 self.bump();
                 let es =

@@ -7,6 +7,7 @@ mod exps;
 mod mods;
 mod pats;
 mod types;
+mod update;
 
 use crate::ast::*;
 use crate::lexer::{self, Kw, Tok, Token};
@@ -15,7 +16,7 @@ use std::collections::HashMap;
 
 /// Nesting limit for expressions, types, patterns and modules; beyond it
 /// parsing fails instead of overflowing the stack.
-const MAX_DEPTH: u32 = 200;
+const MAX_DEPTH: u32 = 256;
 
 pub(crate) type PResult<T> = Result<T, Diagnostic>;
 

@@ -67,7 +67,7 @@ impl<'a> Parser<'a> {
                     params.push(p.mod_param()?);
                 }
                 let sig = if p.eat(&Tok::Colon) {
-                    Some(p.mod_type_exp()?)
+                    Some(p.mod_type_no_arrow()?)
                 } else {
                     None
                 };
@@ -146,14 +146,7 @@ impl<'a> Parser<'a> {
                     p.span_from(start),
                 ));
             }
-            let mut t = p.mod_type_atom()?;
-            while p.eat_kw(Kw::With) {
-                let name = p.qualname("type name after 'with'")?;
-                let params = p.type_params()?;
-                p.expect(&Tok::Equals, "'=' in module type refinement")?;
-                let te = p.type_exp()?;
-                t = ModTypeExp::With(Box::new(t), name, params, te, p.span_from(start));
-            }
+            let t = p.mod_type_no_arrow()?;
             if p.eat(&Tok::Arrow) {
                 let r = p.mod_type_exp()?;
                 return Ok(ModTypeExp::Arrow(
@@ -162,6 +155,23 @@ impl<'a> Parser<'a> {
                     Box::new(r),
                     p.span_from(start),
                 ));
+            }
+            Ok(t)
+        })
+    }
+
+    /// A module type with `with` refinements but no top-level arrow, as in
+    /// a module lambda's result signature, where `->` belongs to the lambda.
+    fn mod_type_no_arrow(&mut self) -> PResult<ModTypeExp> {
+        self.nested(|p| {
+            let start = p.span();
+            let mut t = p.mod_type_atom()?;
+            while p.eat_kw(Kw::With) {
+                let name = p.qualname("type name after 'with'")?;
+                let params = p.type_params()?;
+                p.expect(&Tok::Equals, "'=' in module type refinement")?;
+                let te = p.type_exp()?;
+                t = ModTypeExp::With(Box::new(t), name, params, te, p.span_from(start));
             }
             Ok(t)
         })

@@ -58,7 +58,7 @@ impl<'a> Parser<'a> {
         )
     }
 
-    fn at_pat_literal(&self) -> bool {
+    pub(crate) fn at_pat_literal(&self) -> bool {
         match self.tok() {
             Tok::Int { .. }
             | Tok::Float { .. }
@@ -109,6 +109,19 @@ impl<'a> Parser<'a> {
                 let a = self.attr_body()?;
                 let inner = self.nested(|p| p.pat_atom())?;
                 Ok(Pat::Attr(a, Box::new(inner), self.span_from(start)))
+            }
+            Tok::LParen
+                if matches!(self.peek_at(1), Tok::Symbol(_)) && *self.peek_at(2) == Tok::RParen =>
+            {
+                // `(+)` binds an operator name.
+                self.bump();
+                let t = self.bump();
+                self.bump();
+                let name = match t.tok {
+                    Tok::Symbol(s) => s,
+                    _ => String::new(),
+                };
+                Ok(Pat::Id(Ident { name, span: t.span }))
             }
             Tok::LParen => {
                 self.bump();
