@@ -1,3 +1,55 @@
-fn main() {
-    println!("parad: not yet");
+//! `parad`: the command-line tool of the parad Futhark compiler.
+//!
+//! Exit codes: 0 success, 1 an error in the program or its input (or a
+//! failed test), 2 a usage error.
+
+mod args;
+mod check;
+mod dump;
+mod pipeline;
+mod run;
+mod test;
+
+use args::{Cli, Command};
+use clap::Parser;
+use std::process::ExitCode;
+
+/// A command's failure and how to report it.
+pub enum Failure {
+    /// An error in the program or its input; the text is printed to
+    /// stderr as is (rendered diagnostics or an `error:` line).
+    Program(String),
+    /// Already reported (e.g. failed tests): exit 1 without more output.
+    Reported,
+    /// The command line asked for something impossible: exit 2.
+    Usage(String),
+}
+
+impl Failure {
+    /// An error message without source location.
+    pub fn msg(text: impl std::fmt::Display) -> Failure {
+        Failure::Program(format!("error: {text}\n"))
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Check(a) => check::check(&a),
+        Command::Run(a) => run::run(&a),
+        Command::Test(a) => test::test(&a),
+        Command::Dump(a) => dump::dump(&a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Program(text)) => {
+            eprint!("{text}");
+            ExitCode::from(1)
+        }
+        Err(Failure::Reported) => ExitCode::from(1),
+        Err(Failure::Usage(text)) => {
+            eprintln!("error: {text}");
+            ExitCode::from(2)
+        }
+    }
 }

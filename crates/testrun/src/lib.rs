@@ -1,1 +1,15 @@
-//! `parad test`: reads Futhark test blocks and runs them.
+//! `parad test`: reads Futhark test blocks (`-- ==` comments) and runs
+//! their cases against an execution backend.
+//!
+//! [`spec`] parses the blocks of a file, [`runner`] runs them through a
+//! [`Backend`] supplied by the caller and counts passed, failed and
+//! skipped cases.
+
+mod data;
+pub mod runner;
+pub mod spec;
+
+pub use runner::{
+    find_fut_files, run_file, run_files, Backend, LoadError, Loaded, Options, RunFailure, Summary,
+};
+pub use spec::{parse_spec, SpecError, TestSpec};

@@ -1,0 +1,25 @@
+//! `parad dump`: print a stage's view of the program.
+
+use crate::args::{DumpArgs, Stage};
+use crate::Failure;
+use parad_base::SourceMap;
+
+pub fn dump(args: &DumpArgs) -> Result<(), Failure> {
+    match args.stage {
+        Stage::Ast => {
+            let path = &args.program;
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| Failure::msg(format!("cannot read {}: {e}", path.display())))?;
+            let mut sources = SourceMap::new();
+            let file = sources.add(path.display().to_string(), text.clone());
+            let program = parad_syntax::parse(file, &text)
+                .map_err(|d| Failure::Program(d.render(&sources)))?;
+            println!("{program:#?}");
+            Ok(())
+        }
+        stage => Err(Failure::Usage(format!(
+            "--stage={} is not implemented yet",
+            format!("{stage:?}").to_lowercase()
+        ))),
+    }
+}

@@ -1,0 +1,54 @@
+//! `parad run`: call an entry point with arguments from standard input.
+
+use crate::args::{BackendKind, RunArgs};
+use crate::pipeline::Interp;
+use crate::Failure;
+use parad_testrun::{Backend, LoadError, RunFailure};
+use std::io::{Read, Write};
+
+pub fn run(args: &RunArgs) -> Result<(), Failure> {
+    let backend = match args.backend {
+        BackendKind::Interp => Interp,
+    };
+    let mut program = backend.load(&args.program).map_err(|e| match e {
+        LoadError::Compile(rendered) => Failure::Program(rendered),
+        LoadError::Unsupported(reason) => Failure::msg(reason),
+    })?;
+    if !program.has_entry(&args.entry) {
+        return Err(Failure::msg(format!(
+            "{} has no entry point `{}`",
+            args.program.display(),
+            args.entry
+        )));
+    }
+    let mut input = vec![];
+    std::io::stdin()
+        .read_to_end(&mut input)
+        .map_err(|e| Failure::msg(format!("cannot read standard input: {e}")))?;
+    let arguments = parad_values::read_values(&input)
+        .map_err(|e| Failure::msg(format!("invalid input on standard input: {e}")))?;
+    let results = program.call(&args.entry, arguments).map_err(|f| match f {
+        RunFailure::Error(msg) if msg.starts_with("error") => Failure::Program(ensure_newline(msg)),
+        RunFailure::Error(msg) | RunFailure::Unsupported(msg) => Failure::msg(msg.trim_end()),
+    })?;
+    let mut out = vec![];
+    for v in &results {
+        if args.binary {
+            parad_values::write_binary(v, &mut out);
+        } else {
+            out.extend_from_slice(parad_values::to_text(v).as_bytes());
+            out.push(b'\n');
+        }
+    }
+    // A closed pipe (e.g. `| head`) is not an error of the program.
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(&out).and_then(|()| stdout.flush());
+    Ok(())
+}
+
+fn ensure_newline(mut s: String) -> String {
+    if !s.ends_with('\n') {
+        s.push('\n');
+    }
+    s
+}

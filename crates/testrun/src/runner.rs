@@ -1,0 +1,475 @@
+//! Running the cases of test blocks against an execution backend.
+//!
+//! Counting: a *case* is one (entry point, input) pair; a compile-time
+//! `error:` expectation and each `property:` name are one case each. A
+//! file without any test block is compiled only, and counts as one case
+//! that passes when the program compiles. A file that cannot be read or
+//! whose test block is malformed counts as one failure.
+//!
+//! Skipped (with the reason printed): files tagged `disable`, `notest`,
+//! `no_<backend>` or an excluded tag; cases marked `compiled` when the
+//! backend is an interpreter, `no_<backend>` or an excluded tag; script
+//! inputs other than `$loaddata "file"`; property tests; anything the
+//! backend reports as unsupported.
+
+use crate::data;
+use crate::spec::{parse_spec, Case, Expect, Input, Item, SpecError, TestSpec, Values};
+use parad_values::Value;
+use rand::SeedableRng;
+use std::fmt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// An execution backend: compiles programs into something callable.
+pub trait Backend {
+    /// Short name as used in `no_<name>` tags and `--backend`.
+    fn name(&self) -> &str;
+
+    /// Whether cases marked `compiled` (too slow to interpret) are skipped.
+    fn is_interpreter(&self) -> bool {
+        false
+    }
+
+    fn load(&self, path: &Path) -> Result<Box<dyn Loaded>, LoadError>;
+}
+
+/// A compiled program whose entry points can be called.
+pub trait Loaded {
+    /// Calls `entry`; the results are the entry's return values with
+    /// tuples unpacked.
+    fn call(&mut self, entry: &str, args: Vec<Value>) -> Result<Vec<Value>, RunFailure>;
+
+    /// Whether the program has an entry point called `entry` (so that a
+    /// misspelt `entry:` is not mistaken for an expected run-time error).
+    fn has_entry(&self, entry: &str) -> bool {
+        let _ = entry;
+        true
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum LoadError {
+    /// The program does not compile; the rendered diagnostics.
+    Compile(String),
+    /// The backend cannot run this program (yet); the reason.
+    Unsupported(String),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum RunFailure {
+    /// A run-time error of the program, e.g. an out-of-bounds index.
+    Error(String),
+    /// The backend cannot run this (yet); the reason.
+    Unsupported(String),
+}
+
+/// Which cases to run.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Skip files and cases carrying any of these tags.
+    pub exclude: Vec<String>,
+    /// Run only this entry point.
+    pub entry: Option<String>,
+}
+
+impl Options {
+    fn selects(&self, entry: &str) -> bool {
+        self.entry.as_ref().is_none_or(|only| only == entry)
+    }
+}
+
+/// Outcome counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub passed: usize,
+    pub failed: usize,
+    pub skipped: usize,
+}
+
+impl Summary {
+    pub fn add(&mut self, other: Summary) {
+        self.passed += other.passed;
+        self.failed += other.failed;
+        self.skipped += other.skipped;
+    }
+}
+
+impl fmt::Display for Summary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} passed, {} failed, {} skipped",
+            self.passed, self.failed, self.skipped
+        )
+    }
+}
+
+/// Runs the tests of every file, reporting failures and skips to `out`
+/// (the caller prints the summary line).
+pub fn run_files(
+    backend: &dyn Backend,
+    files: &[PathBuf],
+    options: &Options,
+    out: &mut dyn Write,
+) -> Summary {
+    let mut total = Summary::default();
+    for f in files {
+        total.add(run_file(backend, f, options, out));
+    }
+    total
+}
+
+/// Runs the tests of one file.
+pub fn run_file(
+    backend: &dyn Backend,
+    path: &Path,
+    options: &Options,
+    out: &mut dyn Write,
+) -> Summary {
+    let mut r = FileRun {
+        backend,
+        path,
+        options,
+        out,
+        summary: Summary::default(),
+    };
+    r.run();
+    r.summary
+}
+
+struct FileRun<'a> {
+    backend: &'a dyn Backend,
+    path: &'a Path,
+    options: &'a Options,
+    out: &'a mut dyn Write,
+    summary: Summary,
+}
+
+/// Where a case is: entry, position among the file's inputs, line.
+struct CaseAt<'a> {
+    entry: &'a str,
+    index: usize,
+    case: &'a Case,
+}
+
+impl fmt::Display for CaseAt<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "entry {}, input #{}", self.entry, self.index)?;
+        if let Some(n) = &self.case.name {
+            write!(f, " \"{n}\"")?;
+        }
+        write!(f, " (line {})", self.case.line)
+    }
+}
+
+/// Indents every line of a multi-line message under its heading.
+fn indent(text: &str) -> String {
+    text.trim_end()
+        .lines()
+        .map(|l| format!("  {l}\n"))
+        .collect()
+}
+
+impl FileRun<'_> {
+    // Writing the report is best effort: a closed stdout must not stop
+    // the counting, so write errors are ignored.
+    fn fail(&mut self, heading: impl fmt::Display, detail: &str) {
+        self.summary.failed += 1;
+        let _ = write!(
+            self.out,
+            "{}: {heading}:\n{}",
+            self.path.display(),
+            indent(detail)
+        );
+    }
+
+    fn pass(&mut self) {
+        self.summary.passed += 1;
+    }
+
+    fn skip(&mut self, n: usize, heading: impl fmt::Display, reason: &str) {
+        self.summary.skipped += n;
+        let _ = writeln!(
+            self.out,
+            "{}: {heading}: skipped: {reason}",
+            self.path.display()
+        );
+    }
+
+    fn run(&mut self) {
+        let source = match std::fs::read_to_string(self.path) {
+            Ok(s) => s,
+            Err(e) => return self.fail("error", &format!("cannot read the file: {e}")),
+        };
+        let spec = match parse_spec(self.path, &source) {
+            Ok(s) => s,
+            Err(SpecError { line, message }) => {
+                self.summary.failed += 1;
+                let _ = writeln!(
+                    self.out,
+                    "{}:{line}: error: malformed test block: {message}",
+                    self.path.display()
+                );
+                return;
+            }
+        };
+        let cases = self.count_cases(&spec).max(1);
+        if let Some(tag) = self.excluded_tag(spec.tags()) {
+            return self.skip(
+                cases,
+                format_args!("{cases} case(s)"),
+                &format!("tagged `{tag}`"),
+            );
+        }
+        let program = match self.backend.load(self.path) {
+            Ok(p) => Ok(p),
+            Err(LoadError::Unsupported(reason)) => {
+                return self.skip(cases, format_args!("{cases} case(s)"), &reason);
+            }
+            Err(LoadError::Compile(msg)) => Err(msg),
+        };
+        if spec.blocks.is_empty() {
+            // Compiled only.
+            return match program {
+                Ok(_) => self.pass(),
+                Err(msg) => self.fail("compilation failed", &msg),
+            };
+        }
+        match program {
+            Ok(mut p) => self.run_cases(&spec, p.as_mut()),
+            Err(msg) => self.compile_failed(&spec, &msg),
+        }
+    }
+
+    /// The number of cases `run_cases` would count.
+    fn count_cases(&self, spec: &TestSpec) -> usize {
+        let mut n = 0;
+        for item in spec.blocks.iter().flat_map(|b| &b.items) {
+            n += match item {
+                Item::Cases { entries, cases } => {
+                    entries.iter().filter(|e| self.options.selects(e)).count() * cases.len()
+                }
+                Item::CompileError { .. } => 1,
+                Item::Property { names, .. } => names.len(),
+            };
+        }
+        n
+    }
+
+    /// The first tag that excludes a file or case, if any.
+    fn excluded_tag<'t>(&self, tags: impl IntoIterator<Item = &'t str>) -> Option<&'t str> {
+        let own = format!("no_{}", self.backend.name());
+        tags.into_iter().find(|t| {
+            matches!(*t, "disable" | "notest")
+                || *t == own
+                || self.options.exclude.iter().any(|x| x == t)
+        })
+    }
+
+    /// The program did not compile: compile-error expectations are checked
+    /// against the message, everything else fails (the message is shown once).
+    fn compile_failed(&mut self, spec: &TestSpec, msg: &str) {
+        let mut shown = false;
+        for item in spec.blocks.iter().flat_map(|b| &b.items) {
+            if let Item::CompileError { regex, line } = item {
+                if regex.is_match(msg) {
+                    self.pass();
+                } else {
+                    let detail = format!(
+                        "expected a compile error matching `{regex}`, but got:\n{}",
+                        msg.trim_end()
+                    );
+                    self.fail(format_args!("compile error (line {line})"), &detail);
+                    shown = true;
+                }
+            }
+        }
+        let others = self.count_cases(spec)
+            - spec
+                .blocks
+                .iter()
+                .flat_map(|b| &b.items)
+                .filter(|i| matches!(i, Item::CompileError { .. }))
+                .count();
+        if others > 0 {
+            self.summary.failed += others;
+            let detail = if shown {
+                "(see above)".to_string()
+            } else {
+                msg.to_string()
+            };
+            let _ = write!(
+                self.out,
+                "{}: compilation failed ({others} case(s) not run):\n{}",
+                self.path.display(),
+                indent(&detail)
+            );
+        }
+    }
+
+    fn run_cases(&mut self, spec: &TestSpec, program: &mut dyn Loaded) {
+        let mut index = 0;
+        for item in spec.blocks.iter().flat_map(|b| &b.items) {
+            match item {
+                Item::CompileError { regex, line } => self.fail(
+                    format_args!("compile error (line {line})"),
+                    &format!(
+                        "expected a compile error matching `{regex}`, but the program compiled"
+                    ),
+                ),
+                Item::Property { names, line } => self.skip(
+                    names.len(),
+                    format_args!("property test (line {line})"),
+                    "property tests are not supported yet",
+                ),
+                Item::Cases { entries, cases } => {
+                    let options = self.options;
+                    let entries: Vec<&String> =
+                        entries.iter().filter(|e| options.selects(e)).collect();
+                    for case in cases {
+                        index += 1;
+                        for entry in &entries {
+                            let at = CaseAt { entry, index, case };
+                            self.run_case(program, &at);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn run_case(&mut self, program: &mut dyn Loaded, at: &CaseAt) {
+        let case = at.case;
+        if let Some(tag) = self.excluded_tag(case.modifiers.iter().map(String::as_str)) {
+            return self.skip(1, at, &format!("tagged `{tag}`"));
+        }
+        if self.backend.is_interpreter() && case.modifiers.iter().any(|m| m == "compiled") {
+            return self.skip(1, at, "marked `compiled` (not run by an interpreter)");
+        }
+        if !program.has_entry(at.entry) {
+            return self.fail(
+                at,
+                &format!("the program has no entry point `{}`", at.entry),
+            );
+        }
+        let args = match self.input(case) {
+            Ok(Some(a)) => a,
+            Ok(None) => return self.skip(1, at, "script inputs are not supported yet"),
+            Err(e) => return self.fail(at, &format!("bad input: {e}")),
+        };
+        let result = program.call(at.entry, args);
+        match (&case.expect, result) {
+            (_, Err(RunFailure::Unsupported(reason))) => self.skip(1, at, &reason),
+            (Expect::RunError(re), Err(RunFailure::Error(msg))) => {
+                if re.is_match(&msg) {
+                    self.pass()
+                } else {
+                    self.fail(
+                        at,
+                        &format!("expected an error matching `{re}`, but got:\n{msg}"),
+                    )
+                }
+            }
+            (Expect::RunError(re), Ok(_)) => self.fail(
+                at,
+                &format!("expected an error matching `{re}`, but the run succeeded"),
+            ),
+            (_, Err(RunFailure::Error(msg))) => self.fail(at, &format!("run-time error:\n{msg}")),
+            (Expect::Success | Expect::AutoOutput, Ok(_)) => self.pass(),
+            (Expect::Output(expected), Ok(actual)) => match self.values(expected) {
+                Err(e) => self.fail(at, &format!("bad expected output: {e}")),
+                Ok(expected) => match data::check_results(&expected, &actual) {
+                    Ok(()) => self.pass(),
+                    Err(diff) => self.fail(at, &diff),
+                },
+            },
+        }
+    }
+
+    /// The arguments of a case; `None` for inputs that cannot be produced yet.
+    fn input(&self, case: &Case) -> Result<Option<Vec<Value>>, String> {
+        match &case.input {
+            Input::Values(v) => self.values(v).map(Some),
+            Input::Random { items, .. } => {
+                let mut rng = rand::rngs::StdRng::seed_from_u64(seed(self.path, case.line, items));
+                items
+                    .iter()
+                    .map(|i| data::random_item(i, &mut rng))
+                    .collect::<Result<_, _>>()
+                    .map(Some)
+            }
+            Input::Script(Values::Inline { text, .. }) => match load_data_script(text) {
+                Some(file) => self.values(&Values::File(self.dir().join(file))).map(Some),
+                None => Ok(None),
+            },
+            Input::Script(Values::File(_)) => Ok(None),
+        }
+    }
+
+    fn dir(&self) -> PathBuf {
+        self.path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default()
+    }
+
+    fn values(&self, v: &Values) -> Result<Vec<Value>, String> {
+        match v {
+            Values::Inline { text, line } => data::read_inline(text, *line),
+            Values::File(f) => data::read_file(f),
+        }
+    }
+}
+
+/// The one FutharkScript form supported: `$loaddata "file"`.
+fn load_data_script(text: &str) -> Option<&str> {
+    let quoted = text.trim().strip_prefix("$loaddata")?.trim();
+    let file = quoted.strip_prefix('"')?.strip_suffix('"')?;
+    (!file.is_empty() && !file.contains('"')).then_some(file)
+}
+
+/// A seed that depends only on the file name, the case's line and its
+/// types, so that random inputs are the same on every run.
+fn seed(path: &Path, line: usize, items: &[String]) -> u64 {
+    // FNV-1a: stable across Rust versions, unlike `DefaultHasher`.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let text = format!("{name}:{line}:{}", items.join(" "));
+    for b in text.bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// The `.fut` files among `paths`: files as given, directories searched
+/// recursively; sorted for a stable report.
+pub fn find_fut_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut out = vec![];
+    for p in paths {
+        let meta = std::fs::metadata(p).map_err(|e| format!("{}: {e}", p.display()))?;
+        if meta.is_dir() {
+            walk(p, &mut out).map_err(|e| format!("{}: {e}", p.display()))?;
+        } else {
+            out.push(p.clone());
+        }
+    }
+    Ok(out)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<Result<_, _>>()?;
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            walk(&p, out)?;
+        } else if p.extension().is_some_and(|e| e == "fut") {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
