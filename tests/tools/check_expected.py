@@ -20,6 +20,7 @@ import random
 import re
 import sys
 
+sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fut  # noqa: E402
 
