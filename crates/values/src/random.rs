@@ -34,6 +34,40 @@ pub fn parse_value_type(s: &str) -> Result<(Vec<usize>, PrimType), DataError> {
     Ok(ty)
 }
 
+/// One item of a `random input { ... }` block.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GenSpec {
+    /// A value type such as `[100]f32`: generate a random value.
+    Random(Vec<usize>, PrimType),
+    /// A literal scalar such as `10i64`: use it as given.
+    Fixed(Value),
+}
+
+/// Parses the contents of a `random input { ... }` block: value types and
+/// scalar literals separated by blanks, e.g. `[100][3]f32 10i64 i32`.
+pub fn parse_gen_specs(s: &str) -> Result<Vec<GenSpec>, DataError> {
+    let reader = TextReader::new(s.as_bytes());
+    let mut specs = Vec::new();
+    let mut pos = reader.skip_blank(0);
+    while pos < s.len() {
+        let word_end = s[pos..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+            .map_or(s.len(), |i| pos + i);
+        let is_type = s.as_bytes()[pos] == b'[' || PrimType::from_name(&s[pos..word_end]).is_some();
+        let end = if is_type {
+            let ((shape, t), end) = reader.read_type(pos)?;
+            specs.push(GenSpec::Random(shape, t));
+            end
+        } else {
+            let (v, end) = reader.read_value(pos)?;
+            specs.push(GenSpec::Fixed(v));
+            end
+        };
+        pos = reader.skip_blank(end);
+    }
+    Ok(specs)
+}
+
 /// A random value of the given shape (empty for a scalar) and element type.
 pub fn random_value(shape: &[usize], ty: PrimType, rng: &mut impl Rng) -> Value {
     let n: usize = shape.iter().product();

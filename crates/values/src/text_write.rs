@@ -93,13 +93,16 @@ fn write_scalar(out: &mut String, s: Scalar) {
             x.is_nan(),
             x.is_infinite(),
             x.is_sign_negative(),
-            || shortest_f16(x),
+            |o| {
+                o.push_str(&shortest_f16(x));
+                Ok(())
+            },
         ),
-        Scalar::F32(x) => write_float(out, "f32", x.is_nan(), x.is_infinite(), x < 0.0, || {
-            format!("{x:?}")
+        Scalar::F32(x) => write_float(out, "f32", x.is_nan(), x.is_infinite(), x < 0.0, |o| {
+            write!(o, "{x:?}")
         }),
-        Scalar::F64(x) => write_float(out, "f64", x.is_nan(), x.is_infinite(), x < 0.0, || {
-            format!("{x:?}")
+        Scalar::F64(x) => write_float(out, "f64", x.is_nan(), x.is_infinite(), x < 0.0, |o| {
+            write!(o, "{x:?}")
         }),
     };
 }
@@ -110,7 +113,7 @@ fn write_float(
     nan: bool,
     inf: bool,
     neg: bool,
-    digits: impl FnOnce() -> String,
+    digits: impl FnOnce(&mut String) -> std::fmt::Result,
 ) -> std::fmt::Result {
     if nan {
         write!(out, "{ty}.nan")
@@ -120,7 +123,9 @@ fn write_float(
         // Rust's `{:?}` is the shortest round-tripping form, using an
         // exponent (`1e-7`) for very small or large magnitudes; both forms
         // are valid Futhark literals.
-        write!(out, "{}{ty}", digits())
+        digits(out)?;
+        out.push_str(ty);
+        Ok(())
     }
 }
 

@@ -97,3 +97,28 @@ fn same_seed_same_values() {
     let b = random_value(&[10], t, &mut rand::rngs::StdRng::seed_from_u64(1));
     assert_eq!(a, b);
 }
+
+#[test]
+fn random_input_blocks() {
+    use parad_values::{parse_gen_specs, GenSpec, Scalar};
+    assert_eq!(
+        parse_gen_specs(" [100][3]f32 10i64\n i32 2.5f32 ").unwrap(),
+        vec![
+            GenSpec::Random(vec![100, 3], PrimType::Float(FloatType::F32)),
+            GenSpec::Fixed(Value::Scalar(Scalar::I64(10))),
+            GenSpec::Random(vec![], PrimType::Int(IntType::I32)),
+            GenSpec::Fixed(Value::Scalar(Scalar::F32(2.5))),
+        ]
+    );
+    assert_eq!(parse_gen_specs("").unwrap(), vec![]);
+    assert_eq!(
+        parse_gen_specs("f32.inf").unwrap(),
+        vec![GenSpec::Fixed(Value::Scalar(Scalar::F32(f32::INFINITY)))]
+    );
+    assert_eq!(
+        parse_gen_specs("[10]i32\n  [5]q32")
+            .unwrap_err()
+            .to_string(),
+        "line 2, column 6: unknown primitive type 'q32'"
+    );
+}

@@ -288,3 +288,16 @@ fn deep_nesting_does_not_overflow() {
     let ok = format!("{}1{}", "[".repeat(200), "]".repeat(200));
     assert_eq!(one(&ok).rank(), 200);
 }
+
+#[test]
+fn every_f16_prints_and_reads_back_exactly() {
+    for bits in 0..=u16::MAX {
+        let x = f16::from_bits(bits);
+        let text = to_text(&Value::Scalar(Scalar::F16(x)));
+        match one(&text) {
+            Value::Scalar(Scalar::F16(y)) if x.is_nan() => assert!(y.is_nan(), "{text}"),
+            Value::Scalar(Scalar::F16(y)) => assert_eq!(y.to_bits(), bits, "{text}"),
+            other => panic!("{text} read as {other:?}"),
+        }
+    }
+}
