@@ -165,26 +165,27 @@ fn strip_underscores(s: &str) -> Cow<'_, str> {
     }
 }
 
-/// Describes the byte at `pos` for "found ..." messages.
+/// Describes the input at `pos` for "found ..." messages.
 fn found(input: &[u8], pos: usize) -> String {
     match input.get(pos) {
         None => "end of input".to_string(),
-        Some(&b) if b.is_ascii_graphic() => format!("'{}'", b as char),
         Some(b'\n') => "end of line".to_string(),
         Some(&b) if b.is_ascii_whitespace() => "whitespace".to_string(),
-        Some(_) => match std::str::from_utf8(&input[pos..(pos + 4).min(input.len())])
-            .ok()
-            .or_else(|| {
-                (1..4)
-                    .rev()
-                    .find_map(|n| std::str::from_utf8(input.get(pos..pos + n)?).ok())
-            })
-            .and_then(|s| s.chars().next())
-        {
+        Some(&b) => match first_char(&input[pos..]) {
             Some(c) if !c.is_control() => format!("'{c}'"),
-            _ => format!("byte 0x{:02x}", input[pos]),
+            _ => format!("byte 0x{b:02x}"),
         },
     }
+}
+
+/// The UTF-8 character at the start of `bytes`, if it is valid.
+fn first_char(bytes: &[u8]) -> Option<char> {
+    let head = &bytes[..bytes.len().min(4)];
+    let valid = match std::str::from_utf8(head) {
+        Ok(s) => s,
+        Err(e) => std::str::from_utf8(&head[..e.valid_up_to()]).ok()?,
+    };
+    valid.chars().next()
 }
 
 impl<'a> TextReader<'a> {
@@ -486,14 +487,7 @@ impl<'a> TextReader<'a> {
                 Ok((Some(c), pos + 2))
             }
             Some(_) => {
-                let rest = &self.input[pos..(pos + 4).min(self.input.len())];
-                let s = match std::str::from_utf8(rest) {
-                    Ok(s) => s,
-                    Err(e) => std::str::from_utf8(&rest[..e.valid_up_to()]).unwrap_or_default(),
-                };
-                let c = s
-                    .chars()
-                    .next()
+                let c = first_char(&self.input[pos..])
                     .ok_or_else(|| self.err(pos, "invalid UTF-8 in literal"))?;
                 Ok((Some(c), pos + c.len_utf8()))
             }
