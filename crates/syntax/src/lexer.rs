@@ -606,3 +606,175 @@ pub fn describe(tok: &Token, src: &str) -> String {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn toks(src: &str) -> Vec<Tok> {
+        lex(FileId(0), src)
+            .unwrap()
+            .tokens
+            .into_iter()
+            .map(|t| t.tok)
+            .collect()
+    }
+
+    fn sym(s: &str) -> Tok {
+        Tok::Symbol(s.to_string())
+    }
+
+    fn id(s: &str) -> Tok {
+        Tok::Ident(s.to_string())
+    }
+
+    fn int(v: u128) -> Tok {
+        Tok::Int {
+            value: v,
+            suffix: None,
+        }
+    }
+
+    #[test]
+    fn projections_are_not_floats() {
+        assert_eq!(
+            toks("t.0.1"),
+            vec![id("t"), Tok::Dot, int(0), Tok::Dot, int(1), Tok::Eof]
+        );
+        assert_eq!(
+            toks("1.5"),
+            vec![
+                Tok::Float {
+                    value: 1.5,
+                    suffix: None
+                },
+                Tok::Eof
+            ]
+        );
+        assert_eq!(
+            toks("(.0)"),
+            vec![Tok::LParen, Tok::Dot, int(0), Tok::RParen, Tok::Eof]
+        );
+    }
+
+    #[test]
+    fn ranges_and_operators() {
+        assert_eq!(
+            toks("1..<n"),
+            vec![int(1), Tok::DotDotLt, id("n"), Tok::Eof]
+        );
+        assert_eq!(
+            toks("a..b...c"),
+            vec![
+                id("a"),
+                Tok::DotDot,
+                id("b"),
+                Tok::DotDotDot,
+                id("c"),
+                Tok::Eof
+            ]
+        );
+        assert_eq!(
+            toks("x..>y"),
+            vec![id("x"), Tok::DotDotGt, id("y"), Tok::Eof]
+        );
+        assert_eq!(
+            toks("a >>= b"),
+            vec![id("a"), sym(">>="), id("b"), Tok::Eof]
+        );
+        assert_eq!(
+            toks("= -> |>"),
+            vec![Tok::Equals, Tok::Arrow, sym("|>"), Tok::Eof]
+        );
+        assert_eq!(
+            toks("x :> t"),
+            vec![id("x"), Tok::ColonGt, id("t"), Tok::Eof]
+        );
+        assert_eq!(
+            toks("a[::-1]")[2..6],
+            [Tok::Colon, Tok::Colon, sym("-"), int(1)]
+        );
+    }
+
+    #[test]
+    fn ticks_chars_constructors() {
+        assert_eq!(
+            toks("'a 'x'"),
+            vec![Tok::Tick, id("a"), Tok::Char('x' as u32), Tok::Eof]
+        );
+        assert_eq!(
+            toks("'~a '^b"),
+            vec![Tok::TickTilde, id("a"), Tok::TickHat, id("b"), Tok::Eof]
+        );
+        assert_eq!(toks("x'"), vec![id("x'"), Tok::Eof]);
+        assert_eq!(
+            toks("#foo #[x]")[..2],
+            [Tok::Constr("foo".into()), Tok::HashBracket]
+        );
+        assert_eq!(toks("??? ?"), vec![Tok::Hole, Tok::Question, Tok::Eof]);
+        assert_eq!(
+            toks(r#""a\tb\u00e9""#),
+            vec![Tok::Str("a\tb\u{e9}".into()), Tok::Eof]
+        );
+    }
+
+    #[test]
+    fn numbers_with_suffixes() {
+        let s = |v, t| Tok::Int {
+            value: v,
+            suffix: Some(IntSuffix::Int(t)),
+        };
+        assert_eq!(
+            toks("1i8 0xFFu16 0b11u64"),
+            vec![
+                s(1, IntType::I8),
+                s(255, IntType::U16),
+                s(3, IntType::U64),
+                Tok::Eof
+            ]
+        );
+        assert_eq!(toks("1_000_000"), vec![int(1_000_000), Tok::Eof]);
+        assert_eq!(
+            toks("2f64"),
+            vec![
+                Tok::Int {
+                    value: 2,
+                    suffix: Some(IntSuffix::Float(FloatType::F64))
+                },
+                Tok::Eof
+            ]
+        );
+        assert_eq!(
+            toks("1.5e2f16"),
+            vec![
+                Tok::Float {
+                    value: 150.0,
+                    suffix: Some(FloatType::F16)
+                },
+                Tok::Eof
+            ]
+        );
+        assert_eq!(
+            toks("0x1.8p1"),
+            vec![
+                Tok::Float {
+                    value: 3.0,
+                    suffix: None
+                },
+                Tok::Eof
+            ]
+        );
+    }
+
+    #[test]
+    fn spacing_and_docs() {
+        let l = lex(FileId(0), "a[i] f [i]\n-- | doc one\n--   two\ndef").unwrap();
+        let spaces: Vec<bool> = l.tokens.iter().map(|t| t.space_before).collect();
+        assert_eq!(
+            spaces,
+            vec![true, false, false, false, true, true, false, false, true, true]
+        );
+        assert_eq!(l.docs.get(&8).map(String::as_str), Some("doc one\n  two"));
+        assert_eq!(l.docs.len(), 1);
+    }
+}

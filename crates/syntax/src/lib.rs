@@ -64,7 +64,7 @@ pub fn parse_type(file: FileId, text: &str) -> Result<ast::TypeExp, Diagnostic> 
 /// nesting limit, but unoptimised builds use large frames, and callers'
 /// threads (test threads have 2 MiB) may be small; only touched pages of
 /// this reservation are ever committed.
-const PARSER_STACK: usize = 256 << 20;
+const PARSER_STACK: usize = 64 << 20;
 
 /// Runs `f` on a thread with a large stack (on the caller's thread if no
 /// thread can be started).
