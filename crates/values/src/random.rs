@@ -31,6 +31,19 @@ pub fn parse_value_type(s: &str) -> Result<(Vec<usize>, PrimType), DataError> {
             "unexpected text after the type",
         ));
     }
+    // Reject sizes that cannot even be counted, so `random_value` never
+    // overflows; the caller decides what is too large to allocate.
+    let bytes =
+        ty.0.iter()
+            .try_fold(ty.1.size(), |acc, &d| acc.checked_mul(d));
+    if bytes.is_none() {
+        let (line, col) = crate::error::line_col(s.as_bytes(), start);
+        return Err(DataError::at_line(
+            line,
+            col,
+            "array type has too many elements",
+        ));
+    }
     Ok(ty)
 }
 
@@ -69,6 +82,7 @@ pub fn parse_gen_specs(s: &str) -> Result<Vec<GenSpec>, DataError> {
 }
 
 /// A random value of the given shape (empty for a scalar) and element type.
+/// Allocates the whole array: check the size of untrusted shapes first.
 pub fn random_value(shape: &[usize], ty: PrimType, rng: &mut impl Rng) -> Value {
     let n: usize = shape.iter().product();
     let mut data = ArrayData::with_capacity(ty, n);

@@ -45,6 +45,10 @@ fn value_types() {
         "line 1, column 5: unexpected text after the type"
     );
     assert!(e("[99999999999999999999999]i32").contains("too large"));
+    assert_eq!(
+        e("[4294967296][4294967296]i32"),
+        "line 1, column 1: array type has too many elements"
+    );
 }
 
 #[test]
