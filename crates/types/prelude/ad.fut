@@ -8,3 +8,12 @@ def vjp2 'a 'b (f: a -> b) (x: a) (dy: b) : (b, a) = __vjp2 f x dy
 def jvp 'a 'b (f: a -> b) (x: a) (dx: a) : b = (__jvp2 f x dx).1
 
 def vjp 'a 'b (f: a -> b) (x: a) (dy: b) : a = (__vjp2 f x dy).1
+
+-- Several tangents or cotangents at once.
+def jmp 'a 'b [n] (f: a -> b) (x: a) (dxs: [n]a) : [n]b = __map (\dx -> jvp f x dx) dxs
+
+def mjp 'a 'b [n] (f: a -> b) (x: a) (dys: [n]b) : [n]a = __map (\dy -> vjp f x dy) dys
+
+def jmp2 'a 'b [n] (f: a -> b) (x: a) (dxs: [n]a) : (b, [n]b) = (f x, jmp f x dxs)
+
+def mjp2 'a 'b [n] (f: a -> b) (x: a) (dys: [n]b) : (b, [n]a) = (f x, mjp f x dys)

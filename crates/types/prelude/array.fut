@@ -71,3 +71,6 @@ def tabulate_2d 'a (n: i64) (m: i64) (f: i64 -> i64 -> a) : *[n][m]a =
 
 def tabulate_3d 'a (n: i64) (m: i64) (o: i64) (f: i64 -> i64 -> i64 -> a) : *[n][m][o]a =
   __map (\i -> __map (\j -> __map (f i j) (__iota o)) (__iota m)) (__iota n)
+
+-- The size of the result comes from the context.
+def rep 't [n] (x: t) : *[n]t = __replicate n x

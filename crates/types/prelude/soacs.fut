@@ -71,3 +71,19 @@ def partition [n] 'a (p: a -> bool) (xs: [n]a) : ([]a, []a) =
   let pos = __map (\(i, b, e) -> if b then e - 1 else m + i - e) (zip3 (__iota n) flags ends)
   let dest = __scatter (__copy xs) pos xs
   in (dest[0:m], dest[m:n])
+
+-- Three-way partition: elements satisfying `p1`, then those satisfying
+-- `p2` (but not `p1`), then the rest.
+def partition2 [n] 'a (p1: a -> bool) (p2: a -> bool) (xs: [n]a) : ([]a, []a, []a) =
+  let (ys, rest) = partition p1 xs
+  let (zs, ws) = partition p2 rest
+  in (ys, zs, ws)
+
+-- Exclusive prefix scan: element `i` combines the elements before `i`.
+def exscan [n] 'a (op: a -> a -> a) (ne: a) (xs: [n]a) : *[n]a =
+  let inc = __scan op ne xs
+  in __map (\i -> if i == 0 then ne else inc[i - 1]) (__iota n)
+
+-- An array of `k` copies of `x`, with `vs` written at positions `is`.
+def spread 't [n] (k: i64) (x: t) (is: [n]i64) (vs: [n]t) : *[k]t =
+  __scatter (__replicate k x) is vs

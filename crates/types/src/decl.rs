@@ -80,20 +80,25 @@ impl Checker {
                     format!("entry point '{}' cannot be polymorphic", v.name.name),
                 ));
             }
-            let show = |t: &Type| self.show(t);
-            let params: Vec<String> = parts.params.iter().map(|p| show(&p.ty())).collect();
-            if let Some(p) = parts.params.iter().find(|p| contains_arrow(&p.ty())) {
-                return Err(Diagnostic::error(
-                    p.span(),
-                    "entry point parameters cannot be functions",
-                ));
+            // A result of function type adds parameters (Futhark eta-expands
+            // entry points such as `def main y = vjp (f y)`).
+            let mut params: Vec<Type> = parts.params.iter().map(|p| p.ty()).collect();
+            let mut ret = ret.clone();
+            while let Type::Arrow(a, b) = ret {
+                params.push(*a);
+                ret = *b;
             }
-            if contains_arrow(&ret) {
+            if params.iter().any(contains_arrow) || contains_arrow(&ret) {
                 return Err(Diagnostic::error(
                     v.name.span,
-                    "entry point results cannot be functions",
+                    format!(
+                        "entry point '{}' cannot take or return functions",
+                        v.name.name
+                    ),
                 ));
             }
+            let show = |t: &Type| self.show(t);
+            let params: Vec<String> = params.iter().map(show).collect();
             let results = match &ret {
                 Type::Tuple(ts) if !ts.is_empty() => ts.iter().map(show).collect(),
                 t => vec![show(t)],

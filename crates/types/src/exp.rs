@@ -82,7 +82,7 @@ impl Checker {
             ExpKind::Var(q) => self.check_var(q),
             ExpKind::Hole => Err(Diagnostic::error(
                 span,
-                "typed holes ('???') are not supported",
+                "typed holes ('???') are not supported yet",
             )),
             ExpKind::Tuple(es) => {
                 if es.len() == 1 {
@@ -520,6 +520,10 @@ impl Checker {
 
     /// Instantiates a type scheme with fresh variables.
     fn instantiate(&mut self, params: &[TypeParamId], ty: &Type) -> (Vec<Type>, Type) {
+        if params.is_empty() {
+            return (vec![], ty.clone());
+        }
+        let ty = &self.inf.zonk(ty);
         let inst: Vec<Type> = params.iter().map(|_| self.inf.fresh()).collect();
         let t = ty.subst(&|p| params.iter().position(|q| *q == p).map(|i| inst[i].clone()));
         (inst, t)
@@ -620,13 +624,16 @@ impl Checker {
         ))
     }
 
+    /// An index or slice bound: any integer type (unresolved ones
+    /// default to i64).
     fn index_part(&mut self, e: &Exp) -> Res<TExp> {
         let te = self.check_exp(e)?;
-        self.inf.unify(&Type::i64(), &te.ty).map_err(|_| {
+        let it = self.inf.fresh_class(ClassSet::INDEX);
+        self.inf.unify(&it, &te.ty).map_err(|_| {
             Diagnostic::error(
                 e.span,
                 format!(
-                    "array index must be of type 'i64', but has type '{}'",
+                    "array index must be an integer, but has type '{}'",
                     self.show(&te.ty)
                 ),
             )
@@ -952,11 +959,19 @@ impl Checker {
     pub(crate) fn generalise(&mut self, t: &Type, level: u32) -> Vec<TypeParamId> {
         let mut fv = vec![];
         self.inf.free_vars(t, &mut fv);
+        // Types of required fields stay monomorphic with their record.
+        let mut blocked = vec![];
+        for v in &fv {
+            for (_, ft) in self.inf.fields_of(*v) {
+                self.inf.free_vars(&ft, &mut blocked);
+            }
+        }
         let mut out = vec![];
         for v in fv {
             if self.inf.level_of(v) > level
                 && self.inf.class_of(v).is_any()
                 && !self.inf.has_fields(v)
+                && !blocked.contains(&v)
             {
                 let name = format!("t{}", out.len());
                 let p = self.new_tparam(&name);
@@ -1061,7 +1076,7 @@ impl Checker {
             self.bind_all(binds);
             let tform = match (form, pre) {
                 (LoopForm::For(i, _), Some(tb)) => {
-                    let it = self.inf.fresh_class(ClassSet::INT);
+                    let it = self.inf.fresh_class(ClassSet::INDEX);
                     self.inf.unify(&it, &tb.ty).map_err(|_| {
                         Diagnostic::error(
                             tb.span,

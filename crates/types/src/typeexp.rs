@@ -181,6 +181,13 @@ impl Checker {
     fn size_names(&mut self, e: &parad_syntax::ast::Exp) -> Res<()> {
         match &e.kind {
             ExpKind::Var(q) if q.quals.is_empty() => {
+                // A variable used as a size is an i64.
+                if let Some(l) = self.lookup(&q.name).cloned() {
+                    if l.poly.is_empty() {
+                        self.unify_at(q.span, &Type::i64(), &l.ty)?;
+                    }
+                    return Ok(());
+                }
                 if self.lookup(&q.name).is_some()
                     || matches!(self.lookup_type(&q.name), Some(TypeName::Size))
                     || self.globals.contains_key(&q.name)

@@ -36,14 +36,21 @@ impl ClassSet {
         self.0 & bit != 0
     }
 
+    /// Integers used as indices default to i64 rather than i32.
+    pub const INDEX: ClassSet = ClassSet(Self::I | Self::PREFER_I64);
+    const PREFER_I64: u8 = 16;
+
     fn meet(self, other: ClassSet) -> Option<ClassSet> {
-        let m = self.0 & other.0;
-        (m & 7 != 0).then_some(ClassSet(m))
+        let m = self.0 & other.0 & 15;
+        let flag = (self.0 | other.0) & Self::PREFER_I64;
+        (m & 7 != 0).then_some(ClassSet(m | flag))
     }
 
     /// The type an ambiguous variable of this class defaults to.
     pub fn default_type(self) -> PrimType {
-        if self.0 & Self::I != 0 {
+        if self.0 & Self::I != 0 && self.0 & Self::PREFER_I64 != 0 {
+            PrimType::Int(IntType::I64)
+        } else if self.0 & Self::I != 0 {
             PrimType::Int(IntType::I32)
         } else if self.0 & Self::F != 0 {
             PrimType::Float(FloatType::F64)
