@@ -115,7 +115,15 @@ impl Checker {
                     .cloned()
                     .unwrap_or_else(|| format!("p{}", p.0))
             },
-            &|v| format!("t{v}"),
+            // Overloaded literals are shown at the type they would default to.
+            &|v| {
+                let c = self.inf.class_of(v);
+                if c.is_any() {
+                    format!("t{v}")
+                } else {
+                    c.default_type().name().to_string()
+                }
+            },
         );
         s
     }

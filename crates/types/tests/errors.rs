@@ -1,0 +1,143 @@
+//! Word-for-word error messages with their locations.
+
+mod common;
+use common::error;
+
+#[test]
+fn unknown_variable() {
+    assert_eq!(error("def f (x: i32) = x + xs"), "1:22: unknown variable 'xs'");
+}
+
+#[test]
+fn unify_prim_types() {
+    assert_eq!(error("def f (x: i32) (y: f32) = x + y"), "1:31: cannot unify 'i32' with 'f32'");
+}
+
+#[test]
+fn operator_on_bool() {
+    assert_eq!(error("def f (b: bool) = b + b"), "1:19: cannot apply '+' to type 'bool'");
+}
+
+#[test]
+fn bitwise_on_float() {
+    assert_eq!(error("def f (x: f32) = x & x"), "1:18: cannot apply '&' to type 'f32'");
+}
+
+#[test]
+fn not_on_float() {
+    assert_eq!(error("def f (x: f64) = !x"), "1:19: cannot apply '!' to type 'f64'");
+}
+
+#[test]
+fn missing_record_field() {
+    assert_eq!(error("def f (r: {x: i32, y: i32}) = r.z"), "1:31: record has no field 'z'");
+}
+
+#[test]
+fn missing_tuple_component() {
+    assert_eq!(
+        error("def f (t: (i32, i32)) =\n  t.2"),
+        "2:3: tuple of type '(i32, i32)' has no component 2"
+    );
+}
+
+#[test]
+fn undefined_type() {
+    assert_eq!(error("def f (x: foo) = x"), "1:11: type 'foo' is not defined");
+}
+
+#[test]
+fn if_branches_differ() {
+    assert_eq!(
+        error("def f (c: bool) = if c then 1i32 else true"),
+        "1:39: branches of 'if' have different types: 'i32' and 'bool'"
+    );
+}
+
+#[test]
+fn if_condition_not_bool() {
+    assert_eq!(
+        error("def f (x: i32) = if x then 1 else 2"),
+        "1:21: condition of 'if' must be of type 'bool', but has type 'i32'"
+    );
+}
+
+#[test]
+fn literal_out_of_range() {
+    assert_eq!(error("def f : u8 = 300"), "1:14: integer literal 300 does not fit in type 'u8'");
+}
+
+#[test]
+fn too_many_arguments() {
+    assert_eq!(
+        error("def g (x: i32) = x\ndef f = g 1 2"),
+        "2:13: 'g' is applied to 2 arguments, but its type 'i32 -> i32' takes only 1"
+    );
+}
+
+#[test]
+fn argument_mismatch() {
+    assert_eq!(error("def g (x: i32) = x\ndef f = g true"), "2:11: cannot unify 'i32' with 'bool'");
+}
+
+#[test]
+fn index_non_array() {
+    assert_eq!(error("def f (x: i32) = x[0]"), "1:18: cannot index into a value of type 'i32'");
+}
+
+#[test]
+fn too_many_indices() {
+    assert_eq!(error("def f (x: []i32) = x[0, 1]"), "1:20: cannot index a value of type '[]i32' with 2 indices");
+}
+
+#[test]
+fn float_index() {
+    assert_eq!(error("def f (x: []i32) = x[1.5]"), "1:22: array index must be an integer, but has type 'f64'");
+}
+
+#[test]
+fn modules_unsupported() {
+    assert_eq!(error("module m = { def x = 1 }"), "1:1: modules are not supported yet");
+}
+
+#[test]
+fn sum_types_unsupported() {
+    assert_eq!(error("type t = #a | #b"), "1:10: sum types are not supported yet");
+    assert_eq!(error("def f (x: i32) =\n  match x case _ -> 1"), "2:3: sum types are not supported yet");
+}
+
+#[test]
+fn unknown_size() {
+    assert_eq!(error("def f (xs: [n]i32) = xs"), "1:13: unknown size 'n'");
+}
+
+#[test]
+fn loop_body_type() {
+    assert_eq!(
+        error("def f = loop x = 0i32 for i < 10 do true"),
+        "1:37: loop body has type 'bool', but the loop parameter has type 'i32'"
+    );
+}
+
+#[test]
+fn polymorphic_entry() {
+    assert_eq!(error("entry f 'a (x: a) = x"), "1:7: entry point 'f' cannot be polymorphic");
+}
+
+#[test]
+fn rigid_type_parameter() {
+    assert_eq!(error("def f 'a (x: a) : i32 = x"), "1:25: function body does not match the declared return type: cannot unify 'i32' with 'a'");
+}
+
+#[test]
+fn array_elements_differ() {
+    assert_eq!(
+        error("def f = [1i32, 2i64]"),
+        "1:16: array element of type 'i64' differs from earlier elements of type 'i32'"
+    );
+}
+
+#[test]
+fn not_a_function() {
+    assert_eq!(error("def f (x: i32) = x 1"), "1:20: 'x' is not a function; it has type 'i32'");
+}
