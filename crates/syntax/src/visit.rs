@@ -189,3 +189,82 @@ pub fn walk_type_mut(t: &mut TypeExp, f: &mut dyn FnMut(&mut Exp)) {
             .for_each(|t| walk_type_mut(t, f)),
     }
 }
+
+/// Calls `f` on every expression of a program, including those in
+/// parameter and return types and inside modules and module types.
+pub fn walk_program_mut(p: &mut Program, f: &mut dyn FnMut(&mut Exp)) {
+    p.decls.iter_mut().for_each(|d| walk_decl_mut(d, f));
+}
+
+pub fn walk_decl_mut(d: &mut Decl, f: &mut dyn FnMut(&mut Exp)) {
+    match d {
+        Decl::Val(v) => {
+            v.params.iter_mut().for_each(|p| walk_pat_mut(p, f));
+            if let Some(t) = &mut v.ret {
+                walk_type_mut(t, f);
+            }
+            walk_exp_mut(&mut v.body, f);
+        }
+        Decl::Type(t) => walk_type_mut(&mut t.def, f),
+        Decl::Module(m) => {
+            for p in &mut m.params {
+                walk_mod_type_mut(&mut p.sig, f);
+            }
+            if let Some(s) = &mut m.sig {
+                walk_mod_type_mut(s, f);
+            }
+            walk_mod_exp_mut(&mut m.body, f);
+        }
+        Decl::ModType(m) => walk_mod_type_mut(&mut m.def, f),
+        Decl::Open(m, _) => walk_mod_exp_mut(m, f),
+        Decl::Import(..) => {}
+        Decl::Local(d, _) => walk_decl_mut(d, f),
+    }
+}
+
+fn walk_mod_exp_mut(m: &mut ModExp, f: &mut dyn FnMut(&mut Exp)) {
+    match m {
+        ModExp::Var(_) | ModExp::Import(..) => {}
+        ModExp::Struct(ds, _) => ds.iter_mut().for_each(|d| walk_decl_mut(d, f)),
+        ModExp::Apply(a, b, _) => {
+            walk_mod_exp_mut(a, f);
+            walk_mod_exp_mut(b, f);
+        }
+        ModExp::Ascribe(m, t, _) => {
+            walk_mod_exp_mut(m, f);
+            walk_mod_type_mut(t, f);
+        }
+        ModExp::Lambda(p, sig, body, _) => {
+            walk_mod_type_mut(&mut p.sig, f);
+            if let Some(s) = sig {
+                walk_mod_type_mut(s, f);
+            }
+            walk_mod_exp_mut(body, f);
+        }
+    }
+}
+
+fn walk_mod_type_mut(t: &mut ModTypeExp, f: &mut dyn FnMut(&mut Exp)) {
+    match t {
+        ModTypeExp::Var(_) => {}
+        ModTypeExp::Specs(specs, _) => {
+            for s in specs {
+                match s {
+                    Spec::Val { ty, .. } => walk_type_mut(ty, f),
+                    Spec::Type { def: Some(t), .. } => walk_type_mut(t, f),
+                    Spec::Type { def: None, .. } => {}
+                    Spec::Module { sig, .. } => walk_mod_type_mut(sig, f),
+                    Spec::Include(t, _) => walk_mod_type_mut(t, f),
+                }
+            }
+        }
+        ModTypeExp::With(t, _, _, te, _) => {
+            walk_mod_type_mut(t, f);
+            walk_type_mut(te, f);
+        }
+        ModTypeExp::Arrow(_, a, b, _) => {
+            walk_mod_type_mut(a, f);
+            walk_mod_type_mut(b, f);
+        }
+    }
+}
