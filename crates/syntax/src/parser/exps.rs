@@ -34,7 +34,7 @@ fn symbol_prec(op: &str) -> (u8, bool) {
             return (prec, prec == PREC_PIPE_RIGHT);
         }
     }
-    let prec = match op.as_bytes()[0] {
+    let prec = match op.as_bytes().first().copied().unwrap_or(b'*') {
         b'<' | b'>' | b'!' | b'=' => 6,
         b'&' | b'^' | b'|' => 7,
         b'+' | b'-' => 9,
@@ -702,7 +702,7 @@ impl<'a> Parser<'a> {
         let f = self.field_id("field name")?;
         if self.eat(&Tok::Equals) {
             Ok(FieldExp::Explicit(f, self.exp()?))
-        } else if f.name.as_bytes()[0].is_ascii_digit() {
+        } else if f.name.starts_with(|c: char| c.is_ascii_digit()) {
             self.unexpected("'=' after numeric field name")
         } else {
             Ok(FieldExp::Implicit(f))
