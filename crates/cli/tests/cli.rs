@@ -1,0 +1,313 @@
+//! The `parad` binary as a user runs it: exit codes, messages, reports.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn parad(args: &[&str]) -> Output {
+    parad_with_stdin(args, "")
+}
+
+fn parad_with_stdin(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_parad"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start parad");
+    // The program may exit before reading its input.
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    child.wait_with_output().expect("run parad")
+}
+
+fn code(o: &Output) -> i32 {
+    o.status
+        .code()
+        .expect("exited normally (no signal, no panic abort)")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn no_panic(o: &Output) {
+    assert!(
+        !stderr(o).contains("panicked"),
+        "parad panicked:\n{}",
+        stderr(o)
+    );
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &[][..],
+        &["frobnicate"],
+        &["check"],
+        &["test"],
+        &["run"],
+        &["dump", "x.fut"],
+        &["dump", "--stage=bogus", "x.fut"],
+        &["run", "--backend=nonesuch", "x.fut"],
+    ] {
+        let o = parad(args);
+        assert_eq!(code(&o), 2, "parad {args:?}\n{}", stderr(&o));
+        no_panic(&o);
+    }
+}
+
+#[test]
+fn dump_of_unimplemented_stage_is_a_usage_error() {
+    let d = tempfile::tempdir().unwrap();
+    let p = write(d.path(), "p.fut", "def main (x: i32) = x\n");
+    for stage in ["core", "ad", "opt"] {
+        let o = parad(&["dump", &format!("--stage={stage}"), s(&p)]);
+        assert_eq!(code(&o), 2);
+        assert!(
+            stderr(&o).contains(&format!("error: --stage={stage} is not implemented yet")),
+            "{}",
+            stderr(&o)
+        );
+    }
+}
+
+#[test]
+fn dump_ast_prints_the_tree() {
+    let d = tempfile::tempdir().unwrap();
+    let p = write(d.path(), "p.fut", "def main (x: i32) = x\n");
+    let o = parad(&["dump", "--stage=ast", s(&p)]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stdout(&o).contains("main"), "{}", stdout(&o));
+}
+
+#[test]
+fn check_missing_file() {
+    let o = parad(&["check", "no/such/file.fut"]);
+    assert_eq!(code(&o), 1);
+    let e = stderr(&o);
+    assert!(e.starts_with("error: cannot read no/such/file.fut"), "{e}");
+    assert_eq!(stdout(&o), "");
+}
+
+#[test]
+fn check_reports_syntax_errors_with_carets() {
+    let d = tempfile::tempdir().unwrap();
+    let p = write(
+        d.path(),
+        "bad.fut",
+        "def main (x: i32) : i32 =\n  x + * 2\n",
+    );
+    let o = parad(&["check", s(&p)]);
+    assert_eq!(code(&o), 1);
+    no_panic(&o);
+    let e = stderr(&o);
+    assert!(e.starts_with("error:"), "{e}");
+    assert!(e.contains(&format!("{}:2:", p.display())), "{e}");
+    assert!(e.contains('^'), "{e}");
+}
+
+#[test]
+fn check_reports_type_errors() {
+    let d = tempfile::tempdir().unwrap();
+    let p = write(d.path(), "ty.fut", "def main (x: i32) : bool = x + 1\n");
+    let o = parad(&["check", s(&p)]);
+    assert_eq!(code(&o), 1);
+    let e = stderr(&o);
+    assert!(e.starts_with("error:") && e.contains("ty.fut:1:"), "{e}");
+}
+
+#[test]
+fn check_accepts_a_good_program() {
+    let d = tempfile::tempdir().unwrap();
+    let p = write(
+        d.path(),
+        "ok.fut",
+        "def main (xs: []f32) : f32 = reduce (+) 0 xs\n",
+    );
+    let o = parad(&["check", s(&p)]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+}
+
+#[test]
+fn run_calls_the_entry_point_or_says_why_not() {
+    let d = tempfile::tempdir().unwrap();
+    let p = write(d.path(), "inc.fut", "def main (x: i32) : i32 = x + 1\n");
+    let o = parad_with_stdin(&["run", s(&p)], "41");
+    no_panic(&o);
+    if code(&o) == 0 {
+        assert_eq!(stdout(&o).trim(), "42i32");
+    } else {
+        assert_eq!(code(&o), 1);
+        assert!(
+            stderr(&o).contains("error: the interpreter cannot run programs yet"),
+            "{}",
+            stderr(&o)
+        );
+    }
+}
+
+#[test]
+fn run_reports_compile_errors() {
+    let d = tempfile::tempdir().unwrap();
+    let p = write(d.path(), "bad.fut", "def main (x: i32) : i32 = (x\n");
+    let o = parad_with_stdin(&["run", s(&p)], "1");
+    assert_eq!(code(&o), 1);
+    assert!(stderr(&o).starts_with("error:"), "{}", stderr(&o));
+}
+
+#[test]
+fn test_prints_summary() {
+    let d = tempfile::tempdir().unwrap();
+    write(
+        d.path(),
+        "type_error.fut",
+        "-- ==\n-- error: .\n\ndef main (x: i32) : bool = x\n",
+    );
+    write(
+        d.path(),
+        "sub/runs.fut",
+        "-- ==\n-- input { 1 } output { 2 }\n\ndef main (x: i32) : i32 = x + 1\n",
+    );
+    write(
+        d.path(),
+        "sub/disabled.fut",
+        "-- ==\n-- tags { disable }\n-- input { 1 } output { 2 }\n",
+    );
+    let o = parad(&["test", s(d.path())]);
+    no_panic(&o);
+    let out = stdout(&o);
+    let last = out.lines().last().unwrap_or("");
+    // The runnable case passes once the interpreter exists; until then it is skipped.
+    assert!(
+        last == "1 passed, 0 failed, 2 skipped" || last == "2 passed, 0 failed, 1 skipped",
+        "{out}"
+    );
+    assert_eq!(code(&o), 0, "{out}");
+}
+
+#[test]
+fn test_fails_on_unexpected_compile_error() {
+    let d = tempfile::tempdir().unwrap();
+    let p = write(
+        d.path(),
+        "oops.fut",
+        "-- ==\n-- input { 1 } output { 2 }\n\ndef main (x: i32) : i32 = x +\n",
+    );
+    let o = parad(&["test", s(&p)]);
+    let out = stdout(&o);
+    assert_eq!(code(&o), 1, "{out}");
+    assert!(
+        out.contains("oops.fut: compilation failed (1 case(s) not run):"),
+        "{out}"
+    );
+    assert_eq!(
+        out.lines().last(),
+        Some("0 passed, 1 failed, 0 skipped"),
+        "{out}"
+    );
+}
+
+#[test]
+fn test_on_missing_path() {
+    let o = parad(&["test", "no/such/dir"]);
+    assert_eq!(code(&o), 1);
+    assert!(
+        stderr(&o).starts_with("error: no/such/dir"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// The compile-time `error:` regexes of a file's test blocks.
+fn compile_error_regexes(path: &Path, text: &str) -> Vec<regex::Regex> {
+    let Ok(spec) = parad_testrun::parse_spec(path, text) else {
+        return vec![];
+    };
+    spec.blocks
+        .iter()
+        .flat_map(|b| &b.items)
+        .filter_map(|i| match i {
+            parad_testrun::spec::Item::CompileError { regex, .. } => Some(regex.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Programs of `tests/` that the front end gets wrong today, each with the
+/// reason. The test fails when one of them starts to check, so that the
+/// list only ever shrinks.
+const KNOWN_GAPS: &[(&str, &str)] = &[(
+    "records/tuple_projections.fut",
+    "the type checker does not treat `{0 = a, 1 = b}` as the tuple `(a, b)`",
+)];
+
+/// Every program in the repository's `tests/` folder type checks, except
+/// those under `tests/errors/` that expect a compile-time error, which
+/// must fail with a matching message.
+#[test]
+fn tests_folder_checks() {
+    let Ok(root) = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests")
+        .canonicalize()
+    else {
+        eprintln!("no tests/ folder; nothing to check");
+        return;
+    };
+    let files = parad_testrun::find_fut_files(&[root.clone()]).unwrap();
+    let mut problems = vec![];
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let rel = f.strip_prefix(&root).unwrap();
+        let expected = if rel.starts_with("errors") {
+            compile_error_regexes(f, &text)
+        } else {
+            vec![]
+        };
+        let o = parad(&["check", s(f)]);
+        let err = stderr(&o);
+        let gap = KNOWN_GAPS.iter().find(|(g, _)| rel == Path::new(g));
+        if let Some((g, why)) = gap {
+            if code(&o) == 0 {
+                problems.push(format!("{g} now checks: remove it from KNOWN_GAPS ({why})"));
+            }
+        } else if err.contains("panicked") {
+            problems.push(format!("{}: parad panicked:\n{err}", rel.display()));
+        } else if expected.is_empty() && code(&o) != 0 {
+            problems.push(format!("{}: expected to check, got:\n{err}", rel.display()));
+        } else if !expected.is_empty() && code(&o) != 1 {
+            problems.push(format!(
+                "{}: expected a compile error, but it checked",
+                rel.display()
+            ));
+        } else if let Some(re) = expected.iter().find(|re| !re.is_match(&err)) {
+            problems.push(format!(
+                "{}: error does not match `{re}`:\n{err}",
+                rel.display()
+            ));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{} of {} programs:\n{}",
+        problems.len(),
+        files.len(),
+        problems.join("\n")
+    );
+}
