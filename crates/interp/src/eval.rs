@@ -1,0 +1,557 @@
+//! Evaluation of bodies, statements and the non-SOAC expressions.
+//!
+//! Values are reference counted. A variable's reference is released at
+//! its last use (computed once per body), so an operation that consumes
+//! an array (update, scatter, loop parameter, …) usually holds the only
+//! reference and works in place.
+
+use crate::array::{self, Ix};
+use crate::error::{shape_str, Msg, RunError};
+use crate::prim;
+use crate::value::{Array, CopyCounter, Val};
+use parad_base::Span;
+use parad_core::free::{body_uses, lambda_uses, stm_uses};
+use parad_core::{
+    AccOp, Body, Dim, DimIndex, Exp, FunDef, LoopForm, Operand, Param, Program, Symbol, Type, VName,
+};
+use parad_values::Scalar;
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::rc::Rc;
+
+pub type Env = FxHashMap<VName, Val>;
+
+/// Variables whose last use in a body is a given statement.
+#[derive(Default)]
+pub struct Drops {
+    /// All of them: removed from the environment after the statement.
+    pub after: Vec<VName>,
+    /// Those not used inside the statement's nested bodies: released
+    /// before the statement's main work, once its operands are read.
+    pub early: Vec<VName>,
+}
+
+const MAX_DEPTH: usize = 2000;
+
+pub struct Interp<'p> {
+    pub(crate) funs: FxHashMap<Symbol, &'p FunDef>,
+    /// Liveness per body, keyed by address: every body evaluated lives in
+    /// the program or in `acc_ops`, both alive as long as `self`.
+    live: FxHashMap<*const Body, Rc<Vec<Drops>>>,
+    /// Accumulator operators held by accumulator values, one per operator
+    /// in the program.
+    pub(crate) acc_ops: FxHashMap<*const AccOp, Rc<AccOp>>,
+    pub copies: CopyCounter,
+    depth: usize,
+}
+
+/// Adds the span of the statement being run to an error message.
+pub(crate) fn at<T>(r: Result<T, Msg>, span: Span) -> Result<T, RunError> {
+    r.map_err(|m| RunError::new(m, Some(span)))
+}
+
+fn nested_uses(e: &Exp, f: &mut dyn FnMut(VName)) {
+    match e {
+        Exp::If {
+            then_br, else_br, ..
+        } => {
+            body_uses(then_br, f);
+            body_uses(else_br, f)
+        }
+        Exp::Loop { body, .. } => body_uses(body, f),
+        Exp::Map { lam, .. } | Exp::Jvp { lam, .. } | Exp::Vjp { lam, .. } => lambda_uses(lam, f),
+        Exp::Reduce { op, .. } | Exp::Scan { op, .. } | Exp::Hist { op, .. } => {
+            lambda_uses(&op.lam, f)
+        }
+        Exp::WithAcc { inputs, lam } => {
+            for o in inputs.iter().filter_map(|i| i.op.as_ref()) {
+                lambda_uses(&o.lam, f)
+            }
+            lambda_uses(lam, f)
+        }
+        _ => {}
+    }
+}
+
+/// Last uses of the variables bound in `body` (or as its `params`).
+fn liveness(body: &Body, params: &[VName]) -> Vec<Drops> {
+    let mut bound: FxHashSet<VName> = params.iter().copied().collect();
+    for s in &body.stms {
+        bound.extend(s.pat.iter().map(|p| p.name));
+    }
+    let mut last: FxHashMap<VName, usize> = FxHashMap::default();
+    for (k, s) in body.stms.iter().enumerate() {
+        stm_uses(s, &mut |v| {
+            if bound.contains(&v) {
+                last.insert(v, k);
+            }
+        });
+    }
+    // Results are read after the last statement; they are never dropped early.
+    for v in body.result.iter().filter_map(|o| o.var()) {
+        last.remove(&v);
+    }
+    let mut drops: Vec<Drops> = body.stms.iter().map(|_| Drops::default()).collect();
+    for (v, k) in last {
+        drops[k].after.push(v);
+    }
+    for (k, s) in body.stms.iter().enumerate() {
+        let mut inner = FxHashSet::default();
+        nested_uses(&s.exp, &mut |v| {
+            inner.insert(v);
+        });
+        let d = &mut drops[k];
+        d.after.sort();
+        d.early = d
+            .after
+            .iter()
+            .copied()
+            .filter(|v| !inner.contains(v))
+            .collect();
+    }
+    drops
+}
+
+impl<'p> Interp<'p> {
+    pub fn new(prog: &'p Program) -> Interp<'p> {
+        Interp {
+            funs: prog.funs.iter().map(|f| (f.name, f)).collect(),
+            live: FxHashMap::default(),
+            acc_ops: FxHashMap::default(),
+            copies: CopyCounter::default(),
+            depth: 0,
+        }
+    }
+
+    pub(crate) fn get(&self, env: &Env, v: VName, span: Span) -> Result<Val, RunError> {
+        env.get(&v)
+            .cloned()
+            .ok_or_else(|| RunError::new(format!("internal error: {v} has no value"), Some(span)))
+    }
+
+    pub(crate) fn operand(&self, env: &Env, o: &Operand, span: Span) -> Result<Val, RunError> {
+        match o {
+            Operand::Const(s) => Ok(Val::Scalar(*s)),
+            Operand::Var(v) => self.get(env, *v, span),
+        }
+    }
+
+    pub(crate) fn scalar(&self, env: &Env, o: &Operand, span: Span) -> Result<Scalar, RunError> {
+        match self.operand(env, o, span)? {
+            Val::Scalar(s) => Ok(s),
+            _ => Err(RunError::new(
+                format!("internal error: {o} is not a scalar"),
+                Some(span),
+            )),
+        }
+    }
+
+    pub(crate) fn int(&self, env: &Env, o: &Operand, span: Span) -> Result<i64, RunError> {
+        let s = self.scalar(env, o, span)?;
+        prim::as_i64(s).ok_or_else(|| {
+            RunError::new(format!("internal error: {o} is not an integer"), Some(span))
+        })
+    }
+
+    pub(crate) fn array(&self, env: &Env, v: VName, span: Span) -> Result<Array, RunError> {
+        match self.get(env, v, span)? {
+            Val::Array(a) => Ok(a),
+            _ => Err(RunError::new(
+                format!("internal error: {v} is not an array"),
+                Some(span),
+            )),
+        }
+    }
+
+    /// Runs a function on argument values.
+    pub fn call(
+        &mut self,
+        fun: Symbol,
+        args: Vec<Val>,
+        span: Option<Span>,
+    ) -> Result<Vec<Val>, RunError> {
+        let f = *self
+            .funs
+            .get(&fun)
+            .ok_or_else(|| RunError::new(format!("unknown function {fun}"), span))?;
+        if args.len() != f.params.len() {
+            return Err(RunError::new(
+                format!(
+                    "{fun} expects {} arguments but got {}",
+                    f.params.len(),
+                    args.len()
+                ),
+                span,
+            ));
+        }
+        if self.depth >= MAX_DEPTH {
+            return Err(RunError::new("call stack too deep", span));
+        }
+        let mut env = Env::default();
+        let names: Vec<VName> = f.params.iter().map(|p| p.name).collect();
+        for (p, v) in f.params.iter().zip(args) {
+            check_dims(&env, p, &v).map_err(|m| RunError::new(m, span))?;
+            env.insert(p.name, v);
+        }
+        self.depth += 1;
+        let r = self.body(&mut env, &f.body, &names);
+        self.depth -= 1;
+        r
+    }
+
+    /// Evaluates `body`, whose parameters `params` are already bound in `env`.
+    pub(crate) fn body(
+        &mut self,
+        env: &mut Env,
+        body: &Body,
+        params: &[VName],
+    ) -> Result<Vec<Val>, RunError> {
+        let key = body as *const Body;
+        let drops = match self.live.get(&key) {
+            Some(d) => d.clone(),
+            None => {
+                let d = Rc::new(liveness(body, params));
+                self.live.insert(key, d.clone());
+                d
+            }
+        };
+        self.body_with(env, body, params, &drops)
+    }
+
+    fn body_with(
+        &mut self,
+        env: &mut Env,
+        body: &Body,
+        params: &[VName],
+        drops: &[Drops],
+    ) -> Result<Vec<Val>, RunError> {
+        let mut result = Ok(());
+        for (s, d) in body.stms.iter().zip(drops.iter()) {
+            if let Err(e) = self.stm(env, s, d) {
+                result = Err(e);
+                break;
+            }
+        }
+        let vals = match result {
+            Ok(()) => body
+                .result
+                .iter()
+                .map(|o| self.operand(env, o, Span::default()))
+                .collect::<Result<Vec<_>, _>>(),
+            Err(e) => Err(e),
+        };
+        for p in params {
+            env.remove(p);
+        }
+        for s in &body.stms {
+            for p in &s.pat {
+                env.remove(&p.name);
+            }
+        }
+        vals
+    }
+
+    fn stm(&mut self, env: &mut Env, s: &parad_core::Stm, d: &Drops) -> Result<(), RunError> {
+        let vals = self.exp(env, &s.exp, &d.early, s.span)?;
+        if vals.len() != s.pat.len() {
+            return Err(RunError::new(
+                format!(
+                    "internal error: {} values for a pattern of {}",
+                    vals.len(),
+                    s.pat.len()
+                ),
+                Some(s.span),
+            ));
+        }
+        for (p, v) in s.pat.iter().zip(&vals) {
+            at(check_dims(env, p, v), s.span)?;
+        }
+        for v in &d.after {
+            env.remove(v);
+        }
+        for (p, v) in s.pat.iter().zip(vals) {
+            env.insert(p.name, v);
+        }
+        Ok(())
+    }
+
+    fn slice(&self, env: &Env, slice: &[DimIndex], span: Span) -> Result<Vec<Ix>, RunError> {
+        slice
+            .iter()
+            .map(|d| {
+                Ok(match d {
+                    DimIndex::Fix(i) => Ix::Fix(self.int(env, i, span)?),
+                    DimIndex::Slice { start, len, stride } => Ix::Slice {
+                        start: self.int(env, start, span)?,
+                        len: self.int(env, len, span)?,
+                        stride: self.int(env, stride, span)?,
+                    },
+                })
+            })
+            .collect()
+    }
+
+    pub(crate) fn exp(
+        &mut self,
+        env: &mut Env,
+        e: &Exp,
+        early: &[VName],
+        span: Span,
+    ) -> Result<Vec<Val>, RunError> {
+        let one = |v: Val| Ok(vec![v]);
+        let arr = |a: Array| Ok(vec![Val::Array(a)]);
+        let sc = |r: Result<Scalar, Msg>| at(r, span).map(|s| vec![Val::Scalar(s)]);
+        match e {
+            Exp::Atom(o) => one(self.operand(env, o, span)?),
+            Exp::UnOp(op, t, x) => sc(prim::unop(*op, *t, self.scalar(env, x, span)?)),
+            Exp::BinOp(op, t, x, y) => sc(prim::binop(
+                *op,
+                *t,
+                self.scalar(env, x, span)?,
+                self.scalar(env, y, span)?,
+            )),
+            Exp::TernOp(op, t, x, y, z) => sc(prim::ternop(
+                *op,
+                *t,
+                self.scalar(env, x, span)?,
+                self.scalar(env, y, span)?,
+                self.scalar(env, z, span)?,
+            )),
+            Exp::Cmp(op, _, x, y) => sc(prim::cmp(
+                *op,
+                self.scalar(env, x, span)?,
+                self.scalar(env, y, span)?,
+            )),
+            Exp::Conv(op, _, to, x) => sc(prim::convert(*op, *to, self.scalar(env, x, span)?)),
+            Exp::Index { arr: a, slice } => {
+                let ix = self.slice(env, slice, span)?;
+                one(at(array::index(&self.array(env, *a, span)?, &ix), span)?)
+            }
+            Exp::Update {
+                arr: a,
+                slice,
+                value,
+            } => {
+                let ix = self.slice(env, slice, span)?;
+                let v = self.operand(env, value, span)?;
+                let target = self.array(env, *a, span)?;
+                release(env, early);
+                arr(at(array::update(target, &ix, &v, &self.copies), span)?)
+            }
+            Exp::Reshape { arr: a, shape } => {
+                let dims: Vec<i64> = shape
+                    .iter()
+                    .map(|d| self.int(env, d, span))
+                    .collect::<Result<_, _>>()?;
+                arr(at(
+                    array::reshape(&self.array(env, *a, span)?, &dims, "reshape"),
+                    span,
+                )?)
+            }
+            Exp::Flatten { arr: a } => arr(at(array::flatten(&self.array(env, *a, span)?), span)?),
+            Exp::Unflatten { arr: a, n, m } => {
+                let (n, m) = (self.int(env, n, span)?, self.int(env, m, span)?);
+                arr(at(
+                    array::unflatten(&self.array(env, *a, span)?, n, m),
+                    span,
+                )?)
+            }
+            Exp::Rearrange { arr: a, perm } => arr(at(
+                array::rearrange(&self.array(env, *a, span)?, perm),
+                span,
+            )?),
+            Exp::Iota { n, start, step, it } => {
+                let n = self.int(env, n, span)?;
+                let (s, st) = (
+                    self.scalar(env, start, span)?,
+                    self.scalar(env, step, span)?,
+                );
+                arr(at(array::iota(n, s, st, *it), span)?)
+            }
+            Exp::Replicate { n, value } => {
+                let n = self.int(env, n, span)?;
+                arr(at(
+                    array::replicate(n, &self.operand(env, value, span)?),
+                    span,
+                )?)
+            }
+            Exp::Scratch { elem, shape } => {
+                let dims: Vec<i64> = shape
+                    .iter()
+                    .map(|d| self.int(env, d, span))
+                    .collect::<Result<_, _>>()?;
+                arr(at(array::scratch(*elem, &dims), span)?)
+            }
+            Exp::Concat { arrs } => {
+                let xs: Vec<Array> = arrs
+                    .iter()
+                    .map(|a| self.array(env, *a, span))
+                    .collect::<Result<_, _>>()?;
+                arr(at(array::concat(&xs), span)?)
+            }
+            Exp::Copy { arr: a } => arr(array::copy(&self.array(env, *a, span)?, &self.copies)),
+            Exp::Reverse { arr: a } => arr(array::reverse(&self.array(env, *a, span)?)),
+            Exp::Rotate { arr: a, amount } => {
+                let k = self.int(env, amount, span)?;
+                arr(array::rotate(&self.array(env, *a, span)?, k))
+            }
+            Exp::Size { arr: a, dim } => {
+                let x = self.array(env, *a, span)?;
+                let d = x.shape.get(*dim).copied().unwrap_or(0);
+                one(Val::Scalar(Scalar::I64(d as i64)))
+            }
+            Exp::Apply { fun, args } => {
+                let vals: Vec<Val> = args
+                    .iter()
+                    .map(|o| self.operand(env, o, span))
+                    .collect::<Result<_, _>>()?;
+                release(env, early);
+                self.call(*fun, vals, Some(span))
+            }
+            Exp::If {
+                cond,
+                then_br,
+                else_br,
+                ..
+            } => {
+                let c = self.scalar(env, cond, span)?;
+                let br = if c == Scalar::Bool(true) {
+                    then_br
+                } else {
+                    else_br
+                };
+                self.body(env, br, &[])
+            }
+            Exp::Loop { params, form, body } => self.run_loop(env, params, form, body, early, span),
+            Exp::Assert { cond, message } => {
+                if self.scalar(env, cond, span)? == Scalar::Bool(true) {
+                    Ok(vec![])
+                } else {
+                    Err(RunError::new(
+                        format!("Assertion is false: {message}"),
+                        Some(span),
+                    ))
+                }
+            }
+            Exp::Map { w, lam, arrs } => self.map(env, w, lam, arrs, early, span),
+            Exp::Reduce { w, op, arrs, .. } => self.reduce(env, w, op, arrs, span),
+            Exp::Scan { w, op, arrs } => self.scan(env, w, op, arrs, span),
+            Exp::Hist {
+                w,
+                dests,
+                op,
+                inds,
+                vals,
+            } => self.hist(env, w, dests, op, inds, vals, early, span),
+            Exp::Scatter { w, dests } => self.scatter(env, w, dests, early, span),
+            Exp::WithAcc { inputs, lam } => self.withacc(env, inputs, lam, early, span),
+            Exp::Upd { acc, inds, vals } => self.upd(env, *acc, inds, vals, early, span),
+            Exp::Jvp { .. } | Exp::Vjp { .. } => Err(RunError::new(
+                "jvp/vjp must be expanded by the AD pass before interpretation",
+                Some(span),
+            )),
+        }
+    }
+
+    fn run_loop(
+        &mut self,
+        env: &mut Env,
+        params: &[(Param, Operand)],
+        form: &LoopForm,
+        body: &Body,
+        early: &[VName],
+        span: Span,
+    ) -> Result<Vec<Val>, RunError> {
+        let mut vals: Vec<Val> = params
+            .iter()
+            .map(|(_, o)| self.operand(env, o, span))
+            .collect::<Result<_, _>>()?;
+        let mut names: Vec<VName> = params.iter().map(|(p, _)| p.name).collect();
+        release(env, early);
+        match form {
+            LoopForm::For { i, it, bound } => {
+                let n = self.int(env, bound, span)?;
+                names.push(*i);
+                for k in 0..n.max(0) {
+                    env.insert(*i, Val::Scalar(prim::mk_int(*it, k as i128)));
+                    for ((p, _), v) in params.iter().zip(vals) {
+                        env.insert(p.name, v);
+                    }
+                    vals = self.body(env, body, &names)?;
+                }
+            }
+            LoopForm::While { cond } => {
+                let c = params
+                    .iter()
+                    .position(|(p, _)| p.name == *cond)
+                    .ok_or_else(|| {
+                        RunError::new(
+                            "internal error: while condition is not a loop parameter",
+                            Some(span),
+                        )
+                    })?;
+                while matches!(vals[c], Val::Scalar(Scalar::Bool(true))) {
+                    for ((p, _), v) in params.iter().zip(vals) {
+                        env.insert(p.name, v);
+                    }
+                    vals = self.body(env, body, &names)?;
+                }
+            }
+        }
+        Ok(vals)
+    }
+}
+
+/// Removes variables at their last use, so that the values they held may
+/// be updated in place by the statement.
+pub(crate) fn release(env: &mut Env, early: &[VName]) {
+    for v in early {
+        env.remove(v);
+    }
+}
+
+/// Checks a value against the known dimensions of its declared type.
+pub(crate) fn check_dims(env: &Env, p: &Param, v: &Val) -> Result<(), Msg> {
+    let Type::Array { shape, .. } = &p.ty else {
+        return Ok(());
+    };
+    let actual = v.shape();
+    if actual.len() != shape.len() {
+        return Err(format!(
+            "internal error: {} has rank {} but type {}",
+            p.name,
+            actual.len(),
+            p.ty
+        ));
+    }
+    for (d, &a) in shape.iter().zip(actual) {
+        let expected = match d {
+            Dim::Const(c) => Some(*c),
+            Dim::Var(x) => match env.get(x) {
+                Some(Val::Scalar(s)) => prim::as_i64(*s),
+                _ => None,
+            },
+            Dim::Ext => None,
+        };
+        if let Some(e) = expected {
+            if e != a as i64 {
+                let want: Vec<String> = shape
+                    .iter()
+                    .map(|d| match d {
+                        Dim::Var(x) => match env.get(x) {
+                            Some(Val::Scalar(s)) => format!("[{}]", prim::as_i64(*s).unwrap_or(0)),
+                            _ => "[]".into(),
+                        },
+                        Dim::Const(c) => format!("[{c}]"),
+                        Dim::Ext => "[]".into(),
+                    })
+                    .collect();
+                return Err(format!(
+                    "Sizes do not match: value of shape {} where shape {} was expected",
+                    shape_str(actual),
+                    want.concat()
+                ));
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,474 @@
+//! The SOACs, run sequentially: map, reduce, scan, hist, scatter, and
+//! accumulators (withacc/upd).
+
+use crate::error::{shape_str, Msg, RunError};
+use crate::eval::{at, release, Env, Interp};
+use crate::prim;
+use crate::value::{extend, range, set, write_range, Acc, Array, Val};
+use parad_base::Span;
+use parad_core::{AccInput, AccOp, Dim, Lambda, Operand, ScatterDest, Type, VName};
+use parad_values::ArrayData;
+use std::rc::Rc;
+
+/// Collects per-iteration results into an array with outer size `w`.
+struct Stack {
+    shape: Option<Vec<usize>>,
+    data: Option<ArrayData>,
+}
+
+impl Stack {
+    fn push(&mut self, v: &Val) -> Result<(), Msg> {
+        let (shape, data) = v.flat().ok_or("internal error: accumulator in an array")?;
+        match (&self.shape, &mut self.data) {
+            (Some(s), Some(d)) => {
+                if *s != shape {
+                    return Err(format!(
+                        "Cannot build an array from rows of shapes {} and {}",
+                        shape_str(s),
+                        shape_str(&shape)
+                    ));
+                }
+                extend(d, &data)
+            }
+            _ => {
+                self.shape = Some(shape);
+                self.data = Some(data);
+                Ok(())
+            }
+        }
+    }
+
+    /// The array of the pushed rows; `ty` gives the row shape when none were.
+    fn finish(self, w: usize, ty: &Type, env: &Env) -> Val {
+        let row_shape = self.shape.unwrap_or_else(|| {
+            ty.shape()
+                .iter()
+                .map(|d| match d {
+                    Dim::Const(c) => (*c).max(0) as usize,
+                    Dim::Var(v) => match env.get(v) {
+                        Some(Val::Scalar(s)) => prim::as_i64(*s).unwrap_or(0).max(0) as usize,
+                        _ => 0,
+                    },
+                    Dim::Ext => 0,
+                })
+                .collect()
+        });
+        let elem = ty.elem().unwrap_or(parad_base::PrimType::Bool);
+        let data = self.data.unwrap_or_else(|| ArrayData::empty(elem));
+        let mut shape = vec![w];
+        shape.extend(row_shape);
+        Val::Array(Array::new(shape, data))
+    }
+}
+
+fn width(n: i64, span: Span) -> Result<usize, RunError> {
+    usize::try_from(n).map_err(|_| RunError::new(format!("negative SOAC width {n}"), Some(span)))
+}
+
+/// Checks that an input array has outer size `w`.
+fn outer(a: &Array, w: usize, what: &str, span: Span) -> Result<(), RunError> {
+    if a.shape.first() != Some(&w) {
+        return Err(RunError::new(
+            format!(
+                "Sizes do not match: {what} of width {w} over an array of shape {}",
+                shape_str(&a.shape)
+            ),
+            Some(span),
+        ));
+    }
+    Ok(())
+}
+
+/// Row-major flat offset of the element block at `idx` (into the first
+/// `idx.len()` dimensions), or `None` when out of bounds.
+fn block_offset(shape: &[usize], idx: &[i64]) -> Option<usize> {
+    let mut off = 0usize;
+    for (&i, &d) in idx.iter().zip(shape) {
+        if i < 0 || i as usize >= d {
+            return None;
+        }
+        off = off * d + i as usize;
+    }
+    Some(off * shape[idx.len()..].iter().product::<usize>())
+}
+
+/// The element block of `a` at flat offset `off` (a scalar if `a`'s
+/// indexed dimensions are all of them).
+fn block(a: &Array, k: usize, off: usize) -> Val {
+    let inner: usize = a.shape[k..].iter().product();
+    if k == a.rank() {
+        Val::Scalar(a.data.get(off).unwrap_or(parad_values::Scalar::Bool(false)))
+    } else {
+        Val::Array(Array::new(
+            a.shape[k..].to_vec(),
+            range(&a.data, off, inner),
+        ))
+    }
+}
+
+/// Writes a value into the element block at flat offset `off`.
+fn write_block(d: &mut ArrayData, off: usize, shape: &[usize], v: &Val) -> Result<(), Msg> {
+    let (vs, vd) = v.flat().ok_or("internal error: accumulator in an array")?;
+    if vs != shape {
+        return Err(format!(
+            "Cannot write value of shape {} to element of shape {}",
+            shape_str(&vs),
+            shape_str(shape)
+        ));
+    }
+    match (shape.is_empty(), vd.get(0)) {
+        (true, Some(s)) => set(d, off, s),
+        _ => write_range(d, off, &vd),
+    }
+}
+
+impl Interp<'_> {
+    fn arrays(
+        &self,
+        env: &Env,
+        vs: &[VName],
+        w: usize,
+        what: &str,
+        span: Span,
+    ) -> Result<Vec<Array>, RunError> {
+        vs.iter()
+            .map(|v| {
+                let a = self.array(env, *v, span)?;
+                outer(&a, w, what, span)?;
+                Ok(a)
+            })
+            .collect()
+    }
+
+    /// Applies a lambda to argument values.
+    pub(crate) fn apply(
+        &mut self,
+        env: &mut Env,
+        lam: &Lambda,
+        args: Vec<Val>,
+    ) -> Result<Vec<Val>, RunError> {
+        let names: Vec<VName> = lam.params.iter().map(|p| p.name).collect();
+        for (p, v) in names.iter().zip(args) {
+            env.insert(*p, v);
+        }
+        self.body(env, &lam.body, &names)
+    }
+
+    pub(crate) fn map(
+        &mut self,
+        env: &mut Env,
+        w: &Operand,
+        lam: &Lambda,
+        arrs: &[VName],
+        early: &[VName],
+        span: Span,
+    ) -> Result<Vec<Val>, RunError> {
+        let w = width(self.int(env, w, span)?, span)?;
+        let inputs: Vec<Val> = arrs
+            .iter()
+            .map(|v| self.get(env, *v, span))
+            .collect::<Result<_, _>>()?;
+        release(env, early);
+        // Accumulator inputs are moved (not shared) and threaded through
+        // the iterations; the others are read row by row.
+        let (mut accs, inputs): (Vec<Val>, Vec<Val>) =
+            inputs.into_iter().partition(|v| matches!(v, Val::Acc(_)));
+        for v in &inputs {
+            match v {
+                Val::Array(a) => outer(a, w, "map", span)?,
+                _ => {
+                    return Err(RunError::new(
+                        "internal error: map over a scalar",
+                        Some(span),
+                    ))
+                }
+            }
+        }
+        let mut stacks: Vec<Stack> = lam
+            .ret
+            .iter()
+            .map(|_| Stack {
+                shape: None,
+                data: None,
+            })
+            .collect();
+        for i in 0..w {
+            let mut arrays = inputs.iter();
+            let mut acc_slots = std::mem::take(&mut accs).into_iter();
+            let args: Vec<Val> = lam
+                .params
+                .iter()
+                .map(|p| match &p.ty {
+                    Type::Acc(_) => acc_slots.next().unwrap_or(missing()),
+                    _ => match arrays.next() {
+                        Some(Val::Array(a)) => a.row(i),
+                        _ => missing(),
+                    },
+                })
+                .collect();
+            let res = self.apply(env, lam, args)?;
+            for ((r, t), st) in res.into_iter().zip(&lam.ret).zip(&mut stacks) {
+                if t.is_acc() {
+                    accs.push(r);
+                } else {
+                    at(st.push(&r), span)?;
+                }
+            }
+        }
+        let mut accs = accs.into_iter();
+        Ok(lam
+            .ret
+            .iter()
+            .zip(stacks)
+            .map(|(t, st)| {
+                if t.is_acc() {
+                    accs.next().unwrap_or(missing())
+                } else {
+                    st.finish(w, t, env)
+                }
+            })
+            .collect())
+    }
+
+    fn neutral(&self, env: &Env, op: &AccOp, span: Span) -> Result<Vec<Val>, RunError> {
+        op.neutral
+            .iter()
+            .map(|o| self.operand(env, o, span))
+            .collect()
+    }
+
+    pub(crate) fn reduce(
+        &mut self,
+        env: &mut Env,
+        w: &Operand,
+        op: &AccOp,
+        arrs: &[VName],
+        span: Span,
+    ) -> Result<Vec<Val>, RunError> {
+        let w = width(self.int(env, w, span)?, span)?;
+        let xs = self.arrays(env, arrs, w, "reduce", span)?;
+        let mut acc = self.neutral(env, op, span)?;
+        for i in 0..w {
+            acc.extend(xs.iter().map(|a| a.row(i)));
+            acc = self.apply(env, &op.lam, acc)?;
+        }
+        Ok(acc)
+    }
+
+    pub(crate) fn scan(
+        &mut self,
+        env: &mut Env,
+        w: &Operand,
+        op: &AccOp,
+        arrs: &[VName],
+        span: Span,
+    ) -> Result<Vec<Val>, RunError> {
+        let w = width(self.int(env, w, span)?, span)?;
+        let xs = self.arrays(env, arrs, w, "scan", span)?;
+        let mut acc = self.neutral(env, op, span)?;
+        let mut stacks: Vec<Stack> = op
+            .lam
+            .ret
+            .iter()
+            .map(|_| Stack {
+                shape: None,
+                data: None,
+            })
+            .collect();
+        for i in 0..w {
+            acc.extend(xs.iter().map(|a| a.row(i)));
+            acc = self.apply(env, &op.lam, acc)?;
+            for (st, v) in stacks.iter_mut().zip(&acc) {
+                at(st.push(v), span)?;
+            }
+        }
+        Ok(stacks
+            .into_iter()
+            .zip(&op.lam.ret)
+            .map(|(st, t)| st.finish(w, t, env))
+            .collect())
+    }
+
+    fn indices(&self, inds: &[Array], i: usize) -> Vec<i64> {
+        inds.iter()
+            .map(|a| a.data.get(i).and_then(prim::as_i64).unwrap_or(-1))
+            .collect()
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn hist(
+        &mut self,
+        env: &mut Env,
+        w: &Operand,
+        dests: &[VName],
+        op: &AccOp,
+        inds: &[VName],
+        vals: &[VName],
+        early: &[VName],
+        span: Span,
+    ) -> Result<Vec<Val>, RunError> {
+        let w = width(self.int(env, w, span)?, span)?;
+        let is = self.arrays(env, inds, w, "hist", span)?;
+        let vs = self.arrays(env, vals, w, "hist", span)?;
+        let mut ds: Vec<Array> = dests
+            .iter()
+            .map(|d| self.array(env, *d, span))
+            .collect::<Result<_, _>>()?;
+        release(env, early);
+        let k = inds.len();
+        for d in &ds {
+            if d.rank() < k || d.shape[..k] != ds[0].shape[..k] {
+                return Err(RunError::new(
+                    format!(
+                        "Sizes do not match: histogram destinations of shapes {} and {}",
+                        shape_str(&ds[0].shape),
+                        shape_str(&d.shape)
+                    ),
+                    Some(span),
+                ));
+            }
+        }
+        for i in 0..w {
+            let idx = self.indices(&is, i);
+            let Some(off) = ds.first().and_then(|d| block_offset(&d.shape, &idx)) else {
+                continue;
+            };
+            let mut args: Vec<Val> = ds.iter().map(|d| block(d, k, off)).collect();
+            args.extend(vs.iter().map(|a| a.row(i)));
+            let new = self.apply(env, &op.lam, args)?;
+            for (d, v) in ds.iter_mut().zip(&new) {
+                let shape = d.shape[k..].to_vec();
+                at(write_block(d.data_mut(&self.copies), off, &shape, v), span)?;
+            }
+        }
+        Ok(ds.into_iter().map(Val::Array).collect())
+    }
+
+    pub(crate) fn scatter(
+        &mut self,
+        env: &mut Env,
+        w: &Operand,
+        dests: &[ScatterDest],
+        early: &[VName],
+        span: Span,
+    ) -> Result<Vec<Val>, RunError> {
+        let w = width(self.int(env, w, span)?, span)?;
+        let mut work = vec![];
+        for d in dests {
+            let is = self.arrays(env, &d.inds, w, "scatter", span)?;
+            let vs = self.arrays(env, &[d.vals], w, "scatter", span)?.remove(0);
+            let arr = self.array(env, d.arr, span)?;
+            work.push((arr, is, vs));
+        }
+        release(env, early);
+        let mut out = vec![];
+        for (mut arr, is, vs) in work {
+            let k = is.len();
+            let shape = arr.shape.get(k..).unwrap_or(&[]).to_vec();
+            for i in 0..w {
+                let idx = self.indices(&is, i);
+                if let Some(off) = block_offset(&arr.shape, &idx) {
+                    at(
+                        write_block(arr.data_mut(&self.copies), off, &shape, &vs.row(i)),
+                        span,
+                    )?;
+                }
+            }
+            out.push(Val::Array(arr));
+        }
+        Ok(out)
+    }
+
+    pub(crate) fn withacc(
+        &mut self,
+        env: &mut Env,
+        inputs: &[AccInput],
+        lam: &Lambda,
+        early: &[VName],
+        span: Span,
+    ) -> Result<Vec<Val>, RunError> {
+        let mut accs = vec![];
+        for i in inputs {
+            let arrays: Vec<Array> = i
+                .arrs
+                .iter()
+                .map(|a| self.array(env, *a, span))
+                .collect::<Result<_, _>>()?;
+            let op = i.op.as_ref().map(|o| {
+                self.acc_ops
+                    .entry(o as *const AccOp)
+                    .or_insert_with(|| Rc::new(o.clone()))
+                    .clone()
+            });
+            accs.push(Val::Acc(Acc {
+                arrays,
+                ispace_rank: i.ispace.len(),
+                op,
+            }));
+        }
+        release(env, early);
+        let res = self.apply(env, lam, accs)?;
+        let mut out = vec![];
+        for r in &res[..inputs.len()] {
+            match r {
+                Val::Acc(a) => out.extend(a.arrays.iter().cloned().map(Val::Array)),
+                _ => {
+                    return Err(RunError::new(
+                        "internal error: withacc lambda did not return an accumulator",
+                        Some(span),
+                    ))
+                }
+            }
+        }
+        out.extend(res.into_iter().skip(inputs.len()));
+        Ok(out)
+    }
+
+    pub(crate) fn upd(
+        &mut self,
+        env: &mut Env,
+        acc: VName,
+        inds: &[Operand],
+        vals: &[Operand],
+        early: &[VName],
+        span: Span,
+    ) -> Result<Vec<Val>, RunError> {
+        let idx: Vec<i64> = inds
+            .iter()
+            .map(|o| self.int(env, o, span))
+            .collect::<Result<_, _>>()?;
+        let new: Vec<Val> = vals
+            .iter()
+            .map(|o| self.operand(env, o, span))
+            .collect::<Result<_, _>>()?;
+        let Val::Acc(mut a) = self.get(env, acc, span)? else {
+            return Err(RunError::new(
+                "internal error: upd of a non-accumulator",
+                Some(span),
+            ));
+        };
+        release(env, early);
+        let k = a.ispace_rank;
+        let Some(off) = a.arrays.first().and_then(|x| block_offset(&x.shape, &idx)) else {
+            return Ok(vec![Val::Acc(a)]);
+        };
+        let combined = match a.op.clone() {
+            None => new,
+            Some(op) => {
+                let mut args: Vec<Val> = a.arrays.iter().map(|x| block(x, k, off)).collect();
+                args.extend(new);
+                self.apply(env, &op.lam, args)?
+            }
+        };
+        for (x, v) in a.arrays.iter_mut().zip(&combined) {
+            let shape = x.shape[k..].to_vec();
+            at(write_block(x.data_mut(&self.copies), off, &shape, v), span)?;
+        }
+        Ok(vec![Val::Acc(a)])
+    }
+}
+
+/// A placeholder for a value the checker guarantees exists.
+fn missing() -> Val {
+    Val::Scalar(parad_values::Scalar::Bool(false))
+}
