@@ -5,32 +5,50 @@ use common::error;
 
 #[test]
 fn unknown_variable() {
-    assert_eq!(error("def f (x: i32) = x + xs"), "1:22: unknown variable 'xs'");
+    assert_eq!(
+        error("def f (x: i32) = x + xs"),
+        "1:22: unknown variable 'xs'"
+    );
 }
 
 #[test]
 fn unify_prim_types() {
-    assert_eq!(error("def f (x: i32) (y: f32) = x + y"), "1:31: cannot unify 'i32' with 'f32'");
+    assert_eq!(
+        error("def f (x: i32) (y: f32) = x + y"),
+        "1:31: cannot unify 'i32' with 'f32'"
+    );
 }
 
 #[test]
 fn operator_on_bool() {
-    assert_eq!(error("def f (b: bool) = b + b"), "1:19: cannot apply '+' to type 'bool'");
+    assert_eq!(
+        error("def f (b: bool) = b + b"),
+        "1:19: cannot apply '+' to type 'bool'"
+    );
 }
 
 #[test]
 fn bitwise_on_float() {
-    assert_eq!(error("def f (x: f32) = x & x"), "1:18: cannot apply '&' to type 'f32'");
+    assert_eq!(
+        error("def f (x: f32) = x & x"),
+        "1:18: cannot apply '&' to type 'f32'"
+    );
 }
 
 #[test]
 fn not_on_float() {
-    assert_eq!(error("def f (x: f64) = !x"), "1:19: cannot apply '!' to type 'f64'");
+    assert_eq!(
+        error("def f (x: f64) = !x"),
+        "1:19: cannot apply '!' to type 'f64'"
+    );
 }
 
 #[test]
 fn missing_record_field() {
-    assert_eq!(error("def f (r: {x: i32, y: i32}) = r.z"), "1:31: record has no field 'z'");
+    assert_eq!(
+        error("def f (r: {x: i32, y: i32}) = r.z"),
+        "1:31: record has no field 'z'"
+    );
 }
 
 #[test]
@@ -43,7 +61,10 @@ fn missing_tuple_component() {
 
 #[test]
 fn undefined_type() {
-    assert_eq!(error("def f (x: foo) = x"), "1:11: type 'foo' is not defined");
+    assert_eq!(
+        error("def f (x: foo) = x"),
+        "1:11: type 'foo' is not defined"
+    );
 }
 
 #[test]
@@ -64,7 +85,10 @@ fn if_condition_not_bool() {
 
 #[test]
 fn literal_out_of_range() {
-    assert_eq!(error("def f : u8 = 300"), "1:14: integer literal 300 does not fit in type 'u8'");
+    assert_eq!(
+        error("def f : u8 = 300"),
+        "1:14: integer literal 300 does not fit in type 'u8'"
+    );
 }
 
 #[test]
@@ -77,33 +101,54 @@ fn too_many_arguments() {
 
 #[test]
 fn argument_mismatch() {
-    assert_eq!(error("def g (x: i32) = x\ndef f = g true"), "2:11: cannot unify 'i32' with 'bool'");
+    assert_eq!(
+        error("def g (x: i32) = x\ndef f = g true"),
+        "2:11: cannot unify 'i32' with 'bool'"
+    );
 }
 
 #[test]
 fn index_non_array() {
-    assert_eq!(error("def f (x: i32) = x[0]"), "1:18: cannot index into a value of type 'i32'");
+    assert_eq!(
+        error("def f (x: i32) = x[0]"),
+        "1:18: cannot index into a value of type 'i32'"
+    );
 }
 
 #[test]
 fn too_many_indices() {
-    assert_eq!(error("def f (x: []i32) = x[0, 1]"), "1:20: cannot index a value of type '[]i32' with 2 indices");
+    assert_eq!(
+        error("def f (x: []i32) = x[0, 1]"),
+        "1:20: cannot index a value of type '[]i32' with 2 indices"
+    );
 }
 
 #[test]
 fn float_index() {
-    assert_eq!(error("def f (x: []i32) = x[1.5]"), "1:22: array index must be an integer, but has type 'f64'");
+    assert_eq!(
+        error("def f (x: []i32) = x[1.5]"),
+        "1:22: array index must be an integer, but has type 'f64'"
+    );
 }
 
 #[test]
 fn modules_unsupported() {
-    assert_eq!(error("module m = { def x = 1 }"), "1:1: modules are not supported yet");
+    assert_eq!(
+        error("module m = { def x = 1 }"),
+        "1:1: modules are not supported yet"
+    );
 }
 
 #[test]
 fn sum_types_unsupported() {
-    assert_eq!(error("type t = #a | #b"), "1:10: sum types are not supported yet");
-    assert_eq!(error("def f (x: i32) =\n  match x case _ -> 1"), "2:3: sum types are not supported yet");
+    assert_eq!(
+        error("type t = #a | #b"),
+        "1:10: sum types are not supported yet"
+    );
+    assert_eq!(
+        error("def f (x: i32) =\n  match x case _ -> 1"),
+        "2:3: sum types are not supported yet"
+    );
 }
 
 #[test]
@@ -121,12 +166,18 @@ fn loop_body_type() {
 
 #[test]
 fn polymorphic_entry() {
-    assert_eq!(error("entry f 'a (x: a) = x"), "1:7: entry point 'f' cannot be polymorphic");
+    assert_eq!(
+        error("entry f 'a (x: a) = x"),
+        "1:7: entry point 'f' cannot be polymorphic"
+    );
 }
 
 #[test]
 fn rigid_type_parameter() {
-    assert_eq!(error("def f 'a (x: a) : i32 = x"), "1:25: function body does not match the declared return type: cannot unify 'i32' with 'a'");
+    assert_eq!(
+        error("def f 'a (x: a) : i32 = x"),
+        "1:25: function body does not match the declared return type: cannot unify 'i32' with 'a'"
+    );
 }
 
 #[test]
@@ -139,5 +190,8 @@ fn array_elements_differ() {
 
 #[test]
 fn not_a_function() {
-    assert_eq!(error("def f (x: i32) = x 1"), "1:20: 'x' is not a function; it has type 'i32'");
+    assert_eq!(
+        error("def f (x: i32) = x 1"),
+        "1:20: 'x' is not a function; it has type 'i32'"
+    );
 }

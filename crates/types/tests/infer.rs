@@ -30,7 +30,10 @@ fn literals_default_to_i32_and_f64() {
 #[test]
 fn size_parameters_are_i64_values() {
     assert_eq!(fun_type("def f [n] (xs: [n]f32) = n", "f"), "[]f32 -> i64");
-    assert_eq!(fun_type("def f n (xs: [n]i32) = xs", "f"), "i64 -> []i32 -> []i32");
+    assert_eq!(
+        fun_type("def f n (xs: [n]i32) = xs", "f"),
+        "i64 -> []i32 -> []i32"
+    );
     let c = check("def f [n][m] (xss: [n][m]f32) = n * m");
     let f = c.typed.fun_by_name("f").unwrap();
     assert_eq!(f.size_params.len(), 2);
@@ -40,10 +43,19 @@ fn size_parameters_are_i64_values() {
 
 #[test]
 fn polymorphism_and_generalisation() {
-    assert_eq!(fun_type("def twice 'a (f: a -> a) (x: a) = f (f x)", "twice"), "(a -> a) -> a -> a");
-    assert_eq!(fun_type("def pair x y = (y, x)", "pair"), "t0 -> t1 -> (t1, t0)");
     assert_eq!(
-        fun_type("def f (x: i32) (b: bool) = let g y = (y, y) in (g x, g b)", "f"),
+        fun_type("def twice 'a (f: a -> a) (x: a) = f (f x)", "twice"),
+        "(a -> a) -> a -> a"
+    );
+    assert_eq!(
+        fun_type("def pair x y = (y, x)", "pair"),
+        "t0 -> t1 -> (t1, t0)"
+    );
+    assert_eq!(
+        fun_type(
+            "def f (x: i32) (b: bool) = let g y = (y, y) in (g x, g b)",
+            "f"
+        ),
         "i32 -> bool -> ((i32, i32), (bool, bool))"
     );
 }
@@ -51,32 +63,77 @@ fn polymorphism_and_generalisation() {
 #[test]
 fn higher_order_prelude_functions() {
     assert_eq!(
-        fun_type("def f (xs: []f32) (ys: []f32) = map2 (*) xs ys |> reduce (+) 0", "f"),
+        fun_type(
+            "def f (xs: []f32) (ys: []f32) = map2 (*) xs ys |> reduce (+) 0",
+            "f"
+        ),
         "[]f32 -> []f32 -> f32"
     );
-    assert_eq!(fun_type("def f (xs: [][]i32) = transpose xs |> flatten", "f"), "[][]i32 -> []i32");
-    assert_eq!(fun_type("def f (n: i64) = tabulate_2d n n (\\i j -> f64.i64 (i + j))", "f"), "i64 -> [][]f64");
-    assert_eq!(fun_type("def f (xs: []i32) = filter (> 0) xs", "f"), "[]i32 -> []i32");
-    assert_eq!(fun_type("def f (xs: []i32) = unzip (zip xs (map f32.i32 xs))", "f"), "[]i32 -> ([]i32, []f32)");
-    assert_eq!(fun_type("def f (x: f64) = vjp (\\y -> y * y) x 1", "f"), "f64 -> f64");
+    assert_eq!(
+        fun_type("def f (xs: [][]i32) = transpose xs |> flatten", "f"),
+        "[][]i32 -> []i32"
+    );
+    assert_eq!(
+        fun_type(
+            "def f (n: i64) = tabulate_2d n n (\\i j -> f64.i64 (i + j))",
+            "f"
+        ),
+        "i64 -> [][]f64"
+    );
+    assert_eq!(
+        fun_type("def f (xs: []i32) = filter (> 0) xs", "f"),
+        "[]i32 -> []i32"
+    );
+    assert_eq!(
+        fun_type("def f (xs: []i32) = unzip (zip xs (map f32.i32 xs))", "f"),
+        "[]i32 -> ([]i32, []f32)"
+    );
+    assert_eq!(
+        fun_type("def f (x: f64) = vjp (\\y -> y * y) x 1", "f"),
+        "f64 -> f64"
+    );
 }
 
 #[test]
 fn records_tuples_and_projection() {
-    assert_eq!(fun_type("def f (p: {x: f32, y: f32}) = p.x + p.y", "f"), "{x: f32, y: f32} -> f32");
-    assert_eq!(fun_type("def f (t: (i32, bool)) = t.1", "f"), "(i32, bool) -> bool");
-    assert_eq!(fun_type("def f (ps: []{a: i32, b: f64}) = map (\\p -> p.b) ps", "f"), "[]{a: i32, b: f64} -> []f64");
-    assert_eq!(fun_type("def f (r: {a: {b: i32}}) = r with a.b = 2", "f"), "{a: {b: i32}} -> {a: {b: i32}}");
-    assert_eq!(fun_type("def f (r: {a: {b: i32}}) = r.a.b", "f"), "{a: {b: i32}} -> i32");
+    assert_eq!(
+        fun_type("def f (p: {x: f32, y: f32}) = p.x + p.y", "f"),
+        "{x: f32, y: f32} -> f32"
+    );
+    assert_eq!(
+        fun_type("def f (t: (i32, bool)) = t.1", "f"),
+        "(i32, bool) -> bool"
+    );
+    assert_eq!(
+        fun_type("def f (ps: []{a: i32, b: f64}) = map (\\p -> p.b) ps", "f"),
+        "[]{a: i32, b: f64} -> []f64"
+    );
+    assert_eq!(
+        fun_type("def f (r: {a: {b: i32}}) = r with a.b = 2", "f"),
+        "{a: {b: i32}} -> {a: {b: i32}}"
+    );
+    assert_eq!(
+        fun_type("def f (r: {a: {b: i32}}) = r.a.b", "f"),
+        "{a: {b: i32}} -> i32"
+    );
 }
 
 #[test]
 fn numeric_modules() {
-    assert_eq!(fun_type("def f (x: f32) = f32.sqrt x + f32.pi", "f"), "f32 -> f32");
+    assert_eq!(
+        fun_type("def f (x: f32) = f32.sqrt x + f32.pi", "f"),
+        "f32 -> f32"
+    );
     assert_eq!(fun_type("def f (x: i32) = f64.i32 x", "f"), "i32 -> f64");
     assert_eq!(fun_type("def f (xs: []u8) = u8.sum xs", "f"), "[]u8 -> u8");
-    assert_eq!(fun_type("def f (x: f32) = f32.to_bits x", "f"), "f32 -> u32");
-    assert_eq!(fun_type("def f (x: f64) = f64.(sqrt x * 2)", "f"), "f64 -> f64");
+    assert_eq!(
+        fun_type("def f (x: f32) = f32.to_bits x", "f"),
+        "f32 -> u32"
+    );
+    assert_eq!(
+        fun_type("def f (x: f64) = f64.(sqrt x * 2)", "f"),
+        "f64 -> f64"
+    );
     assert_eq!(fun_type("def f = i64.highest", "f"), "i64");
 }
 
@@ -87,13 +144,28 @@ fn loops_updates_and_sections() {
         "i32 -> i32"
     );
     assert_eq!(
-        fun_type("def f (xs: *[]f32) = loop xs for i < 3 do xs with [i] = 0", "f"),
+        fun_type(
+            "def f (xs: *[]f32) = loop xs for i < 3 do xs with [i] = 0",
+            "f"
+        ),
         "[]f32 -> []f32"
     );
-    assert_eq!(fun_type("def f (xs: [][]f32) = map (.[0]) xs", "f"), "[][]f32 -> []f32");
-    assert_eq!(fun_type("def f (xs: []i32) = map (2 -) xs", "f"), "[]i32 -> []i32");
-    assert_eq!(fun_type("def f (x: i32) = x |> (+ 1) |> (* 2)", "f"), "i32 -> i32");
-    assert_eq!(fun_type("def f (xs: []i32) = xs[1:3]", "f"), "[]i32 -> []i32");
+    assert_eq!(
+        fun_type("def f (xs: [][]f32) = map (.[0]) xs", "f"),
+        "[][]f32 -> []f32"
+    );
+    assert_eq!(
+        fun_type("def f (xs: []i32) = map (2 -) xs", "f"),
+        "[]i32 -> []i32"
+    );
+    assert_eq!(
+        fun_type("def f (x: i32) = x |> (+ 1) |> (* 2)", "f"),
+        "i32 -> i32"
+    );
+    assert_eq!(
+        fun_type("def f (xs: []i32) = xs[1:3]", "f"),
+        "[]i32 -> []i32"
+    );
 }
 
 #[test]
@@ -104,7 +176,9 @@ fn type_abbreviations() {
 
 #[test]
 fn entry_points_are_printed_types() {
-    let c = check("entry e (xs: [][]f64) (b: bool) : ([]f64, i64) = (xs[0], length xs)\ndef main = 1u16");
+    let c = check(
+        "entry e (xs: [][]f64) (b: bool) : ([]f64, i64) = (xs[0], length xs)\ndef main = 1u16",
+    );
     assert_eq!(c.entries.len(), 2);
     assert_eq!(c.entries[0].name, "e");
     assert_eq!(c.entries[0].params, vec!["[][]f64", "bool"]);
@@ -127,7 +201,17 @@ fn operators_become_intrinsics() {
     use parad_types::tast::{TExpKind, Type};
     let c = check("def f (x: f32) (y: f32) = x * y");
     let f = c.typed.fun_by_name("f").unwrap();
-    let TExpKind::Apply(op, args) = &f.body.kind else { panic!("not an application") };
+    let TExpKind::Apply(op, args) = &f.body.kind else {
+        panic!("not an application")
+    };
     assert_eq!(args.len(), 2);
-    assert_eq!(op.kind, TExpKind::Intrinsic("mul", vec![Type::Prim(parad_base::PrimType::Float(parad_base::FloatType::F32))]));
+    assert_eq!(
+        op.kind,
+        TExpKind::Intrinsic(
+            "mul",
+            vec![Type::Prim(parad_base::PrimType::Float(
+                parad_base::FloatType::F32
+            ))]
+        )
+    );
 }
