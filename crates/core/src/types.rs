@@ -177,6 +177,22 @@ impl Type {
         }
     }
 
+    /// The same type with every dimension existential (e.g. for a
+    /// function's return type, whose dimensions may not be in scope).
+    pub fn erase_dims(&self) -> Type {
+        match self {
+            Type::Prim(_) => self.clone(),
+            Type::Array { elem, shape } => Type::Array {
+                elem: *elem,
+                shape: vec![Dim::Ext; shape.len()],
+            },
+            Type::Acc(a) => Type::Acc(AccType {
+                ispace: vec![Dim::Ext; a.ispace.len()],
+                elems: a.elems.iter().map(|t| t.erase_dims()).collect(),
+            }),
+        }
+    }
+
     /// Variables named in the dimensions (including inside accumulators).
     pub fn dim_vars(&self, out: &mut Vec<VName>) {
         match self {
