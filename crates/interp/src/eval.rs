@@ -466,10 +466,13 @@ impl<'p> Interp<'p> {
             .map(|(_, o)| self.operand(env, o, span))
             .collect::<Result<_, _>>()?;
         let mut names: Vec<VName> = params.iter().map(|(p, _)| p.name).collect();
+        let n = match form {
+            LoopForm::For { bound, .. } => self.int(env, bound, span)?,
+            LoopForm::While { .. } => 0,
+        };
         release(env, early);
         match form {
-            LoopForm::For { i, it, bound } => {
-                let n = self.int(env, bound, span)?;
+            LoopForm::For { i, it, .. } => {
                 names.push(*i);
                 for k in 0..n.max(0) {
                     env.insert(*i, Val::Scalar(prim::mk_int(*it, k as i128)));

@@ -79,7 +79,7 @@ fn arithmetic_wraps() {
     assert_eq!(int_bin(BinOp::Sub, IntType::U8, 0, 1), Ok(Scalar::U8(255)));
     assert_eq!(
         int_bin(BinOp::Mul, IntType::I16, 300, 300),
-        Ok(Scalar::I16((90000i32 as i16) as i16))
+        Ok(Scalar::I16(90000i32 as i16))
     );
     assert_eq!(
         int_bin(BinOp::Mul, IntType::I64, i64::MAX as i128, 2),

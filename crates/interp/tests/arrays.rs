@@ -1,0 +1,176 @@
+//! Array operations, accumulators, and sharing.
+
+use parad_base::{IntType, PrimType};
+use parad_core::types::I64;
+use parad_core::*;
+use parad_interp::Interp;
+use parad_values::{ArrayData, ArrayValue, Scalar, Value};
+
+const PI64: PrimType = PrimType::Int(IntType::I64);
+
+fn arr(shape: &[usize], xs: &[i64]) -> Value {
+    Value::Array(ArrayValue {
+        shape: shape.to_vec(),
+        data: ArrayData::I64(xs.to_vec()),
+    })
+}
+
+/// Runs a one-argument function `main(xs: [..]i64)` built by `f`,
+/// returning its results and the number of array copies made.
+fn eval(
+    rank: usize,
+    xs: Value,
+    f: impl FnOnce(&mut builder::Builder, VName) -> Vec<Operand>,
+) -> (Vec<Value>, u64) {
+    let mut pb = ProgramBuilder::new();
+    let p = pb.param("xs", Type::array(PI64, vec![Dim::Ext; rank]));
+    let xv = p.name;
+    let mut ret = vec![];
+    let fun = pb.function("main", vec![p], vec![], |b| {
+        let r = f(b, xv);
+        ret = r.iter().map(|&o| b.type_of(o).erase_dims()).collect();
+        r
+    });
+    let mut prog = pb.finish();
+    prog.funs[0].ret = ret;
+    let results = prog.funs[0]
+        .ret
+        .iter()
+        .map(|t| EntryType::of_type(t, false).unwrap())
+        .collect();
+    prog.entries.push(EntryPoint {
+        name: "main".into(),
+        fun,
+        params: vec![EntryType {
+            elem: PI64,
+            rank,
+            unique: false,
+        }],
+        results,
+    });
+    check_program(&prog).unwrap_or_else(|e| panic!("{e}\n{prog}"));
+    let mut it = Interp::new(&prog);
+    let r = it
+        .run_entry(&prog, "main", vec![xs])
+        .unwrap_or_else(|e| panic!("{e}\n{prog}"));
+    (r, it.copy_count())
+}
+
+#[test]
+fn transpose_concat_reverse_rotate() {
+    let m = arr(&[2, 3], &[1, 2, 3, 4, 5, 6]);
+    let (r, _) = eval(2, m.clone(), |b, xs| vec![b.transpose(xs).into()]);
+    assert_eq!(r, vec![arr(&[3, 2], &[1, 4, 2, 5, 3, 6])]);
+    let (r, _) = eval(2, m.clone(), |b, xs| vec![b.concat(vec![xs, xs]).into()]);
+    assert_eq!(r, vec![arr(&[4, 3], &[1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6])]);
+    let (r, _) = eval(2, m.clone(), |b, xs| vec![b.reverse(xs).into()]);
+    assert_eq!(r, vec![arr(&[2, 3], &[4, 5, 6, 1, 2, 3])]);
+    let (r, _) = eval(1, arr(&[4], &[1, 2, 3, 4]), |b, xs| {
+        vec![b.rotate(Operand::i64(-1), xs).into()]
+    });
+    assert_eq!(r, vec![arr(&[4], &[4, 1, 2, 3])]);
+    let (r, _) = eval(2, m.clone(), |b, xs| vec![b.flatten(xs).into()]);
+    assert_eq!(r, vec![arr(&[6], &[1, 2, 3, 4, 5, 6])]);
+    let (r, _) = eval(2, m, |b, xs| {
+        let col = DimIndex::Slice {
+            start: Operand::i64(2),
+            len: Operand::i64(3),
+            stride: Operand::i64(-1),
+        };
+        vec![b
+            .slice(xs, vec![DimIndex::Fix(Operand::i64(1)), col])
+            .into()]
+    });
+    assert_eq!(r, vec![arr(&[3], &[6, 5, 4])]);
+}
+
+#[test]
+fn update_of_a_row_and_replicate_of_an_array() {
+    let m = arr(&[2, 2], &[1, 2, 3, 4]);
+    let (r, copies) = eval(2, m, |b, xs| {
+        let row = b.iota(Operand::i64(2));
+        let c = b.copy(xs);
+        let u = b.update(c, &[Operand::i64(0)], row);
+        let rep = b.replicate(Operand::i64(2), row);
+        vec![u.into(), rep.into()]
+    });
+    assert_eq!(
+        r,
+        vec![arr(&[2, 2], &[0, 1, 3, 4]), arr(&[2, 2], &[0, 1, 0, 1])]
+    );
+    assert_eq!(copies, 1);
+}
+
+#[test]
+fn loop_over_a_shared_array_copies_once() {
+    // `xs` stays alive after the loop, so the first update must copy; the
+    // later ones are in place.
+    let (r, copies) = eval(1, arr(&[3], &[5, 5, 5]), |b, xs| {
+        let n = b.width(xs);
+        let out = b.loop_for(&[xs.into()], n, |b, i, p| {
+            vec![b.update(p[0], &[i.into()], i).into()]
+        });
+        vec![out[0].into(), xs.into()]
+    });
+    assert_eq!(r, vec![arr(&[3], &[0, 1, 2]), arr(&[3], &[5, 5, 5])]);
+    assert_eq!(copies, 1);
+}
+
+#[test]
+fn withacc_and_upd_accumulate_in_place() {
+    // Adds 1 at the index given by each element, through an accumulator
+    // threaded through a map.
+    let (r, copies) = eval(1, arr(&[5], &[0, 2, 2, 9, -1]), |b, is| {
+        let dest = b.replicate(Operand::i64(3), Operand::i64(0));
+        let plus = b.binop_lambda(BinOp::Add, vec![I64]);
+        let input = AccInput {
+            ispace: vec![Operand::i64(3)],
+            arrs: vec![dest],
+            op: Some(AccOp {
+                lam: plus,
+                neutral: vec![Operand::i64(0)],
+            }),
+        };
+        let res = b.withacc(vec![input], |b, accs| {
+            let out = b.map(&[is, accs[0]], |b, p| {
+                vec![b.upd(p[1], vec![p[0].into()], vec![Operand::i64(1)]).into()]
+            });
+            vec![out[0].into()]
+        });
+        vec![res[0].into()]
+    });
+    assert_eq!(r, vec![arr(&[3], &[1, 0, 2])]);
+    assert_eq!(copies, 0);
+}
+
+#[test]
+fn two_dimensional_scatter() {
+    let (r, _) = eval(1, arr(&[3], &[0, 1, 5]), |b, is| {
+        let dest = b.scratch(PI64, vec![Operand::i64(2), Operand::i64(2)]);
+        let vs = b.map(&[is], |b, x| vec![b.add(x[0], Operand::i64(10)).into()]);
+        let w = b.width(is);
+        let d = ScatterDest {
+            arr: dest,
+            inds: vec![is, is],
+            vals: vs[0],
+        };
+        vec![b.emit1(Exp::Scatter { w, dests: vec![d] }).into()]
+    });
+    assert_eq!(r, vec![arr(&[2, 2], &[10, 0, 0, 11])]);
+}
+
+#[test]
+fn size_and_iota_with_stride() {
+    let (r, _) = eval(2, arr(&[2, 3], &[0; 6]), |b, xs| {
+        let n = b.size(xs, 1);
+        let io = b.emit1(Exp::Iota {
+            n: n.into(),
+            start: Operand::i64(10),
+            step: Operand::i64(-2),
+            it: IntType::I64,
+        });
+        vec![io.into()]
+    });
+    assert_eq!(r, vec![arr(&[3], &[10, 8, 6])]);
+    let _ = Scalar::I64(0);
+}
