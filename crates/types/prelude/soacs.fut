@@ -87,3 +87,9 @@ def exscan [n] 'a (op: a -> a -> a) (ne: a) (xs: [n]a) : *[n]a =
 -- An array of `k` copies of `x`, with `vs` written at positions `is`.
 def spread 't [n] (k: i64) (x: t) (is: [n]i64) (vs: [n]t) : *[k]t =
   __scatter (__replicate k x) is vs
+
+def reduce_by_index_3d 'a [k] [m] [l] [n] (dest: *[k][m][l]a) (op: a -> a -> a) (ne: a) (is: [n](i64, i64, i64)) (vs: [n]a) : *[k][m][l]a =
+  let inside (i: i64) (j: i64) (h: i64) = i >= 0 && i < k && j >= 0 && j < m && h >= 0 && h < l
+  let flat = __map (\(i, j, h) -> if inside i j h then (i * m + j) * l + h else -1) is
+  let res = __hist (__flatten (__flatten dest)) op ne flat vs
+  in __map (\row -> __unflatten m l row) (__unflatten k (m * l) res)

@@ -117,6 +117,14 @@ impl Checker {
                     }
                     out.push((name.name.clone(), te));
                 }
+                let names: Vec<&str> = out.iter().map(|(n, _)| n.as_str()).collect();
+                if let Some(order) = tuple_order(&names) {
+                    let mut slots: Vec<Option<TExp>> =
+                        out.into_iter().map(|(_, e)| Some(e)).collect();
+                    let es: Vec<TExp> = order.into_iter().filter_map(|i| slots[i].take()).collect();
+                    let ty = Type::Tuple(es.iter().map(|e| e.ty.clone()).collect());
+                    return Ok(TExp::new(TExpKind::Tuple(es), ty, span));
+                }
                 out.sort_by(|a, b| a.0.cmp(&b.0));
                 let ty = Type::Record(out.iter().map(|(n, e)| (n.clone(), e.ty.clone())).collect());
                 Ok(TExp::new(TExpKind::Record(out), ty, span))

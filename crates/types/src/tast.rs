@@ -320,6 +320,18 @@ impl TProgram {
     }
 }
 
+/// If record field names are exactly `0`, `1`, …, `n-1` (n ≥ 2), the
+/// record is a tuple: returns, for each component, its position in `names`.
+pub(crate) fn tuple_order(names: &[&str]) -> Option<Vec<usize>> {
+    let n = names.len();
+    if n < 2 {
+        return None;
+    }
+    (0..n)
+        .map(|i| names.iter().position(|m| *m == i.to_string()))
+        .collect()
+}
+
 pub(crate) fn int_prim(t: IntType) -> Type {
     Type::Prim(PrimType::Int(t))
 }

@@ -132,6 +132,12 @@ impl Checker {
                     let t = self.type_exp(t)?;
                     out.push((name.name.clone(), t));
                 }
+                let names: Vec<&str> = out.iter().map(|(n, _)| n.as_str()).collect();
+                if let Some(order) = crate::tast::tuple_order(&names) {
+                    return Ok(Type::Tuple(
+                        order.into_iter().map(|i| out[i].1.clone()).collect(),
+                    ));
+                }
                 out.sort_by(|a, b| a.0.cmp(&b.0));
                 Ok(Type::Record(out))
             }

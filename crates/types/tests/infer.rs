@@ -215,3 +215,12 @@ fn operators_become_intrinsics() {
         )
     );
 }
+
+#[test]
+fn records_with_numeric_fields_are_tuples() {
+    assert_eq!(
+        fun_type("def f (r: {1: bool, 0: i32}) : (i32, bool) = r", "f"),
+        "(i32, bool) -> (i32, bool)"
+    );
+    assert_eq!(fun_type("def f = {1 = true, 0 = 2i32}", "f"), "(i32, bool)");
+}
