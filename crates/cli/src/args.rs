@@ -22,6 +22,8 @@ pub enum Command {
     Run(RunArgs),
     /// Run the test blocks (`-- ==`) of programs.
     Test(TestArgs),
+    /// Time entry points on the datasets of their test blocks.
+    Bench(BenchArgs),
     /// Print the program as one stage of the compiler sees it.
     Dump(DumpArgs),
 }
@@ -62,6 +64,27 @@ pub struct TestArgs {
     pub backend: BackendKind,
     /// Skip files and cases with this tag (may be repeated).
     #[arg(long, value_name = "TAG")]
+    pub exclude: Vec<String>,
+    /// Run only this entry point.
+    #[arg(long = "entry-point", value_name = "NAME")]
+    pub entry: Option<String>,
+}
+
+#[derive(Args)]
+pub struct BenchArgs {
+    /// Programs, or directories searched recursively for `.fut` files.
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    #[arg(long, value_enum, default_value = "interp")]
+    pub backend: BackendKind,
+    /// Timed runs per dataset (after one warm-up run).
+    #[arg(short = 'r', long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
+    pub runs: u32,
+    /// Write the measurements as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Skip datasets and files with this tag (may be repeated).
+    #[arg(long = "exclude-case", value_name = "TAG")]
     pub exclude: Vec<String>,
     /// Run only this entry point.
     #[arg(long = "entry-point", value_name = "NAME")]

@@ -4,6 +4,7 @@
 //! failed test), 2 a usage error.
 
 mod args;
+mod bench;
 mod check;
 mod dump;
 mod pipeline;
@@ -38,6 +39,7 @@ fn main() -> ExitCode {
         Command::Check(a) => check::check(&a),
         Command::Run(a) => run::run(&a),
         Command::Test(a) => test::test(&a),
+        Command::Bench(a) => bench::bench(&a),
         Command::Dump(a) => dump::dump(&a),
     };
     match result {

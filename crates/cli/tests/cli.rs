@@ -65,6 +65,8 @@ fn usage_errors_exit_2() {
         &["dump", "x.fut"],
         &["dump", "--stage=bogus", "x.fut"],
         &["run", "--backend=nonesuch", "x.fut"],
+        &["bench"],
+        &["bench", "-r", "0", "x.fut"],
     ] {
         let o = parad(args);
         assert_eq!(code(&o), 2, "parad {args:?}\n{}", stderr(&o));
@@ -233,6 +235,22 @@ fn test_on_missing_path() {
         "{}",
         stderr(&o)
     );
+}
+
+#[test]
+fn bench_writes_json() {
+    let d = tempfile::tempdir().unwrap();
+    let p = write(
+        d.path(),
+        "b.fut",
+        "-- ==\n-- input { 1 } output { 2 }\n\ndef main (x: i32) : i32 = x + 1\n",
+    );
+    let json = d.path().join("out.json");
+    let o = parad(&["bench", "-r", "2", "--json", s(&json), s(&p)]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = std::fs::read_to_string(&json).unwrap();
+    // Measured once the interpreter runs programs; empty until then.
+    assert!(text.contains("\"runtimes\"") || text == "{\n}\n", "{text}");
 }
 
 /// The compile-time `error:` regexes of a file's test blocks.

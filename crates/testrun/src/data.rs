@@ -1,13 +1,46 @@
 //! Producing and checking values for test cases, with errors as text
 //! located in the test file.
 
+use crate::spec::{Case, Input, Values};
 use parad_values::{DataError, Location, Value};
-use rand::Rng;
+use rand::{Rng, SeedableRng};
 use std::path::Path;
+
+/// The arguments of a case of the program at `path`; `None` for inputs
+/// that cannot be produced yet (FutharkScript).
+pub(crate) fn case_input(path: &Path, case: &Case) -> Result<Option<Vec<Value>>, String> {
+    match &case.input {
+        Input::Values(v) => read(v).map(Some),
+        Input::Random { items, .. } => {
+            let mut rng = rand::rngs::StdRng::seed_from_u64(seed(path, case.line, items));
+            items
+                .iter()
+                .map(|i| random_item(i, &mut rng))
+                .collect::<Result<_, _>>()
+                .map(Some)
+        }
+        Input::Script(Values::Inline { text, .. }) => match load_data_script(text) {
+            Some(file) => {
+                let dir = path.parent().unwrap_or(Path::new(""));
+                read(&Values::File(dir.join(file))).map(Some)
+            }
+            None => Ok(None),
+        },
+        Input::Script(Values::File(_)) => Ok(None),
+    }
+}
+
+/// Values written in a test block or stored in a file.
+pub(crate) fn read(v: &Values) -> Result<Vec<Value>, String> {
+    match v {
+        Values::Inline { text, line } => read_inline(text, *line),
+        Values::File(f) => read_file(f),
+    }
+}
 
 /// Parses values written in a test block whose opening brace is on line
 /// `first_line`; errors name the line of the `.fut` file.
-pub(crate) fn read_inline(text: &str, first_line: usize) -> Result<Vec<Value>, String> {
+fn read_inline(text: &str, first_line: usize) -> Result<Vec<Value>, String> {
     parad_values::read_values(text.as_bytes()).map_err(|e| match e.location {
         Some(Location::Line { line, .. }) => {
             format!("line {}: {}", first_line + line - 1, e.message)
@@ -17,13 +50,13 @@ pub(crate) fn read_inline(text: &str, first_line: usize) -> Result<Vec<Value>, S
 }
 
 /// Reads a data file (text or binary, possibly gzip-compressed).
-pub(crate) fn read_file(path: &Path) -> Result<Vec<Value>, String> {
+fn read_file(path: &Path) -> Result<Vec<Value>, String> {
     parad_values::read_file(path).map_err(|e: DataError| e.to_string())
 }
 
 /// One argument of a `random input` block: a type with sizes such as
 /// `[10][2]f32` (random contents) or a constant such as `3i64`.
-pub(crate) fn random_item(item: &str, rng: &mut impl Rng) -> Result<Value, String> {
+fn random_item(item: &str, rng: &mut impl Rng) -> Result<Value, String> {
     if let Ok((shape, t)) = parad_values::parse_value_type(item) {
         return Ok(parad_values::random_value(&shape, t, rng));
     }
@@ -59,4 +92,27 @@ pub(crate) fn check_results(expected: &[Value], actual: &[Value]) -> Result<(), 
     } else {
         Err(diffs.join("\n"))
     }
+}
+
+/// The one FutharkScript form supported: `$loaddata "file"`.
+fn load_data_script(text: &str) -> Option<&str> {
+    let quoted = text.trim().strip_prefix("$loaddata")?.trim();
+    let file = quoted.strip_prefix('"')?.strip_suffix('"')?;
+    (!file.is_empty() && !file.contains('"')).then_some(file)
+}
+
+/// A seed that depends only on the file name, the case's line and its
+/// types, so that random inputs are the same on every run.
+fn seed(path: &Path, line: usize, items: &[String]) -> u64 {
+    // FNV-1a: stable across Rust versions, unlike `DefaultHasher`.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let text = format!("{name}:{line}:{}", items.join(" "));
+    for b in text.bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    h
 }

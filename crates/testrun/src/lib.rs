@@ -5,10 +5,12 @@
 //! [`Backend`] supplied by the caller and counts passed, failed and
 //! skipped cases.
 
+pub mod bench;
 mod data;
 pub mod runner;
 pub mod spec;
 
+pub use bench::{bench_files, BenchOptions, BenchReport, BenchResult};
 pub use runner::{
     find_fut_files, run_file, run_files, Backend, LoadError, Loaded, Options, RunFailure, Summary,
 };

@@ -13,9 +13,8 @@
 //! backend reports as unsupported.
 
 use crate::data;
-use crate::spec::{parse_spec, Case, Expect, Input, Item, SpecError, TestSpec, Values};
+use crate::spec::{parse_spec, Case, Expect, Item, SpecError, TestSpec};
 use parad_values::Value;
-use rand::SeedableRng;
 use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -352,7 +351,7 @@ impl FileRun<'_> {
                 &format!("the program has no entry point `{}`", at.entry),
             );
         }
-        let args = match self.input(case) {
+        let args = match data::case_input(self.path, case) {
             Ok(Some(a)) => a,
             Ok(None) => return self.skip(1, at, "script inputs are not supported yet"),
             Err(e) => return self.fail(at, &format!("bad input: {e}")),
@@ -376,7 +375,7 @@ impl FileRun<'_> {
             ),
             (_, Err(RunFailure::Error(msg))) => self.fail(at, &format!("run-time error:\n{msg}")),
             (Expect::Success | Expect::AutoOutput, Ok(_)) => self.pass(),
-            (Expect::Output(expected), Ok(actual)) => match self.values(expected) {
+            (Expect::Output(expected), Ok(actual)) => match data::read(expected) {
                 Err(e) => self.fail(at, &format!("bad expected output: {e}")),
                 Ok(expected) => match data::check_results(&expected, &actual) {
                     Ok(()) => self.pass(),
@@ -385,63 +384,6 @@ impl FileRun<'_> {
             },
         }
     }
-
-    /// The arguments of a case; `None` for inputs that cannot be produced yet.
-    fn input(&self, case: &Case) -> Result<Option<Vec<Value>>, String> {
-        match &case.input {
-            Input::Values(v) => self.values(v).map(Some),
-            Input::Random { items, .. } => {
-                let mut rng = rand::rngs::StdRng::seed_from_u64(seed(self.path, case.line, items));
-                items
-                    .iter()
-                    .map(|i| data::random_item(i, &mut rng))
-                    .collect::<Result<_, _>>()
-                    .map(Some)
-            }
-            Input::Script(Values::Inline { text, .. }) => match load_data_script(text) {
-                Some(file) => self.values(&Values::File(self.dir().join(file))).map(Some),
-                None => Ok(None),
-            },
-            Input::Script(Values::File(_)) => Ok(None),
-        }
-    }
-
-    fn dir(&self) -> PathBuf {
-        self.path
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_default()
-    }
-
-    fn values(&self, v: &Values) -> Result<Vec<Value>, String> {
-        match v {
-            Values::Inline { text, line } => data::read_inline(text, *line),
-            Values::File(f) => data::read_file(f),
-        }
-    }
-}
-
-/// The one FutharkScript form supported: `$loaddata "file"`.
-fn load_data_script(text: &str) -> Option<&str> {
-    let quoted = text.trim().strip_prefix("$loaddata")?.trim();
-    let file = quoted.strip_prefix('"')?.strip_suffix('"')?;
-    (!file.is_empty() && !file.contains('"')).then_some(file)
-}
-
-/// A seed that depends only on the file name, the case's line and its
-/// types, so that random inputs are the same on every run.
-fn seed(path: &Path, line: usize, items: &[String]) -> u64 {
-    // FNV-1a: stable across Rust versions, unlike `DefaultHasher`.
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let text = format!("{name}:{line}:{}", items.join(" "));
-    for b in text.bytes() {
-        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-    }
-    h
 }
 
 /// The `.fut` files among `paths`: files as given, directories searched

@@ -1,0 +1,28 @@
+//! `parad bench`: time entry points on their test datasets.
+
+use crate::args::{BackendKind, BenchArgs};
+use crate::pipeline::Interp;
+use crate::Failure;
+use parad_testrun::{bench::to_json, bench_files, find_fut_files, Backend, BenchOptions};
+
+pub fn bench(args: &BenchArgs) -> Result<(), Failure> {
+    let files = find_fut_files(&args.paths).map_err(Failure::msg)?;
+    let backend: &dyn Backend = match args.backend {
+        BackendKind::Interp => &Interp,
+    };
+    let options = BenchOptions {
+        runs: args.runs as usize,
+        exclude: args.exclude.clone(),
+        entry: args.entry.clone(),
+    };
+    let report = bench_files(backend, &files, &options, &mut std::io::stdout().lock());
+    if let Some(path) = &args.json {
+        std::fs::write(path, to_json(&report.results))
+            .map_err(|e| Failure::msg(format!("cannot write {}: {e}", path.display())))?;
+    }
+    if report.failures > 0 {
+        Err(Failure::Reported)
+    } else {
+        Ok(())
+    }
+}
