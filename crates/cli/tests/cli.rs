@@ -271,10 +271,7 @@ fn compile_error_regexes(path: &Path, text: &str) -> Vec<regex::Regex> {
 /// Programs of `tests/` that the front end gets wrong today, each with the
 /// reason. The test fails when one of them starts to check, so that the
 /// list only ever shrinks.
-const KNOWN_GAPS: &[(&str, &str)] = &[(
-    "records/tuple_projections.fut",
-    "the type checker does not treat `{0 = a, 1 = b}` as the tuple `(a, b)`",
-)];
+const KNOWN_GAPS: &[(&str, &str)] = &[];
 
 /// Every program in the repository's `tests/` folder type checks, except
 /// those under `tests/errors/` that expect a compile-time error, which
