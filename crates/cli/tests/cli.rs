@@ -285,7 +285,7 @@ fn tests_folder_checks() {
         eprintln!("no tests/ folder; nothing to check");
         return;
     };
-    let files = parad_testrun::find_fut_files(&[root.clone()]).unwrap();
+    let files = parad_testrun::find_fut_files(std::slice::from_ref(&root)).unwrap();
     let mut problems = vec![];
     for f in &files {
         let text = std::fs::read_to_string(f).unwrap();
