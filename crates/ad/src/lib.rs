@@ -1,0 +1,130 @@
+//! Automatic differentiation as a core-IR pass (DESIGN §4).
+//!
+//! [`differentiate`] replaces every `jvp` and `vjp` node of a program by
+//! ordinary core IR, innermost first, so that nested uses (`jvp` of `vjp`,
+//! `vjp` inside `map`) work: when a node is expanded its lambda no longer
+//! contains AD nodes.
+//!
+//! - [`fwd`]: forward mode (tangents carried alongside primals);
+//! - [`rev`]: reverse mode by redundant execution (no tape).
+
+pub mod fwd;
+pub mod rev;
+
+use parad_base::Span;
+use parad_core::builder::Ctx;
+use parad_core::{Body, Exp, Lambda, Operand, Program, Stm};
+use std::fmt;
+
+/// A construct the AD pass cannot differentiate, located at the `jvp` or
+/// `vjp` (or the statement inside it) that needs it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AdError {
+    pub message: String,
+    pub span: Span,
+}
+
+impl AdError {
+    pub fn new(span: Span, message: impl Into<String>) -> AdError {
+        AdError {
+            message: message.into(),
+            span,
+        }
+    }
+}
+
+impl fmt::Display for AdError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for AdError {}
+
+pub type Result<T> = std::result::Result<T, AdError>;
+
+/// Expands every `jvp`/`vjp` of `prog`.
+pub fn differentiate(prog: &mut Program) -> Result<()> {
+    let mut ctx = Ctx::for_program(prog);
+    let mut funs = std::mem::take(&mut prog.funs);
+    let res = funs
+        .iter_mut()
+        .try_for_each(|f| expand_body(&mut ctx, &mut f.body));
+    prog.funs = funs;
+    prog.names = ctx.names;
+    res
+}
+
+/// Expands the AD nodes of `body` (and of every body nested in it).
+pub fn expand_body(ctx: &mut Ctx, body: &mut Body) -> Result<()> {
+    let stms = std::mem::take(&mut body.stms);
+    for mut stm in stms {
+        expand_nested(ctx, &mut stm.exp)?;
+        match stm.exp {
+            Exp::Jvp {
+                lam,
+                primals,
+                tangents,
+            } => {
+                let (new, res) = fwd::jvp(ctx, &lam, &primals, &tangents, stm.span)?;
+                body.stms.extend(new);
+                bind_results(&mut body.stms, stm.pat, res, stm.span);
+            }
+            Exp::Vjp {
+                lam,
+                primals,
+                adjoints,
+            } => {
+                let (new, res) = rev::vjp(ctx, &lam, &primals, &adjoints, stm.span)?;
+                body.stms.extend(new);
+                bind_results(&mut body.stms, stm.pat, res, stm.span);
+            }
+            exp => body.stms.push(Stm { exp, ..stm }),
+        }
+    }
+    Ok(())
+}
+
+/// Binds the pattern of an expanded AD node to the operands computed by
+/// its expansion.
+fn bind_results(out: &mut Vec<Stm>, pat: Vec<parad_core::Param>, res: Vec<Operand>, span: Span) {
+    assert_eq!(pat.len(), res.len(), "AD expansion returned the wrong arity");
+    for (p, r) in pat.into_iter().zip(res) {
+        out.push(Stm {
+            pat: vec![p],
+            exp: Exp::Atom(r),
+            span,
+        });
+    }
+}
+
+fn expand_lambda(ctx: &mut Ctx, lam: &mut Lambda) -> Result<()> {
+    expand_body(ctx, &mut lam.body)
+}
+
+/// Expands AD nodes inside the bodies and lambdas of `e` (not `e` itself).
+fn expand_nested(ctx: &mut Ctx, e: &mut Exp) -> Result<()> {
+    match e {
+        Exp::If {
+            then_br, else_br, ..
+        } => {
+            expand_body(ctx, then_br)?;
+            expand_body(ctx, else_br)
+        }
+        Exp::Loop { body, .. } => expand_body(ctx, body),
+        Exp::Map { lam, .. } => expand_lambda(ctx, lam),
+        Exp::Reduce { op, .. } | Exp::Scan { op, .. } | Exp::Hist { op, .. } => {
+            expand_lambda(ctx, &mut op.lam)
+        }
+        Exp::WithAcc { inputs, lam } => {
+            for i in inputs {
+                if let Some(op) = &mut i.op {
+                    expand_lambda(ctx, &mut op.lam)?;
+                }
+            }
+            expand_lambda(ctx, lam)
+        }
+        Exp::Jvp { lam, .. } | Exp::Vjp { lam, .. } => expand_lambda(ctx, lam),
+        _ => Ok(()),
+    }
+}
