@@ -1,13 +1,15 @@
 //! From a source file to something that runs: the compiler pipeline as
 //! the command-line tool drives it.
 
-use parad_base::{FileId, SourceMap};
-use parad_testrun::{Backend, LoadError, Loaded};
+use parad_base::{Diagnostic, FileId, SourceMap};
+use parad_core::Program;
+use parad_lower::ErrorKind;
+use parad_values::Value;
+use parad_testrun::{Backend, LoadError, Loaded, RunFailure};
 use parad_types::Checked;
 use std::path::Path;
 
 /// A program that passed the front end.
-#[allow(dead_code)] // read by `instantiate` once lowering exists
 pub struct Compiled {
     pub sources: SourceMap,
     pub file: FileId,
@@ -31,15 +33,76 @@ pub fn load_program(path: &Path) -> Result<Compiled, String> {
     }
 }
 
-/// Why the interpreter cannot run programs yet.
-pub const NOT_YET: &str =
-    "the interpreter cannot run programs yet (lowering to core IR is not implemented)";
+/// A program lowered to core IR, with AD expanded: what every backend
+/// runs.
+pub struct Lowered {
+    pub sources: SourceMap,
+    pub program: Program,
+}
 
-/// SEAM (to be replaced when lowering and the interpreter exist): turns a
-/// checked program into one whose entry points can be called.
+/// Whether to run the IR checker after every pass: always in debug
+/// builds, and when `PARAD_CHECK_IR` is set (the test suite sets it).
+fn check_ir() -> bool {
+    cfg!(debug_assertions) || std::env::var_os("PARAD_CHECK_IR").is_some()
+}
+
+fn checked(stage: &str, p: &Program, sources: &SourceMap) -> Result<(), LoadError> {
+    if !check_ir() {
+        return Ok(());
+    }
+    parad_core::check_program(p).map_err(|e| {
+        let at = e
+            .span
+            .map(|s| format!(" (at {})", Diagnostic::error(s, "").short(sources).trim()))
+            .unwrap_or_default();
+        LoadError::Compile(format!(
+            "error: internal compiler error: the IR after {stage} is ill-formed: {e}{at}\n"
+        ))
+    })
+}
+
+/// Lowers a checked program to core IR (stage `core`), optionally followed
+/// by automatic differentiation (stage `ad`).
+pub fn lower(compiled: Compiled, differentiate: bool) -> Result<Lowered, LoadError> {
+    let Compiled {
+        sources, checked: ck, ..
+    } = compiled;
+    let mut program = parad_lower::lower(&ck).map_err(|e| {
+        let text = e.diagnostic().render(&sources);
+        match e.kind {
+            ErrorKind::Unsupported => LoadError::Unsupported(text.trim_end().to_string()),
+            ErrorKind::Program | ErrorKind::Bug => LoadError::Compile(text),
+        }
+    })?;
+    checked("lowering", &program, &sources)?;
+    if differentiate {
+        parad_ad::differentiate(&mut program).map_err(|e| {
+            let d = Diagnostic::error(e.span, e.message);
+            LoadError::Unsupported(d.render(&sources).trim_end().to_string())
+        })?;
+        checked("automatic differentiation", &program, &sources)?;
+    }
+    Ok(Lowered { sources, program })
+}
+
+/// Turns a checked program into one whose entry points can be called by
+/// the reference interpreter.
 pub fn instantiate(compiled: Compiled) -> Result<Box<dyn Loaded>, LoadError> {
-    let _ = compiled;
-    Err(LoadError::Unsupported(NOT_YET.to_string()))
+    let lowered = lower(compiled, true)?;
+    Ok(Box::new(Interpreted(lowered)))
+}
+
+struct Interpreted(Lowered);
+
+impl Loaded for Interpreted {
+    fn call(&mut self, entry: &str, args: Vec<Value>) -> Result<Vec<Value>, RunFailure> {
+        parad_interp::run(&self.0.program, entry, args)
+            .map_err(|e| RunFailure::Error(e.to_diagnostic().render(&self.0.sources)))
+    }
+
+    fn has_entry(&self, entry: &str) -> bool {
+        self.0.program.entry(entry).is_some()
+    }
 }
 
 /// The reference interpreter as a test backend.

@@ -1,0 +1,228 @@
+//! Function application: every call is inlined (Futhark has no
+//! recursion), so higher-order functions disappear and polymorphic
+//! functions are instantiated at each use.
+
+use crate::error::{LowerError, R};
+use crate::value::{Callee, Closure, Env, SV};
+use crate::Lowerer;
+use parad_base::Span;
+use parad_core::{Builder, CmpOp, Exp, Operand};
+use parad_types::tast::{SizeSource, TPat, VarId};
+use std::rc::Rc;
+
+/// Inlining deeper than this means runaway expansion, not a real program.
+const MAX_DEPTH: usize = 2000;
+
+impl<'p> Lowerer<'p> {
+    /// Applies a function value to arguments (possibly too few: a partial
+    /// application; possibly more than its parameters: the result is
+    /// applied to the rest).
+    pub fn apply(&mut self, b: &mut Builder, f: SV<'p>, args: Vec<SV<'p>>, span: Span) -> R<SV<'p>> {
+        let SV::Fun(c) = f else {
+            return Err(LowerError::bug(span, "application of a non-function"));
+        };
+        let mut all = c.args.clone();
+        all.extend(args);
+        let arity = self.arity(&c.callee);
+        if all.len() < arity {
+            return Ok(SV::Fun(Rc::new(Closure {
+                callee: c.callee.clone(),
+                args: all,
+            })));
+        }
+        let rest = all.split_off(arity);
+        let r = self.call(b, c.callee.clone(), all, span)?;
+        if rest.is_empty() {
+            Ok(r)
+        } else {
+            self.apply(b, r, rest, span)
+        }
+    }
+
+    fn arity(&self, c: &Callee<'p>) -> usize {
+        match c {
+            Callee::Lambda { params, .. } => params.len(),
+            Callee::Global(f, _) => self.prog.fun(*f).params.len(),
+            Callee::Local { fun, .. } => fun.params.len(),
+            Callee::Intrinsic(name, _) => crate::intrinsics::arity(name),
+        }
+    }
+
+    /// Calls `callee` with exactly its number of arguments.
+    pub fn call(
+        &mut self,
+        b: &mut Builder,
+        callee: Callee<'p>,
+        args: Vec<SV<'p>>,
+        span: Span,
+    ) -> R<SV<'p>> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(LowerError::unsupported(
+                span,
+                "function calls nested too deeply to inline",
+            ));
+        }
+        let r = self.call_inner(b, callee, args, span);
+        self.depth -= 1;
+        r
+    }
+
+    fn call_inner(
+        &mut self,
+        b: &mut Builder,
+        callee: Callee<'p>,
+        args: Vec<SV<'p>>,
+        span: Span,
+    ) -> R<SV<'p>> {
+        match callee {
+            Callee::Lambda { params, body, env } => {
+                let mut env = env;
+                self.bind_params(b, &mut env, params, args)?;
+                self.exp(b, &env, body)
+            }
+            Callee::Global(f, inst) => {
+                let fun = self.prog.fun(f);
+                let mut env = Env::default();
+                for (p, t) in fun.type_params.iter().zip(inst) {
+                    env.tys.insert(*p, t);
+                }
+                self.bind_params(b, &mut env, &fun.params, args)?;
+                self.bind_sizes(b, &mut env, &fun.size_sources, span)?;
+                self.exp(b, &env, &fun.body)
+            }
+            Callee::Local { fun, env, inst } => {
+                let mut env = env;
+                for (p, t) in fun.type_params.iter().zip(inst) {
+                    env.tys.insert(*p, t);
+                }
+                self.bind_params(b, &mut env, &fun.params, args)?;
+                self.bind_sizes(b, &mut env, &fun.size_sources, span)?;
+                self.exp(b, &env, &fun.body)
+            }
+            Callee::Intrinsic(name, inst) => self.intrinsic(b, name, &inst, args, span),
+        }
+    }
+
+    fn bind_params(
+        &mut self,
+        b: &mut Builder,
+        env: &mut Env<'p>,
+        params: &'p [TPat],
+        args: Vec<SV<'p>>,
+    ) -> R<()> {
+        for (p, a) in params.iter().zip(args) {
+            self.bind_pat(b, env, p, a)?;
+        }
+        Ok(())
+    }
+
+    /// Binds the variables of `pat` to the parts of `v`.
+    pub fn bind_pat(
+        &mut self,
+        b: &mut Builder,
+        env: &mut Env<'p>,
+        pat: &'p TPat,
+        v: SV<'p>,
+    ) -> R<()> {
+        match pat {
+            TPat::Var(x, _, _) => env.bind(*x, v),
+            TPat::Wildcard(..) => {}
+            TPat::Tuple(ps, span) => {
+                for (i, p) in ps.iter().enumerate() {
+                    let c = v.project(&i.to_string(), *span)?;
+                    self.bind_pat(b, env, p, c)?;
+                }
+            }
+            TPat::Record(fs, span) => {
+                for (n, p) in fs {
+                    let c = v.project(n, *span)?;
+                    self.bind_pat(b, env, p, c)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Binds size parameters to dimensions of the values they are read
+    /// from; a size read from several places must be the same everywhere.
+    pub fn bind_sizes(
+        &mut self,
+        b: &mut Builder,
+        env: &mut Env<'p>,
+        sources: &[SizeSource],
+        span: Span,
+    ) -> R<()> {
+        for s in sources {
+            let Some(n) = self.size_of_source(b, env, s, span)? else {
+                continue;
+            };
+            match env.vars.get(&s.size) {
+                Some(SV::Prim(prev)) => {
+                    let prev = *prev;
+                    b.set_span(span);
+                    let ok = b.cmp(CmpOp::Eq, prev, n);
+                    let msg = format!(
+                        "size mismatch: dimension {} of `{}` must be `{}`, as elsewhere in the type",
+                        s.dim + 1,
+                        self.var_name(s.of),
+                        self.var_name(s.size)
+                    );
+                    b.assert(ok, msg);
+                }
+                _ => env.bind(s.size, SV::Prim(n)),
+            }
+        }
+        Ok(())
+    }
+
+    /// Dimension `s.dim` of the value at `s.path` inside variable `s.of`;
+    /// `None` if that value has no array leaf (an array of empty tuples).
+    fn size_of_source(
+        &mut self,
+        b: &mut Builder,
+        env: &Env<'p>,
+        s: &SizeSource,
+        span: Span,
+    ) -> R<Option<Operand>> {
+        let mut v = env
+            .vars
+            .get(&s.of)
+            .cloned()
+            .ok_or_else(|| self.unbound(s.of, span))?;
+        for f in &s.path {
+            v = v.project(f, span)?;
+        }
+        if let SV::Fun(_) = v {
+            return Ok(None);
+        }
+        for leaf in v.leaves(span)? {
+            if let Operand::Var(a) = leaf {
+                if b.type_of(a).rank() > s.dim as usize {
+                    return Ok(Some(size(b, a, s.dim as usize)));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    pub fn var_name(&self, v: VarId) -> &'p str {
+        &self.prog.var(v).name
+    }
+
+    pub fn unbound(&self, v: VarId, span: Span) -> LowerError {
+        let name = self.var_name(v);
+        LowerError::unsupported(
+            span,
+            format!(
+                "the size `{name}` is determined by the context (as for `unflatten` or `split`); give it explicitly"
+            ),
+        )
+    }
+}
+
+/// Dimension `dim` of array `a`, as an operand.
+pub fn size(b: &mut Builder, a: parad_core::VName, dim: usize) -> Operand {
+    Operand::Var(b.emit1_as("n", Exp::Size { arr: a, dim }))
+}
+

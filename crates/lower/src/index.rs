@@ -1,0 +1,321 @@
+//! Indexing, slicing, in-place updates, ranges and array literals. An
+//! array of tuples is a tuple of arrays, so each operation is applied to
+//! every leaf array with the same slice.
+
+use crate::apply::size;
+use crate::error::{LowerError, R};
+use crate::value::{array_parts, from_names, types_of, Env, SV};
+use crate::Lowerer;
+use parad_base::{IntType, PrimType, Span};
+use parad_core::{BinOp, Builder, CmpOp, ConvOp, DimIndex, Exp, Operand, VName};
+use parad_types::tast::{RangeKind, TDimIndex, TExp, Type};
+use parad_values::Scalar;
+
+const I64: PrimType = PrimType::Int(IntType::I64);
+
+impl<'p> Lowerer<'p> {
+    /// A scalar expression as an `i64` operand (indices may be of any
+    /// integer type).
+    fn i64_operand(&mut self, b: &mut Builder, env: &Env<'p>, e: &'p TExp) -> R<Operand> {
+        let SV::Prim(o) = self.exp(b, env, e)? else {
+            return Err(LowerError::bug(e.span, "index is not a scalar"));
+        };
+        Ok(to_i64(b, o))
+    }
+
+    /// The core slice for `idx` on an array whose first leaf is `leaf`.
+    fn slice(
+        &mut self,
+        b: &mut Builder,
+        env: &Env<'p>,
+        leaf: Option<VName>,
+        idx: &'p [TDimIndex],
+        span: Span,
+    ) -> R<Vec<DimIndex>> {
+        let mut out = vec![];
+        for (k, d) in idx.iter().enumerate() {
+            match d {
+                TDimIndex::Fix(e) => out.push(DimIndex::Fix(self.i64_operand(b, env, e)?)),
+                TDimIndex::Slice { start, end, stride } => {
+                    let leaf = leaf.ok_or_else(|| {
+                        LowerError::unsupported(span, "slicing an array of empty tuples")
+                    })?;
+                    let i = start.as_ref().map(|e| self.i64_operand(b, env, e)).transpose()?;
+                    let j = end.as_ref().map(|e| self.i64_operand(b, env, e)).transpose()?;
+                    let s = stride.as_ref().map(|e| self.i64_operand(b, env, e)).transpose()?;
+                    b.set_span(span);
+                    let n = size(b, leaf, k);
+                    out.push(slice_dim(b, n, i, j, s));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    pub fn index(
+        &mut self,
+        b: &mut Builder,
+        env: &Env<'p>,
+        a: SV<'p>,
+        t: &Type,
+        idx: &'p [TDimIndex],
+        span: Span,
+    ) -> R<SV<'p>> {
+        let leaves = a.arrays(span)?;
+        let slice = self.slice(b, env, leaves.first().copied(), idx, span)?;
+        b.set_span(span);
+        let _ = t;
+        a.map_leaves(&mut |o| {
+            let arr = o.var().ok_or_else(|| LowerError::bug(span, "index of a scalar"))?;
+            let r = b.emit1_as("idx", Exp::Index { arr, slice: slice.clone() });
+            Ok(if b.type_of(r).rank() == 0 {
+                SV::Prim(Operand::Var(r))
+            } else {
+                SV::Arr(r)
+            })
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn update(
+        &mut self,
+        b: &mut Builder,
+        env: &Env<'p>,
+        a: SV<'p>,
+        t: &Type,
+        idx: &'p [TDimIndex],
+        v: SV<'p>,
+        span: Span,
+    ) -> R<SV<'p>> {
+        let arrs = a.arrays(span)?;
+        let vals = v.leaves(span)?;
+        if arrs.len() != vals.len() {
+            return Err(LowerError::bug(span, "update value does not fit the array"));
+        }
+        let slice = self.slice(b, env, arrs.first().copied(), idx, span)?;
+        b.set_span(span);
+        let names: Vec<VName> = arrs
+            .iter()
+            .zip(vals)
+            .map(|(&arr, value)| {
+                b.emit1_as(
+                    "upd",
+                    Exp::Update {
+                        arr,
+                        slice: slice.clone(),
+                        value,
+                    },
+                )
+            })
+            .collect();
+        let (r, elem) = array_parts(t);
+        from_names(elem, r, &names, span)
+    }
+
+    /// `start..second..end` as an `iota`, after checking that it is valid.
+    #[allow(clippy::too_many_arguments)]
+    pub fn range(
+        &mut self,
+        b: &mut Builder,
+        env: &Env<'p>,
+        start: &'p TExp,
+        second: Option<&'p TExp>,
+        end: &'p TExp,
+        kind: &RangeKind,
+        span: Span,
+    ) -> R<SV<'p>> {
+        let it = match env.resolve(&start.ty) {
+            Type::Prim(PrimType::Int(it)) => it,
+            t => return Err(LowerError::bug(span, format!("range of type {t}"))),
+        };
+        let prim = |e| match e {
+            SV::Prim(o) => Ok(o),
+            _ => Err(LowerError::bug(span, "range bound is not a scalar")),
+        };
+        let a = prim(self.exp(b, env, start)?)?;
+        let snd = second.map(|e| self.exp(b, env, e).and_then(prim)).transpose()?;
+        let e = prim(self.exp(b, env, end)?)?;
+        b.set_span(span);
+        let (a64, e64) = (to_i64(b, a), to_i64(b, e));
+        let down = matches!(kind, RangeKind::DownToExclusive);
+        let step = match snd {
+            Some(s) => {
+                let s64 = to_i64(b, s);
+                Operand::Var(b.sub(s64, a64))
+            }
+            None => Operand::i64(if down { -1 } else { 1 }),
+        };
+        // Number of elements and validity, in i64.
+        let dist = Operand::Var(b.sub(e64, a64));
+        let zero = Operand::i64(0);
+        let (n, ok) = match kind {
+            RangeKind::UpToExclusive => {
+                let pos = b.cmp(CmpOp::Gt, step, zero);
+                let ord = b.cmp(CmpOp::Le, a64, e64);
+                let ok = b.binop(BinOp::And, pos, ord);
+                (ceil_div(b, dist, step), ok)
+            }
+            RangeKind::DownToExclusive => {
+                let neg = b.cmp(CmpOp::Lt, step, zero);
+                let ord = b.cmp(CmpOp::Ge, a64, e64);
+                let ok = b.binop(BinOp::And, neg, ord);
+                (ceil_div(b, dist, step), ok)
+            }
+            RangeKind::Inclusive => {
+                // Ascending if step > 0 (needs a <= e), descending if < 0.
+                let pos = b.cmp(CmpOp::Gt, step, zero);
+                let neg = b.cmp(CmpOp::Lt, step, zero);
+                let le = b.cmp(CmpOp::Le, a64, e64);
+                let ge = b.cmp(CmpOp::Ge, a64, e64);
+                let up = b.binop(BinOp::And, pos, le);
+                let dn = b.binop(BinOp::And, neg, ge);
+                let ok = b.binop(BinOp::Or, up, dn);
+                let q = b.binop(BinOp::Quot, dist, step);
+                (Operand::Var(b.add(q, Operand::i64(1))), ok)
+            }
+        };
+        let text = match kind {
+            RangeKind::UpToExclusive => "..<",
+            RangeKind::DownToExclusive => "..>",
+            RangeKind::Inclusive => "...",
+        };
+        b.assert(ok, format!("Range {text} is invalid"));
+        let n = Operand::Var(b.binop(BinOp::Max, n, zero));
+        let step = conv(b, step, PrimType::Int(it));
+        let r = b.emit1_as(
+            "range",
+            Exp::Iota {
+                n,
+                start: a,
+                step,
+                it,
+            },
+        );
+        Ok(SV::Arr(r))
+    }
+
+    /// `[e1, e2, …]`: a scratch array per leaf, filled row by row.
+    pub fn array_lit(
+        &mut self,
+        b: &mut Builder,
+        env: &Env<'p>,
+        es: &'p [TExp],
+        t: &Type,
+        span: Span,
+    ) -> R<SV<'p>> {
+        let vals: Vec<Vec<Operand>> = es
+            .iter()
+            .map(|e| self.exp(b, env, e)?.leaves(e.span))
+            .collect::<R<_>>()?;
+        b.set_span(span);
+        let (r, elem) = array_parts(t);
+        let row_t = Type::array(elem.clone(), r as u32 - 1);
+        let row_types = types_of(&row_t, 0, span)?;
+        let n = es.len() as i64;
+        let mut names = vec![];
+        for (k, rt) in row_types.iter().enumerate() {
+            let p = rt.elem().expect("leaf types are arrays of scalars or scalars");
+            let mut shape = vec![Operand::i64(n)];
+            for d in 0..rt.rank() {
+                shape.push(match vals.first().map(|v| v[k]) {
+                    Some(Operand::Var(a)) => size(b, a, d),
+                    _ => Operand::i64(0),
+                });
+            }
+            let mut arr = b.emit1_as("arr", Exp::Scratch { elem: p, shape });
+            for (i, v) in vals.iter().enumerate() {
+                arr = b.emit1_as(
+                    "arr",
+                    Exp::Update {
+                        arr,
+                        slice: vec![DimIndex::Fix(Operand::i64(i as i64))],
+                        value: v[k],
+                    },
+                );
+            }
+            names.push(arr);
+        }
+        from_names(elem, r, &names, span)
+    }
+}
+
+/// One dimension of a slice `i:j:s` of a dimension of size `n`, with
+/// Futhark's defaults and validity check.
+fn slice_dim(
+    b: &mut Builder,
+    n: Operand,
+    i: Option<Operand>,
+    j: Option<Operand>,
+    s: Option<Operand>,
+) -> DimIndex {
+    let zero = Operand::i64(0);
+    let one = Operand::i64(1);
+    let s = s.unwrap_or(one);
+    let neg = Operand::Var(b.cmp(CmpOp::Lt, s, zero));
+    let nm1 = Operand::Var(b.sub(n, one));
+    let i = i.unwrap_or_else(|| select(b, neg, nm1, zero));
+    let j = j.unwrap_or_else(|| select(b, neg, Operand::i64(-1), n));
+    let dist = Operand::Var(b.sub(j, i));
+    let len = ceil_div(b, dist, s);
+    // Valid: 0 <= i <= j <= n going up, -1 <= j <= i < n going down (with
+    // any i when the slice is empty), and a non-zero stride.
+    let up_ok = {
+        let a = b.cmp(CmpOp::Le, zero, i);
+        let c = b.cmp(CmpOp::Le, i, j);
+        let d = b.cmp(CmpOp::Le, j, n);
+        let ac = b.binop(BinOp::And, a, c);
+        Operand::Var(b.binop(BinOp::And, ac, d))
+    };
+    let down_ok = {
+        let a = b.cmp(CmpOp::Le, Operand::i64(-1), j);
+        let c = b.cmp(CmpOp::Le, j, i);
+        let d = b.cmp(CmpOp::Lt, i, n);
+        let ac = b.binop(BinOp::And, a, c);
+        let acd = b.binop(BinOp::And, ac, d);
+        let empty = b.cmp(CmpOp::Eq, i, j);
+        Operand::Var(b.binop(BinOp::Or, acd, empty))
+    };
+    let nonzero = b.cmp(CmpOp::Ne, s, zero);
+    let dir_ok = select(b, neg, down_ok, up_ok);
+    let ok = b.binop(BinOp::And, nonzero, dir_ok);
+    b.assert(ok, "Index [i:j:s] out of bounds: invalid slice");
+    DimIndex::Slice {
+        start: i,
+        len,
+        stride: s,
+    }
+}
+
+/// `ceil(d / s)` for `d` and `s` of the same sign (0 otherwise clamps
+/// later), in `i64`.
+fn ceil_div(b: &mut Builder, d: Operand, s: Operand) -> Operand {
+    // (d + s - sgn(s)) quot s
+    let sg = b.unop(parad_core::UnOp::Signum, s);
+    let t = b.add(d, s);
+    let t = b.sub(t, sg);
+    let q = b.binop(BinOp::Quot, t, s);
+    let zero = Operand::i64(0);
+    Operand::Var(b.binop(BinOp::Max, q, zero))
+}
+
+fn select(b: &mut Builder, c: Operand, x: Operand, y: Operand) -> Operand {
+    if let Operand::Const(Scalar::Bool(k)) = c {
+        return if k { x } else { y };
+    }
+    let r = b.if_(c, |_| vec![x], |_| vec![y]);
+    Operand::Var(r[0])
+}
+
+/// Converts an integer operand to `i64`.
+pub fn to_i64(b: &mut Builder, o: Operand) -> Operand {
+    conv(b, o, I64)
+}
+
+/// Converts operand `o` to prim type `to` (constants folded).
+pub fn conv(b: &mut Builder, o: Operand, to: PrimType) -> Operand {
+    let from = b.type_of(o).as_prim().expect("conversion of a scalar");
+    if from == to {
+        return o;
+    }
+    Operand::Var(b.emit1_as("conv", Exp::Conv(ConvOp::Cast, from, to, o)))
+}

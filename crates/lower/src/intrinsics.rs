@@ -1,0 +1,515 @@
+//! The type checker's intrinsics (see `parad_types::intrinsics`) in core
+//! IR: scalar operators become core operations, array intrinsics become
+//! SOACs and array operations applied to every leaf, and `__jvp2`/`__vjp2`
+//! become AD nodes whose lambda is the inlined function.
+
+use crate::apply::size;
+use crate::error::{LowerError, R};
+use crate::index::conv;
+use crate::value::{from_names, num_scalar, types_of, SV};
+use crate::Lowerer;
+use parad_base::{FloatType, IntType, PrimType, Span};
+use parad_core::{
+    AccOp, BinOp, Builder, CmpOp, ConvOp, Exp, Lambda, Operand, ScatterDest, TernOp, UnOp, VName,
+};
+use parad_types::tast::Type;
+
+/// The number of arguments of intrinsic `name`.
+pub fn arity(name: &str) -> usize {
+    match name {
+        "__iota" | "__transpose" | "__flatten" | "__unzip" | "__copy" => 1,
+        "__map" | "__replicate" | "__concat" | "__zip" | "__scatter" => {
+            if name == "__scatter" {
+                3
+            } else {
+                2
+            }
+        }
+        "__reduce" | "__reduce_comm" | "__scan" | "__unflatten" | "__jvp2" | "__vjp2" => 3,
+        "__hist" => 5,
+        "fma" | "mad" | "lerp" | "mad_hi" | "set_bit" => 3,
+        "neg" | "abs" | "sgn" | "not" | "isnan" | "isinf" | "popc" | "clz" | "ctz" | "to_bits"
+        | "from_bits" | "convert" => 1,
+        n if UnOp::from_name(n).is_some() || n == "recip" => 1,
+        _ => 2,
+    }
+}
+
+fn prim_arg(a: &SV<'_>, span: Span) -> R<Operand> {
+    match a {
+        SV::Prim(o) => Ok(*o),
+        _ => Err(LowerError::bug(span, "scalar operator applied to a non-scalar")),
+    }
+}
+
+fn prim_type(t: &Type, span: Span) -> R<PrimType> {
+    match t {
+        Type::Prim(p) => Ok(*p),
+        _ => Err(LowerError::bug(span, format!("scalar intrinsic at type {t}"))),
+    }
+}
+
+impl<'p> Lowerer<'p> {
+    pub fn intrinsic(
+        &mut self,
+        b: &mut Builder,
+        name: &'static str,
+        inst: &[Type],
+        args: Vec<SV<'p>>,
+        span: Span,
+    ) -> R<SV<'p>> {
+        b.set_span(span);
+        if name.starts_with("__") {
+            return self.array_intrinsic(b, name, inst, args, span);
+        }
+        if name == "eq" || name == "neq" {
+            let e = self.equal(b, &args[0], &args[1], span)?;
+            return Ok(SV::Prim(if name == "neq" {
+                Operand::Var(b.unop(UnOp::Not, e))
+            } else {
+                e
+            }));
+        }
+        let ops: Vec<Operand> = args.iter().map(|a| prim_arg(a, span)).collect::<R<_>>()?;
+        let t = prim_type(&inst[0], span)?;
+        Ok(SV::Prim(Operand::Var(scalar(b, name, t, inst, &ops, span)?)))
+    }
+
+    /// Structural equality of two values of type `t`.
+    fn equal(&mut self, b: &mut Builder, x: &SV<'p>, y: &SV<'p>, span: Span) -> R<Operand> {
+        let xs = x.leaves(span)?;
+        let ys = y.leaves(span)?;
+        let mut acc = Operand::bool(true);
+        for (a, c) in xs.into_iter().zip(ys) {
+            let ta = b.type_of(a);
+            let e = match ta.as_prim() {
+                Some(_) => Operand::Var(b.cmp(CmpOp::Eq, a, c)),
+                None => array_equal(b, a.var().unwrap(), c.var().unwrap()),
+            };
+            acc = if acc == Operand::bool(true) {
+                e
+            } else {
+                Operand::Var(b.binop(BinOp::And, acc, e))
+            };
+        }
+        Ok(acc)
+    }
+
+    fn array_intrinsic(
+        &mut self,
+        b: &mut Builder,
+        name: &'static str,
+        inst: &[Type],
+        mut args: Vec<SV<'p>>,
+        span: Span,
+    ) -> R<SV<'p>> {
+        let ty = |i: usize| inst[i].clone();
+        let arrays = |v: &SV<'p>| v.arrays(span);
+        match name {
+            "__map" => {
+                let xs = args.pop().unwrap();
+                let f = args.pop().unwrap();
+                self.map(b, f, xs, &ty(0), &ty(1), span)
+            }
+            "__reduce" | "__reduce_comm" | "__scan" => {
+                let xs = args.pop().unwrap();
+                let ne = args.pop().unwrap();
+                let op = args.pop().unwrap();
+                let arrs = arrays(&xs)?;
+                let w = width(b, &arrs, span)?;
+                let op = self.operator(b, op, ne, &ty(0), span)?;
+                b.set_span(span);
+                let exp = if name == "__scan" {
+                    Exp::Scan { w, op, arrs }
+                } else {
+                    Exp::Reduce {
+                        w,
+                        comm: name == "__reduce_comm",
+                        op,
+                        arrs,
+                    }
+                };
+                let outer = usize::from(name == "__scan");
+                let names = b.emit_as(if outer == 1 { "scan" } else { "red" }, exp);
+                from_names(&ty(0), outer, &names, span)
+            }
+            "__hist" => {
+                let vs = args.pop().unwrap();
+                let is = args.pop().unwrap();
+                let ne = args.pop().unwrap();
+                let op = args.pop().unwrap();
+                let dest = args.pop().unwrap();
+                let inds = arrays(&is)?;
+                let vals = arrays(&vs)?;
+                let w = width(b, &inds, span)?;
+                same_width(b, w, &vals, span)?;
+                let op = self.operator(b, op, ne, &ty(0), span)?;
+                b.set_span(span);
+                let names = b.emit_as(
+                    "hist",
+                    Exp::Hist {
+                        w,
+                        dests: arrays(&dest)?,
+                        op,
+                        inds,
+                        vals,
+                    },
+                );
+                from_names(&ty(0), 1, &names, span)
+            }
+            "__scatter" => {
+                let vs = args.pop().unwrap();
+                let is = args.pop().unwrap();
+                let dest = args.pop().unwrap();
+                let inds = arrays(&is)?;
+                let vals = arrays(&vs)?;
+                let w = width(b, &inds, span)?;
+                same_width(b, w, &vals, span)?;
+                let dests = arrays(&dest)?
+                    .into_iter()
+                    .zip(vals)
+                    .map(|(arr, vals)| ScatterDest {
+                        arr,
+                        inds: inds.clone(),
+                        vals,
+                    })
+                    .collect();
+                let names = b.emit_as("scatter", Exp::Scatter { w, dests });
+                from_names(&ty(0), 1, &names, span)
+            }
+            "__iota" => {
+                let n = prim_arg(&args[0], span)?;
+                let r = b.emit1_as(
+                    "iota",
+                    Exp::Iota {
+                        n,
+                        start: Operand::i64(0),
+                        step: Operand::i64(1),
+                        it: IntType::I64,
+                    },
+                );
+                Ok(SV::Arr(r))
+            }
+            "__replicate" => {
+                let n = prim_arg(&args[0], span)?;
+                args[1].map_leaves(&mut |value| {
+                    Ok(SV::Arr(b.emit1_as("rep", Exp::Replicate { n, value })))
+                })
+            }
+            "__concat" => {
+                let xs = arrays(&args[0])?;
+                let ys = arrays(&args[1])?;
+                let names: Vec<VName> = xs
+                    .into_iter()
+                    .zip(ys)
+                    .map(|(x, y)| b.emit1_as("concat", Exp::Concat { arrs: vec![x, y] }))
+                    .collect();
+                from_names(&ty(0), 1, &names, span)
+            }
+            "__transpose" | "__flatten" | "__copy" => args[0].map_leaves(&mut |o| {
+                let Operand::Var(arr) = o else {
+                    return Ok(SV::Prim(o)); // copy of a scalar
+                };
+                let exp = match name {
+                    "__transpose" => {
+                        let r = b.type_of(arr).rank();
+                        let mut perm: Vec<usize> = (0..r).collect();
+                        perm.swap(0, 1);
+                        Exp::Rearrange { arr, perm }
+                    }
+                    "__flatten" => Exp::Flatten { arr },
+                    _ => Exp::Copy { arr },
+                };
+                let r = b.emit1_as("a", exp);
+                Ok(if b.type_of(r).rank() == 0 {
+                    SV::Prim(Operand::Var(r))
+                } else {
+                    SV::Arr(r)
+                })
+            }),
+            "__unflatten" => {
+                let n = prim_arg(&args[0], span)?;
+                let m = prim_arg(&args[1], span)?;
+                args[2].map_leaves(&mut |o| {
+                    let arr = o.var().expect("array leaf");
+                    Ok(SV::Arr(b.emit1_as("unflat", Exp::Unflatten { arr, n, m })))
+                })
+            }
+            "__zip" => {
+                let ys = args.pop().unwrap();
+                let xs = args.pop().unwrap();
+                let (ax, ay) = (arrays(&xs)?, arrays(&ys)?);
+                if let (Some(&x), Some(_)) = (ax.first(), ay.first()) {
+                    let w = size(b, x, 0);
+                    same_width(b, w, &ay, span)?;
+                }
+                Ok(SV::Tuple(vec![xs, ys]))
+            }
+            "__unzip" => Ok(SV::Tuple(vec![
+                args[0].project("0", span)?,
+                args[0].project("1", span)?,
+            ])),
+            "__jvp2" | "__vjp2" => {
+                let seed = args.pop().unwrap();
+                let x = args.pop().unwrap();
+                let f = args.pop().unwrap();
+                let (a, r) = (ty(0), ty(1));
+                let lam = self.lambda(b, &[a.clone()], &r, span, |s, b, xs| {
+                    s.apply(b, f, xs, span)
+                })?;
+                let primals = x.leaves(span)?;
+                let seeds = seed.leaves(span)?;
+                b.set_span(span);
+                let exp = if name == "__jvp2" {
+                    Exp::Jvp {
+                        lam,
+                        primals,
+                        tangents: seeds,
+                    }
+                } else {
+                    Exp::Vjp {
+                        lam,
+                        primals,
+                        adjoints: seeds,
+                    }
+                };
+                let names = b.emit_as("ad", exp);
+                let k = types_of(&r, 0, span)?.len();
+                let second = if name == "__jvp2" { &r } else { &a };
+                Ok(SV::Tuple(vec![
+                    from_names(&r, 0, &names[..k], span)?,
+                    from_names(second, 0, &names[k..], span)?,
+                ]))
+            }
+            _ => Err(LowerError::bug(span, format!("unknown intrinsic {name}"))),
+        }
+    }
+
+    /// `map f xs` with elements of type `a` and results of type `r`.
+    fn map(
+        &mut self,
+        b: &mut Builder,
+        f: SV<'p>,
+        xs: SV<'p>,
+        a: &Type,
+        r: &Type,
+        span: Span,
+    ) -> R<SV<'p>> {
+        let arrs = xs.arrays(span)?;
+        let w = width(b, &arrs, span)?;
+        let lam = self.lambda(b, &[a.clone()], r, span, |s, b, mut ps| {
+            let x = ps.pop().unwrap();
+            s.apply(b, f, vec![x], span)
+        })?;
+        // A map that only rearranges its rows (as `zip3` does) is free.
+        if lam.body.stms.is_empty() {
+            let direct: Option<Vec<VName>> = lam
+                .body
+                .result
+                .iter()
+                .map(|o| {
+                    let v = o.var()?;
+                    let k = lam.params.iter().position(|p| p.name == v)?;
+                    Some(arrs[k])
+                })
+                .collect();
+            if let Some(names) = direct {
+                return from_names(r, 1, &names, span);
+            }
+        }
+        b.set_span(span);
+        let names = b.emit_as("map", Exp::Map { w, lam, arrs });
+        from_names(r, 1, &names, span)
+    }
+
+    /// An associative operator on values of type `a` with neutral `ne`.
+    fn operator(&mut self, b: &mut Builder, op: SV<'p>, ne: SV<'p>, a: &Type, span: Span) -> R<AccOp> {
+        let lam = self.lambda(b, &[a.clone(), a.clone()], a, span, |s, b, xs| {
+            s.apply(b, op, xs, span)
+        })?;
+        Ok(AccOp {
+            lam,
+            neutral: ne.leaves(span)?,
+        })
+    }
+
+    /// A core lambda taking the leaves of values of types `params` and
+    /// returning the leaves of `f`'s result, of type `ret`.
+    pub fn lambda(
+        &mut self,
+        b: &mut Builder,
+        params: &[Type],
+        ret: &Type,
+        span: Span,
+        f: impl FnOnce(&mut Self, &mut Builder, Vec<SV<'p>>) -> R<SV<'p>>,
+    ) -> R<Lambda> {
+        let mut ps = vec![];
+        let mut vals = vec![];
+        for t in params {
+            let tys = types_of(t, 0, span)?;
+            let names: Vec<_> = tys
+                .into_iter()
+                .map(|t| {
+                    let p = b.param("x", t);
+                    let n = p.name;
+                    ps.push(p);
+                    n
+                })
+                .collect();
+            vals.push(from_names(t, 0, &names, span)?);
+        }
+        let (stms, res) = b.nested(|b| -> R<Vec<Operand>> {
+            let v = f(self, b, vals)?;
+            v.leaves(span)
+        });
+        let ret_tys = types_of(ret, 0, span)?;
+        Ok(Lambda {
+            params: ps,
+            ret: ret_tys,
+            body: parad_core::Body::new(stms, res?),
+        })
+    }
+}
+
+/// The common outer size of `arrs`.
+fn width(b: &mut Builder, arrs: &[VName], span: Span) -> R<Operand> {
+    let first = *arrs.first().ok_or_else(|| {
+        LowerError::unsupported(span, "a SOAC over an array of empty tuples")
+    })?;
+    let w = size(b, first, 0);
+    same_width(b, w, &arrs[1..], span)?;
+    Ok(w)
+}
+
+/// Checks at run time that every array of `arrs` has outer size `w`.
+fn same_width(b: &mut Builder, w: Operand, arrs: &[VName], span: Span) -> R<()> {
+    b.set_span(span);
+    for &a in arrs {
+        let n = size(b, a, 0);
+        if n != w {
+            let ok = b.cmp(CmpOp::Eq, w, n);
+            b.assert(ok, "size mismatch: arrays of different lengths");
+        }
+    }
+    Ok(())
+}
+
+/// `a == b` for arrays: same shape and equal elements.
+fn array_equal(b: &mut Builder, x: VName, y: VName) -> Operand {
+    let r = b.type_of(x).rank();
+    let mut same = Operand::bool(true);
+    let mut total = Operand::i64(1);
+    for d in 0..r {
+        let nx = size(b, x, d);
+        let ny = size(b, y, d);
+        let e = b.cmp(CmpOp::Eq, nx, ny);
+        same = Operand::Var(b.binop(BinOp::And, same, e));
+        total = Operand::Var(b.mul(total, nx));
+    }
+    let res = b.if_(
+        same,
+        |b| {
+            let fx = b.reshape(x, vec![total]);
+            let fy = b.reshape(y, vec![total]);
+            let eqs = b.map(&[fx, fy], |b, p| vec![b.cmp(CmpOp::Eq, p[0], p[1]).into()]);
+            let all = b.reduce(true, &eqs, vec![Operand::bool(true)], |b, xs, ys| {
+                vec![b.binop(BinOp::And, xs[0], ys[0]).into()]
+            });
+            vec![all[0].into()]
+        },
+        |_| vec![Operand::bool(false)],
+    );
+    Operand::Var(res[0])
+}
+
+/// A scalar intrinsic at prim type `t`.
+fn scalar(
+    b: &mut Builder,
+    name: &str,
+    t: PrimType,
+    inst: &[Type],
+    a: &[Operand],
+    span: Span,
+) -> R<VName> {
+    let signed = matches!(t, PrimType::Int(it) if it.signed());
+    Ok(match name {
+        "lt" | "le" | "gt" | "ge" => b.cmp(CmpOp::from_name(name).unwrap(), a[0], a[1]),
+        "shr" => b.binop(if signed { BinOp::AShr } else { BinOp::LShr }, a[0], a[1]),
+        "ushr" => b.binop(BinOp::LShr, a[0], a[1]),
+        "neg" => b.unop(UnOp::Neg, a[0]),
+        "sgn" => b.unop(UnOp::Signum, a[0]),
+        "not" if t == PrimType::Bool => b.unop(UnOp::Not, a[0]),
+        "not" => b.unop(UnOp::Complement, a[0]),
+        "recip" => b.binop(BinOp::Div, Operand::Const(num_scalar(t, 1)), a[0]),
+        "from_fraction" => {
+            let n = conv(b, a[0], t);
+            let d = conv(b, a[1], t);
+            b.binop(BinOp::Div, n, d)
+        }
+        "convert" => {
+            let to = prim_type(&inst[1], span)?;
+            b.emit1_as("conv", Exp::Conv(ConvOp::Cast, t, to, a[0]))
+        }
+        "to_bits" => b.bitcast(bits_type(t, span)?, a[0]),
+        "from_bits" => b.bitcast(t, a[0]),
+        "get_bit" => {
+            let (x, it) = as_bits(b, a[1], t, span)?;
+            let bit = conv(b, a[0], it);
+            let s = b.binop(BinOp::LShr, x, bit);
+            let one = Operand::Const(num_scalar(it, 1));
+            let r = b.binop(BinOp::And, s, one);
+            return Ok(conv(b, r.into(), PrimType::Int(IntType::I32)).var().unwrap_or(r));
+        }
+        "set_bit" => {
+            let (x, it) = as_bits(b, a[1], t, span)?;
+            let bit = conv(b, a[0], it);
+            let one = Operand::Const(num_scalar(it, 1));
+            let mask = b.binop(BinOp::Shl, one, bit);
+            let nmask = b.unop(UnOp::Complement, mask);
+            let cleared = b.binop(BinOp::And, x, nmask);
+            let v = conv(b, a[2], it);
+            let v1 = b.binop(BinOp::And, v, one);
+            let vs = b.binop(BinOp::Shl, v1, bit);
+            let r = b.binop(BinOp::Or, cleared, vs);
+            if it == t {
+                r
+            } else {
+                b.bitcast(t, r)
+            }
+        }
+        _ => {
+            if let Some(op) = UnOp::from_name(name) {
+                b.unop(op, a[0])
+            } else if let Some(op) = BinOp::from_name(name) {
+                b.binop(op, a[0], a[1])
+            } else if let Some(op) = TernOp::from_name(name) {
+                b.ternop(op, a[0], a[1], a[2])
+            } else {
+                return Err(LowerError::bug(span, format!("unknown scalar intrinsic {name}")));
+            }
+        }
+    })
+}
+
+/// The unsigned integer type of the same width as float type `t`.
+fn bits_type(t: PrimType, span: Span) -> R<PrimType> {
+    Ok(PrimType::Int(match t {
+        PrimType::Float(FloatType::F16) => IntType::U16,
+        PrimType::Float(FloatType::F32) => IntType::U32,
+        PrimType::Float(FloatType::F64) => IntType::U64,
+        _ => return Err(LowerError::bug(span, format!("bits of {t:?}"))),
+    }))
+}
+
+/// `x` as an integer for bit manipulation (floats by their bits).
+fn as_bits(b: &mut Builder, x: Operand, t: PrimType, span: Span) -> R<(Operand, PrimType)> {
+    match t {
+        PrimType::Int(_) => Ok((x, t)),
+        PrimType::Float(_) => {
+            let it = bits_type(t, span)?;
+            Ok((Operand::Var(b.bitcast(it, x)), it))
+        }
+        PrimType::Bool => Err(LowerError::bug(span, "bits of a bool")),
+    }
+}
+

@@ -1,0 +1,132 @@
+//! Stage 3 of the pipeline: the typed AST to core IR (DESIGN §3).
+//!
+//! Lowering is a static evaluation of the program. Futhark has no
+//! recursion, so every call is inlined; that monomorphises polymorphic
+//! functions and defunctionalises higher-order ones at once: a function
+//! value is a closure known at compile time ([`value::SV::Fun`]) and only
+//! survives as the lambda of a SOAC or of `jvp`/`vjp`. Tuples and records
+//! are flattened into their components and arrays of tuples become tuples
+//! of arrays. Size parameters are bound to dimensions of the values they
+//! come from, with run-time checks where one size is read from several.
+//!
+//! - [`exp`]: expressions; [`apply`]: calls, patterns and sizes;
+//! - [`index`]: indexing, slices, updates, ranges, array literals;
+//! - [`loops`]: `loop`; [`intrinsics`]: built-in functions and SOACs;
+//! - [`value`]: static values and the flattening of types.
+
+pub mod apply;
+pub mod error;
+pub mod exp;
+pub mod index;
+pub mod intrinsics;
+pub mod loops;
+pub mod value;
+
+pub use error::{ErrorKind, LowerError};
+
+use error::R;
+use parad_core::builder::Ctx;
+use parad_core::{Builder, EntryPoint, EntryType, FunDef, Program, Symbol};
+use parad_types::tast::{TFun, TProgram};
+use parad_types::Checked;
+use value::{from_names, types_of, Env};
+
+/// Lowers a static evaluation context over one typed program.
+pub struct Lowerer<'p> {
+    pub prog: &'p TProgram,
+    /// Current inlining depth (to stop runaway expansion).
+    depth: usize,
+}
+
+/// Lowers every entry point of a checked program.
+pub fn lower(checked: &Checked) -> Result<Program, LowerError> {
+    lower_typed(&checked.typed)
+}
+
+/// Lowers every entry point of `prog` (on a thread with a large stack:
+/// inlining recurses as deeply as the program's calls nest).
+pub fn lower_typed(prog: &TProgram) -> Result<Program, LowerError> {
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(512 << 20)
+            .spawn_scoped(s, || lower_on_this_thread(prog))
+            .expect("cannot start the lowering thread")
+            .join()
+            .unwrap_or_else(|_| {
+                Err(LowerError::bug(
+                    parad_base::Span::default(),
+                    "lowering panicked",
+                ))
+            })
+    })
+}
+
+fn lower_on_this_thread(prog: &TProgram) -> Result<Program, LowerError> {
+    let mut ctx = Ctx::default();
+    let mut lw = Lowerer { prog, depth: 0 };
+    let mut funs = vec![];
+    let mut entries = vec![];
+    for f in prog.funs.iter().filter(|f| f.entry && !f.prelude) {
+        let (def, entry) = lw.entry(&mut ctx, f)?;
+        funs.push(def);
+        entries.push(entry);
+    }
+    Ok(Program {
+        funs,
+        entries,
+        names: ctx.names,
+    })
+}
+
+impl<'p> Lowerer<'p> {
+    /// An entry point: a core function whose parameters and results are
+    /// the leaves of the source parameters and result.
+    fn entry(&mut self, ctx: &mut Ctx, f: &'p TFun) -> R<(FunDef, EntryPoint)> {
+        let mut b = Builder::new(ctx);
+        b.set_span(f.span);
+        let mut env = Env::default();
+        let mut params = vec![];
+        let mut param_types = vec![];
+        for p in &f.params {
+            let t = p.ty();
+            let tys = types_of(&t, 0, p.span())?;
+            let names: Vec<_> = tys
+                .iter()
+                .map(|ty| {
+                    let q = b.param("arg", ty.clone());
+                    let n = q.name;
+                    param_types.push(EntryType::of_type(ty, false));
+                    params.push(q);
+                    n
+                })
+                .collect();
+            let v = from_names(&t, 0, &names, p.span())?;
+            self.bind_pat(&mut b, &mut env, p, v)?;
+        }
+        self.bind_sizes(&mut b, &mut env, &f.size_sources, f.span)?;
+        let v = self.exp(&mut b, &env, &f.body)?;
+        let result = v.leaves(f.body.span)?;
+        let ret = types_of(&f.ret, 0, f.span)?;
+        let body = b.into_body(result);
+        let name = Symbol::intern(&format!("entry_{}", f.name));
+        let entry = EntryPoint {
+            name: f.name.clone(),
+            fun: name,
+            params: param_types.into_iter().map(|t| t.expect("leaf")).collect(),
+            results: ret
+                .iter()
+                .map(|t| EntryType::of_type(t, false).expect("leaf"))
+                .collect(),
+        };
+        Ok((
+            FunDef {
+                name,
+                params,
+                ret,
+                body,
+                span: f.span,
+            },
+            entry,
+        ))
+    }
+}
