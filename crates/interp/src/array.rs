@@ -41,7 +41,8 @@ fn in_bounds(ix: Ix, d: usize) -> bool {
                 return false;
             }
             if len == 0 {
-                return 0 <= start && start <= d;
+                // An empty slice reads nothing (e.g. `xs[::-1]` of `[]`).
+                return true;
             }
             let last = start as i128 + (len as i128 - 1) * stride as i128;
             0 <= start && start < d && 0 <= last && last < d as i128

@@ -453,6 +453,9 @@ pub fn convert(op: ConvOp, to: PrimType, x: Scalar) -> PrimResult {
             (PrimType::Int(it), Scalar::Bool(b)) => mk_int(it, b as i128),
             (PrimType::Float(ft), Scalar::Bool(b)) => mk_float(ft, b as u8 as f64),
             (PrimType::Int(it), _) => match int_of(x) {
+                // To an unsigned type Futhark zero-extends from the
+                // source's width, whatever its signedness.
+                Some((ft, v)) if !it.signed() && v < 0 => mk_int(it, v + (1i128 << ft.bits())),
                 Some((_, v)) => mk_int(it, v),
                 None => float_to_int(it, float_of(x).unwrap_or(0.0)),
             },

@@ -17,15 +17,15 @@ pub(crate) struct Sizes {
 
 impl Sizes {
     fn source(&mut self, name: &str, of: VarId, path: &[String], dim: u32) {
+        // Every source is kept: lowering binds the size from the first
+        // and checks at run time that the others agree.
         if let Some((_, v)) = self.pending.iter().find(|(n, _)| n == name) {
-            if !self.found.iter().any(|s| s.size == *v) {
-                self.found.push(SizeSource {
-                    size: *v,
-                    of,
-                    path: path.to_vec(),
-                    dim,
-                });
-            }
+            self.found.push(SizeSource {
+                size: *v,
+                of,
+                path: path.to_vec(),
+                dim,
+            });
         }
     }
 
@@ -100,7 +100,16 @@ impl Checker {
                 });
                 Ok(TPat::Var(var, ty.clone(), id.span))
             }
-            Pat::Wildcard(span) => Ok(TPat::Wildcard(ty.clone(), *span)),
+            // A wildcard with a declared type may still give sizes
+            // (`length [n] 't (_: [n]t)`): it binds a hidden variable.
+            Pat::Wildcard(span) => match decl {
+                Some(te) => {
+                    let var = self.new_var("_", ty.clone(), *span);
+                    sizes.walk(te, var, &mut vec![], 0);
+                    Ok(TPat::Var(var, ty.clone(), *span))
+                }
+                None => Ok(TPat::Wildcard(ty.clone(), *span)),
+            },
             Pat::Tuple(ps, span) => {
                 if ps.len() == 1 {
                     return self.check_pat(&ps[0], ty, decl, sizes, binds);
