@@ -27,7 +27,7 @@ pub use error::{ErrorKind, LowerError};
 use error::R;
 use parad_core::builder::Ctx;
 use parad_core::{Builder, EntryPoint, EntryType, FunDef, Program, Symbol};
-use parad_types::tast::{TFun, TProgram};
+use parad_types::tast::{TFun, TProgram, Type};
 use parad_types::Checked;
 use value::{from_names, types_of, Env};
 
@@ -87,26 +87,36 @@ impl<'p> Lowerer<'p> {
         let mut env = Env::default();
         let mut params = vec![];
         let mut param_types = vec![];
-        for p in &f.params {
-            let t = p.ty();
-            let tys = types_of(&t, 0, p.span())?;
-            let names: Vec<_> = tys
-                .iter()
+        // The leaves of a parameter of type `t`, as a value.
+        let mut external = |b: &mut Builder, t: &Type, span| -> R<value::SV<'p>> {
+            let names: Vec<_> = types_of(t, 0, span)?
+                .into_iter()
                 .map(|ty| {
                     let q = b.param("arg", ty.clone());
                     let n = q.name;
-                    param_types.push(EntryType::of_type(ty, false));
+                    param_types.push(EntryType::of_type(&ty, false));
                     params.push(q);
                     n
                 })
                 .collect();
-            let v = from_names(&t, 0, &names, p.span())?;
+            from_names(t, 0, &names, span)
+        };
+        for p in &f.params {
+            let v = external(&mut b, &p.ty(), p.span())?;
             self.bind_pat(&mut b, &mut env, p, v)?;
         }
         self.bind_sizes(&mut b, &mut env, &f.size_sources, f.span)?;
-        let v = self.exp(&mut b, &env, &f.body)?;
+        let mut v = self.exp(&mut b, &env, &f.body)?;
+        // An entry point defined as a function value (`def main = map f`)
+        // takes that function's parameters.
+        let mut ret = &f.ret;
+        while let Type::Arrow(a, r) = ret {
+            let arg = external(&mut b, a, f.span)?;
+            v = self.apply(&mut b, v, vec![arg], f.span)?;
+            ret = r;
+        }
         let result = v.leaves(f.body.span)?;
-        let ret = types_of(&f.ret, 0, f.span)?;
+        let ret = types_of(ret, 0, f.span)?;
         let body = b.into_body(result);
         let name = Symbol::intern(&format!("entry_{}", f.name));
         let entry = EntryPoint {
