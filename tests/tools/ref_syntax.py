@@ -1,5 +1,5 @@
 """Reference implementations for tests/syntax."""
-from fut import wrap, fdiv, fmod, f32, f16
+from fut import wrap, conv, fdiv, fmod, f32, f16
 
 S = "héllo, wörld".encode("utf-8")
 
@@ -14,7 +14,7 @@ REFS = {
         wrap(10 * x, "i64"), wrap(255 - x, "u8"),
         wrap(0xFFFF // wrap(x * x + 1, "u16"), "u16"),
         wrap(4000000000 + wrap(x, "u32"), "u32"),
-        wrap(0xDEADBEEF0000 | wrap(x, "u64"), "u64")),
+        wrap(0xDEADBEEF0000 | conv(x, "i32", "u64"), "u64")),
     "syntax/float_literals.fut": lambda x, y: (
         f32(1.5 * x), 2.5e-3 + y, f32(3.0 + x), 1e3 * y,
         f32(f16(1.25) + x), 0.5 + 1000.25 * y),

@@ -18,7 +18,8 @@ pub fn dump(args: &DumpArgs) -> Result<(), Failure> {
             Ok(())
         }
         Stage::Core | Stage::Ad => {
-            let compiled = crate::pipeline::load_program(&args.program).map_err(Failure::Program)?;
+            let compiled =
+                crate::pipeline::load_program(&args.program).map_err(Failure::Program)?;
             let lowered = crate::pipeline::lower(compiled, matches!(args.stage, Stage::Ad))
                 .map_err(|e| match e {
                     parad_testrun::LoadError::Compile(t) => Failure::Program(t),

@@ -4,9 +4,9 @@
 use parad_base::{Diagnostic, FileId, SourceMap};
 use parad_core::Program;
 use parad_lower::ErrorKind;
-use parad_values::Value;
 use parad_testrun::{Backend, LoadError, Loaded, RunFailure};
 use parad_types::Checked;
+use parad_values::Value;
 use std::path::Path;
 
 /// A program that passed the front end.
@@ -65,7 +65,9 @@ fn checked(stage: &str, p: &Program, sources: &SourceMap) -> Result<(), LoadErro
 /// by automatic differentiation (stage `ad`).
 pub fn lower(compiled: Compiled, differentiate: bool) -> Result<Lowered, LoadError> {
     let Compiled {
-        sources, checked: ck, ..
+        sources,
+        checked: ck,
+        ..
     } = compiled;
     let mut program = parad_lower::lower(&ck).map_err(|e| {
         let text = e.diagnostic().render(&sources);

@@ -78,7 +78,7 @@ fn usage_errors_exit_2() {
 fn dump_of_unimplemented_stage_is_a_usage_error() {
     let d = tempfile::tempdir().unwrap();
     let p = write(d.path(), "p.fut", "def main (x: i32) = x\n");
-    for stage in ["core", "ad", "opt"] {
+    for stage in ["opt"] {
         let o = parad(&["dump", &format!("--stage={stage}"), s(&p)]);
         assert_eq!(code(&o), 2);
         assert!(
@@ -153,16 +153,48 @@ fn run_calls_the_entry_point_or_says_why_not() {
     let p = write(d.path(), "inc.fut", "def main (x: i32) : i32 = x + 1\n");
     let o = parad_with_stdin(&["run", s(&p)], "41");
     no_panic(&o);
-    if code(&o) == 0 {
-        assert_eq!(stdout(&o).trim(), "42i32");
-    } else {
-        assert_eq!(code(&o), 1);
-        assert!(
-            stderr(&o).contains("error: the interpreter cannot run programs yet"),
-            "{}",
-            stderr(&o)
-        );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim(), "42i32");
+    let o = parad_with_stdin(&["run", s(&p), "-e", "nope"], "41");
+    assert_eq!(code(&o), 1);
+    assert!(
+        stderr(&o).contains("no entry point `nope`"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn dump_core_and_ad_print_the_ir() {
+    let d = tempfile::tempdir().unwrap();
+    let p = write(
+        d.path(),
+        "p.fut",
+        "def main (xs: []f64) = map (\\x -> x * x) xs |> reduce (+) 0\n",
+    );
+    for stage in ["core", "ad"] {
+        let o = parad(&["dump", &format!("--stage={stage}"), s(&p)]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        let out = stdout(&o);
+        assert!(out.contains("entry \"main\""), "{out}");
+        assert!(out.contains("map(") && out.contains("reduce("), "{out}");
     }
+}
+
+#[test]
+fn run_time_errors_are_located() {
+    let d = tempfile::tempdir().unwrap();
+    let p = write(
+        d.path(),
+        "oob.fut",
+        "def main (xs: []i32) (i: i64) : i32 =\n  xs[i] + 1\n",
+    );
+    let o = parad_with_stdin(&["run", s(&p)], "[1, 2, 3] 7i64");
+    no_panic(&o);
+    assert_eq!(code(&o), 1);
+    let err = stderr(&o);
+    assert!(err.contains("Index [7] out of bounds"), "{err}");
+    assert!(err.contains("oob.fut:2:"), "{err}");
 }
 
 #[test]
@@ -196,11 +228,7 @@ fn test_prints_summary() {
     no_panic(&o);
     let out = stdout(&o);
     let last = out.lines().last().unwrap_or("");
-    // The runnable case passes once the interpreter exists; until then it is skipped.
-    assert!(
-        last == "1 passed, 0 failed, 2 skipped" || last == "2 passed, 0 failed, 1 skipped",
-        "{out}"
-    );
+    assert_eq!(last, "2 passed, 0 failed, 1 skipped", "{out}");
     assert_eq!(code(&o), 0, "{out}");
 }
 
@@ -325,4 +353,21 @@ fn tests_folder_checks() {
         files.len(),
         problems.join("\n")
     );
+}
+
+/// Every test block of the repository's `tests/` folder passes on the
+/// interpreter, with the IR checker run after each pass.
+#[test]
+fn tests_folder_passes() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests");
+    let o = Command::new(env!("CARGO_BIN_EXE_parad"))
+        .args(["test", s(&root)])
+        .env("PARAD_CHECK_IR", "1")
+        .output()
+        .unwrap();
+    no_panic(&o);
+    let out = stdout(&o);
+    let last = out.lines().last().unwrap_or("");
+    assert!(last.contains(" 0 failed"), "{out}\n{}", stderr(&o));
+    assert_eq!(code(&o), 0, "{out}");
 }

@@ -17,7 +17,13 @@ impl<'p> Lowerer<'p> {
     /// Applies a function value to arguments (possibly too few: a partial
     /// application; possibly more than its parameters: the result is
     /// applied to the rest).
-    pub fn apply(&mut self, b: &mut Builder, f: SV<'p>, args: Vec<SV<'p>>, span: Span) -> R<SV<'p>> {
+    pub fn apply(
+        &mut self,
+        b: &mut Builder,
+        f: SV<'p>,
+        args: Vec<SV<'p>>,
+        span: Span,
+    ) -> R<SV<'p>> {
         let SV::Fun(c) = f else {
             return Err(LowerError::bug(span, "application of a non-function"));
         };
@@ -225,4 +231,3 @@ impl<'p> Lowerer<'p> {
 pub fn size(b: &mut Builder, a: parad_core::VName, dim: usize) -> Operand {
     Operand::Var(b.emit1_as("n", Exp::Size { arr: a, dim }))
 }
-

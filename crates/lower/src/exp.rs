@@ -21,7 +21,11 @@ impl<'p> Lowerer<'p> {
                 span,
             )?))),
             TExpKind::Var(v, inst) => {
-                let sv = env.vars.get(v).cloned().ok_or_else(|| self.unbound(*v, span))?;
+                let sv = env
+                    .vars
+                    .get(v)
+                    .cloned()
+                    .ok_or_else(|| self.unbound(*v, span))?;
                 match sv {
                     SV::Fun(c) if !inst.is_empty() => {
                         let mut c = (*c).clone();

@@ -40,9 +40,18 @@ impl<'p> Lowerer<'p> {
                     let leaf = leaf.ok_or_else(|| {
                         LowerError::unsupported(span, "slicing an array of empty tuples")
                     })?;
-                    let i = start.as_ref().map(|e| self.i64_operand(b, env, e)).transpose()?;
-                    let j = end.as_ref().map(|e| self.i64_operand(b, env, e)).transpose()?;
-                    let s = stride.as_ref().map(|e| self.i64_operand(b, env, e)).transpose()?;
+                    let i = start
+                        .as_ref()
+                        .map(|e| self.i64_operand(b, env, e))
+                        .transpose()?;
+                    let j = end
+                        .as_ref()
+                        .map(|e| self.i64_operand(b, env, e))
+                        .transpose()?;
+                    let s = stride
+                        .as_ref()
+                        .map(|e| self.i64_operand(b, env, e))
+                        .transpose()?;
                     b.set_span(span);
                     let n = size(b, leaf, k);
                     out.push(slice_dim(b, n, i, j, s));
@@ -66,8 +75,16 @@ impl<'p> Lowerer<'p> {
         b.set_span(span);
         let _ = t;
         a.map_leaves(&mut |o| {
-            let arr = o.var().ok_or_else(|| LowerError::bug(span, "index of a scalar"))?;
-            let r = b.emit1_as("idx", Exp::Index { arr, slice: slice.clone() });
+            let arr = o
+                .var()
+                .ok_or_else(|| LowerError::bug(span, "index of a scalar"))?;
+            let r = b.emit1_as(
+                "idx",
+                Exp::Index {
+                    arr,
+                    slice: slice.clone(),
+                },
+            );
             Ok(if b.type_of(r).rank() == 0 {
                 SV::Prim(Operand::Var(r))
             } else {
@@ -133,7 +150,9 @@ impl<'p> Lowerer<'p> {
             _ => Err(LowerError::bug(span, "range bound is not a scalar")),
         };
         let a = prim(self.exp(b, env, start)?)?;
-        let snd = second.map(|e| self.exp(b, env, e).and_then(prim)).transpose()?;
+        let snd = second
+            .map(|e| self.exp(b, env, e).and_then(prim))
+            .transpose()?;
         let e = prim(self.exp(b, env, end)?)?;
         b.set_span(span);
         let (a64, e64) = (to_i64(b, a), to_i64(b, e));
@@ -214,7 +233,9 @@ impl<'p> Lowerer<'p> {
         let n = es.len() as i64;
         let mut names = vec![];
         for (k, rt) in row_types.iter().enumerate() {
-            let p = rt.elem().expect("leaf types are arrays of scalars or scalars");
+            let p = rt
+                .elem()
+                .expect("leaf types are arrays of scalars or scalars");
             let mut shape = vec![Operand::i64(n)];
             for d in 0..rt.rank() {
                 shape.push(match vals.first().map(|v| v[k]) {

@@ -38,14 +38,20 @@ pub fn arity(name: &str) -> usize {
 fn prim_arg(a: &SV<'_>, span: Span) -> R<Operand> {
     match a {
         SV::Prim(o) => Ok(*o),
-        _ => Err(LowerError::bug(span, "scalar operator applied to a non-scalar")),
+        _ => Err(LowerError::bug(
+            span,
+            "scalar operator applied to a non-scalar",
+        )),
     }
 }
 
 fn prim_type(t: &Type, span: Span) -> R<PrimType> {
     match t {
         Type::Prim(p) => Ok(*p),
-        _ => Err(LowerError::bug(span, format!("scalar intrinsic at type {t}"))),
+        _ => Err(LowerError::bug(
+            span,
+            format!("scalar intrinsic at type {t}"),
+        )),
     }
 }
 
@@ -72,7 +78,9 @@ impl<'p> Lowerer<'p> {
         }
         let ops: Vec<Operand> = args.iter().map(|a| prim_arg(a, span)).collect::<R<_>>()?;
         let t = prim_type(&inst[0], span)?;
-        Ok(SV::Prim(Operand::Var(scalar(b, name, t, inst, &ops, span)?)))
+        Ok(SV::Prim(Operand::Var(scalar(
+            b, name, t, inst, &ops, span,
+        )?)))
     }
 
     /// Structural equality of two values of type `t`.
@@ -323,7 +331,14 @@ impl<'p> Lowerer<'p> {
     }
 
     /// An associative operator on values of type `a` with neutral `ne`.
-    fn operator(&mut self, b: &mut Builder, op: SV<'p>, ne: SV<'p>, a: &Type, span: Span) -> R<AccOp> {
+    fn operator(
+        &mut self,
+        b: &mut Builder,
+        op: SV<'p>,
+        ne: SV<'p>,
+        a: &Type,
+        span: Span,
+    ) -> R<AccOp> {
         let lam = self.lambda(b, &[a.clone(), a.clone()], a, span, |s, b, xs| {
             s.apply(b, op, xs, span)
         })?;
@@ -373,9 +388,9 @@ impl<'p> Lowerer<'p> {
 
 /// The common outer size of `arrs`.
 fn width(b: &mut Builder, arrs: &[VName], span: Span) -> R<Operand> {
-    let first = *arrs.first().ok_or_else(|| {
-        LowerError::unsupported(span, "a SOAC over an array of empty tuples")
-    })?;
+    let first = *arrs
+        .first()
+        .ok_or_else(|| LowerError::unsupported(span, "a SOAC over an array of empty tuples"))?;
     let w = size(b, first, 0);
     same_width(b, w, &arrs[1..], span)?;
     Ok(w)
@@ -458,7 +473,9 @@ fn scalar(
             let s = b.binop(BinOp::LShr, x, bit);
             let one = Operand::Const(num_scalar(it, 1));
             let r = b.binop(BinOp::And, s, one);
-            return Ok(conv(b, r.into(), PrimType::Int(IntType::I32)).var().unwrap_or(r));
+            return Ok(conv(b, r.into(), PrimType::Int(IntType::I32))
+                .var()
+                .unwrap_or(r));
         }
         "set_bit" => {
             let (x, it) = as_bits(b, a[1], t, span)?;
@@ -485,7 +502,10 @@ fn scalar(
             } else if let Some(op) = TernOp::from_name(name) {
                 b.ternop(op, a[0], a[1], a[2])
             } else {
-                return Err(LowerError::bug(span, format!("unknown scalar intrinsic {name}")));
+                return Err(LowerError::bug(
+                    span,
+                    format!("unknown scalar intrinsic {name}"),
+                ));
             }
         }
     })
@@ -512,4 +532,3 @@ fn as_bits(b: &mut Builder, x: Operand, t: PrimType, span: Span) -> R<(Operand, 
         PrimType::Bool => Err(LowerError::bug(span, "bits of a bool")),
     }
 }
-

@@ -47,14 +47,7 @@ impl<'p> Lowerer<'p> {
                 env2.bind(*i, SV::Prim(Operand::Var(iv)));
                 self.bind_pat(b, &mut env2, pat, state)?;
                 let body = self.loop_body(b, &env2, body, None)?;
-                (
-                    LoopForm::For {
-                        i: iv,
-                        it,
-                        bound,
-                    },
-                    body,
-                )
+                (LoopForm::For { i: iv, it, bound }, body)
             }
             TLoopForm::ForIn(xpat, xs) => {
                 let xs = self.exp(b, env, xs)?;

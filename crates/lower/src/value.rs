@@ -106,7 +106,9 @@ impl<'p> SV<'p> {
             .into_iter()
             .map(|o| match o {
                 Operand::Var(v) => Ok(v),
-                Operand::Const(_) => Err(LowerError::bug(span, "scalar where an array was expected")),
+                Operand::Const(_) => {
+                    Err(LowerError::bug(span, "scalar where an array was expected"))
+                }
             })
             .collect()
     }
@@ -139,7 +141,10 @@ impl<'p> SV<'p> {
                 .find(|(n, _)| n == field)
                 .map(|(_, x)| x.clone())
                 .ok_or_else(|| LowerError::bug(span, format!("no record field {field}"))),
-            _ => Err(LowerError::bug(span, format!("projection .{field} of a non-record"))),
+            _ => Err(LowerError::bug(
+                span,
+                format!("projection .{field} of a non-record"),
+            )),
         }
     }
 }
@@ -214,7 +219,10 @@ pub fn from_leaves<'p>(
                 .collect::<R<_>>()?,
         ),
         Type::Arrow(..) | Type::Param(_) | Type::Var(_) => {
-            return Err(LowerError::bug(span, format!("cannot rebuild a value of type {t}")))
+            return Err(LowerError::bug(
+                span,
+                format!("cannot rebuild a value of type {t}"),
+            ))
         }
     })
 }

@@ -1,0 +1,199 @@
+//! Lowering Futhark source and running the core IR: the IR is well formed,
+//! values are right, and the representation choices (inlining, tuples of
+//! arrays, in-place updates) hold.
+
+use parad_core::{check_program, Exp, Program};
+use parad_interp::Interp;
+use parad_lower::{lower, ErrorKind};
+use parad_values::{read_values, Value};
+
+fn compile(src: &str) -> Program {
+    let (sources, checked) = parad_types::check_source("test.fut", src);
+    let checked = checked.unwrap_or_else(|ds| {
+        panic!(
+            "{}",
+            ds.iter().map(|d| d.render(&sources)).collect::<String>()
+        )
+    });
+    let p = lower(&checked).unwrap_or_else(|e| panic!("{}", e.diagnostic().render(&sources)));
+    check_program(&p).unwrap_or_else(|e| panic!("ill-formed IR: {e}\n{p}"));
+    p
+}
+
+fn vals(text: &str) -> Vec<Value> {
+    read_values(text.as_bytes()).unwrap()
+}
+
+fn run(p: &Program, entry: &str, args: &str) -> Result<Vec<Value>, String> {
+    parad_interp::run(p, entry, vals(args)).map_err(|e| e.message)
+}
+
+fn count_exps(p: &Program, pred: &dyn Fn(&Exp) -> bool) -> usize {
+    fn body(b: &parad_core::Body, pred: &dyn Fn(&Exp) -> bool) -> usize {
+        b.stms.iter().map(|s| exp(&s.exp, pred)).sum()
+    }
+    fn exp(e: &Exp, pred: &dyn Fn(&Exp) -> bool) -> usize {
+        let inner = match e {
+            Exp::If {
+                then_br, else_br, ..
+            } => body(then_br, pred) + body(else_br, pred),
+            Exp::Loop { body: b, .. } => body(b, pred),
+            Exp::Map { lam, .. } | Exp::Jvp { lam, .. } | Exp::Vjp { lam, .. } => {
+                body(&lam.body, pred)
+            }
+            Exp::Reduce { op, .. } | Exp::Scan { op, .. } | Exp::Hist { op, .. } => {
+                body(&op.lam.body, pred)
+            }
+            _ => 0,
+        };
+        inner + usize::from(pred(e))
+    }
+    p.funs.iter().map(|f| body(&f.body, pred)).sum()
+}
+
+#[test]
+fn higher_order_functions_are_inlined_away() {
+    let p = compile(
+        "def twice 'a (f: a -> a) (x: a) = f (f x)\n\
+         def compose f g x = g (f x)\n\
+         entry main (x: i32) = twice (compose (+1) (*2)) x\n",
+    );
+    assert_eq!(p.funs.len(), 1);
+    assert_eq!(count_exps(&p, &|e| matches!(e, Exp::Apply { .. })), 0);
+    // ((x+1)*2 + 1)*2
+    assert_eq!(run(&p, "main", "3").unwrap(), vals("18"));
+}
+
+#[test]
+fn arrays_of_tuples_are_tuples_of_arrays() {
+    let p = compile(
+        "entry main (xs: []i32) (ys: []f64) =\n\
+           let ps = zip xs ys\n\
+           let (a, b) = unzip (map (\\(x, y) -> (y, x + 1)) ps)\n\
+           in (b, a)\n",
+    );
+    // zip/unzip cost nothing: one map with two inputs and two outputs.
+    assert_eq!(count_exps(&p, &|e| matches!(e, Exp::Map { .. })), 1);
+    assert_eq!(
+        run(&p, "main", "[1, 2] [0.5, 1.5]").unwrap(),
+        vals("[2, 3] [0.5, 1.5]")
+    );
+}
+
+#[test]
+fn records_and_tuples_flatten() {
+    let p = compile(
+        "type pt = {x: f64, y: f64}\n\
+         def add (a: pt) (b: pt) : pt = {x = a.x + b.x, y = a.y + b.y}\n\
+         entry main (xs: []f64) (ys: []f64) : (f64, f64) =\n\
+           let r = reduce add {x = 0, y = 0} (map2 (\\x y -> {x, y}) xs ys)\n\
+           let r = r with y = r.y * 10\n\
+           in (r.x, r.y)\n",
+    );
+    assert_eq!(
+        run(&p, "main", "[1.0, 2.0] [3.0, 4.0]").unwrap(),
+        vals("3.0 70.0")
+    );
+}
+
+#[test]
+fn size_parameters_are_checked_at_run_time() {
+    let p = compile("entry main [n] (xs: [n]i32) (ys: [n]i32) : [n]i32 = map2 (+) xs ys\n");
+    assert_eq!(run(&p, "main", "[1, 2] [3, 4]").unwrap(), vals("[4, 6]"));
+    let err = run(&p, "main", "[1, 2] [3]").unwrap_err();
+    assert!(err.contains("size mismatch"), "{err}");
+}
+
+#[test]
+fn sizes_come_from_wildcard_parameters() {
+    let p = compile("entry main (xs: []f32) = length xs + length (zip xs xs)\n");
+    assert_eq!(run(&p, "main", "[1f32, 2f32, 3f32]").unwrap(), vals("6i64"));
+}
+
+#[test]
+fn loops_update_arrays_in_place() {
+    // n updates of an n-element array: linear only if no update copies.
+    let p = compile(
+        "entry main (n: i64) : []i64 =\n\
+           loop acc = replicate n 0 for i < n do acc with [i] = acc[i] + i * i\n",
+    );
+    let mut it = Interp::new(&p);
+    let r = it.run_entry(&p, "main", vals("1000i64")).unwrap();
+    assert_eq!(it.copy_count(), 0, "in-place updates copied the array");
+    let squares: Vec<String> = (0..1000i64).map(|i| format!("{}i64", i * i)).collect();
+    assert_eq!(r, vals(&format!("[{}]", squares.join(","))));
+}
+
+#[test]
+fn while_loops_and_for_in() {
+    let p = compile(
+        "entry collatz (n: i32) = (loop (n, k) = (n, 0) while n != 1 do\n\
+           if n % 2 == 0 then (n / 2, k + 1) else (3 * n + 1, k + 1)).1\n\
+         entry sum (xs: []i32) = loop s = 0 for x in xs do s + x\n",
+    );
+    assert_eq!(run(&p, "collatz", "27").unwrap(), vals("111"));
+    assert_eq!(run(&p, "sum", "[1, 2, 3, 4]").unwrap(), vals("10"));
+    assert_eq!(run(&p, "sum", "empty([0]i32)").unwrap(), vals("0"));
+}
+
+#[test]
+fn slices_and_ranges_follow_futhark() {
+    let p = compile(
+        "entry sl (xs: []i32) = (xs[1:3], xs[::2], xs[::-1], xs[3:1:-1])\n\
+         entry rg (n: i32) = (0..<n, 1..3...n, n..>0)\n",
+    );
+    assert_eq!(
+        run(&p, "sl", "[1, 2, 3, 4, 5]").unwrap(),
+        vals("[2, 3] [1, 3, 5] [5, 4, 3, 2, 1] [4, 3]")
+    );
+    assert_eq!(
+        run(&p, "rg", "6").unwrap(),
+        vals("[0, 1, 2, 3, 4, 5] [1, 3, 5] [6, 5, 4, 3, 2, 1]")
+    );
+    let err = run(&p, "sl", "empty([0]i32)").unwrap_err();
+    assert!(err.contains("out of bounds"), "{err}");
+    let err = run(&p, "rg", "-1").unwrap_err();
+    assert!(err.contains("invalid"), "{err}");
+}
+
+#[test]
+fn structural_equality() {
+    let p =
+        compile("entry main (xs: [][]i32) (ys: [][]i32) = (xs == ys, (1, [2.0]) != (1, [2.0]))\n");
+    assert_eq!(
+        run(&p, "main", "[[1, 2]] [[1, 2]]").unwrap(),
+        vals("true false")
+    );
+    assert_eq!(
+        run(&p, "main", "[[1, 2]] [[1]]").unwrap(),
+        vals("false false")
+    );
+}
+
+#[test]
+fn ad_intrinsics_become_ad_nodes_with_inlined_lambdas() {
+    let p = compile(
+        "def f (x: f64, y: f64) = x * y\n\
+         entry main (x: f64) (y: f64) = (jvp f (x, y) (1, 0), vjp f (x, y) 1)\n",
+    );
+    assert_eq!(count_exps(&p, &|e| matches!(e, Exp::Jvp { .. })), 1);
+    assert_eq!(count_exps(&p, &|e| matches!(e, Exp::Vjp { .. })), 1);
+    for l in p.funs[0].body.stms.iter().filter_map(|s| match &s.exp {
+        Exp::Jvp { lam, .. } | Exp::Vjp { lam, .. } => Some(lam),
+        _ => None,
+    }) {
+        assert_eq!(l.params.len(), 2);
+        assert_eq!(l.ret.len(), 1);
+    }
+}
+
+#[test]
+fn unsupported_constructs_are_reported_not_panicked() {
+    let (sources, checked) = parad_types::check_source(
+        "t.fut",
+        "def main (b: bool) (n: i32) : i32 = (if b then (+1) else (*2)) n\n",
+    );
+    let e = lower(&checked.unwrap()).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Unsupported);
+    assert!(e.diagnostic().render(&sources).contains("t.fut:1:"));
+}
