@@ -17,20 +17,20 @@ pub fn dump(args: &DumpArgs) -> Result<(), Failure> {
             println!("{program:#?}");
             Ok(())
         }
-        Stage::Core | Stage::Ad => {
+        Stage::Core | Stage::Ad | Stage::Opt => {
             let compiled =
                 crate::pipeline::load_program(&args.program).map_err(Failure::Program)?;
-            let lowered = crate::pipeline::lower(compiled, matches!(args.stage, Stage::Ad))
-                .map_err(|e| match e {
-                    parad_testrun::LoadError::Compile(t) => Failure::Program(t),
-                    parad_testrun::LoadError::Unsupported(t) => Failure::Program(format!("{t}\n")),
-                })?;
+            let lowered = crate::pipeline::lower(
+                compiled,
+                !matches!(args.stage, Stage::Core),
+                matches!(args.stage, Stage::Opt),
+            )
+            .map_err(|e| match e {
+                parad_testrun::LoadError::Compile(t) => Failure::Program(t),
+                parad_testrun::LoadError::Unsupported(t) => Failure::Program(format!("{t}\n")),
+            })?;
             print!("{}", lowered.program);
             Ok(())
         }
-        stage => Err(Failure::Usage(format!(
-            "--stage={} is not implemented yet",
-            format!("{stage:?}").to_lowercase()
-        ))),
     }
 }

@@ -1,7 +1,7 @@
 //! From a source file to something that runs: the compiler pipeline as
 //! the command-line tool drives it.
 
-use parad_base::{Diagnostic, FileId, SourceMap};
+use parad_base::{Diagnostic, SourceMap};
 use parad_core::Program;
 use parad_lower::ErrorKind;
 use parad_testrun::{Backend, LoadError, Loaded, RunFailure};
@@ -12,7 +12,6 @@ use std::path::Path;
 /// A program that passed the front end.
 pub struct Compiled {
     pub sources: SourceMap,
-    pub file: FileId,
     pub checked: Checked,
 }
 
@@ -24,11 +23,7 @@ pub fn load_program(path: &Path) -> Result<Compiled, String> {
     let mut sources = SourceMap::new();
     let file = sources.add(path.display().to_string(), text);
     match parad_types::check_file(&mut sources, file) {
-        Ok(checked) => Ok(Compiled {
-            sources,
-            file,
-            checked,
-        }),
+        Ok(checked) => Ok(Compiled { sources, checked }),
         Err(diags) => Err(diags.iter().map(|d| d.render(&sources)).collect()),
     }
 }
@@ -62,8 +57,13 @@ fn checked(stage: &str, p: &Program, sources: &SourceMap) -> Result<(), LoadErro
 }
 
 /// Lowers a checked program to core IR (stage `core`), optionally followed
-/// by automatic differentiation (stage `ad`).
-pub fn lower(compiled: Compiled, differentiate: bool) -> Result<Lowered, LoadError> {
+/// by automatic differentiation (stage `ad`), each optionally followed by
+/// simplification (stage `opt`).
+pub fn lower(
+    compiled: Compiled,
+    differentiate: bool,
+    simplify: bool,
+) -> Result<Lowered, LoadError> {
     let Compiled {
         sources,
         checked: ck,
@@ -77,12 +77,20 @@ pub fn lower(compiled: Compiled, differentiate: bool) -> Result<Lowered, LoadErr
         }
     })?;
     checked("lowering", &program, &sources)?;
+    if simplify {
+        parad_opt::simplify(&mut program);
+        checked("simplification", &program, &sources)?;
+    }
     if differentiate {
         parad_ad::differentiate(&mut program).map_err(|e| {
             let d = Diagnostic::error(e.span, e.message);
             LoadError::Unsupported(d.render(&sources).trim_end().to_string())
         })?;
         checked("automatic differentiation", &program, &sources)?;
+        if simplify {
+            parad_opt::simplify(&mut program);
+            checked("simplification after AD", &program, &sources)?;
+        }
     }
     Ok(Lowered { sources, program })
 }
@@ -90,7 +98,7 @@ pub fn lower(compiled: Compiled, differentiate: bool) -> Result<Lowered, LoadErr
 /// Turns a checked program into one whose entry points can be called by
 /// the reference interpreter.
 pub fn instantiate(compiled: Compiled) -> Result<Box<dyn Loaded>, LoadError> {
-    let lowered = lower(compiled, true)?;
+    let lowered = lower(compiled, true, true)?;
     Ok(Box::new(Interpreted(lowered)))
 }
 

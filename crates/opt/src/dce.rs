@@ -1,0 +1,86 @@
+//! Dead-code elimination: statements whose results are never used are
+//! removed, at every nesting level. Names are unique, so one use count
+//! per name for the whole function suffices; statements are visited last
+//! to first, so that removing one makes its operands' producers dead in
+//! the same pass.
+
+use parad_core::free::stm_uses;
+use parad_core::{Body, Exp, FunDef, Stm};
+use rustc_hash::FxHashMap;
+
+type Counts = FxHashMap<parad_core::VName, u32>;
+
+pub fn dce_fun(f: &mut FunDef) {
+    let mut counts = Counts::default();
+    let mut count = |v| *counts.entry(v).or_insert(0) += 1;
+    for s in &f.body.stms {
+        stm_uses(s, &mut count);
+    }
+    f.body
+        .result
+        .iter()
+        .filter_map(|o| o.var())
+        .for_each(&mut count);
+    f.ret.iter().for_each(|t| {
+        let mut vs = vec![];
+        t.dim_vars(&mut vs);
+        vs.into_iter().for_each(&mut count)
+    });
+    dce_body(&mut f.body, &mut counts);
+}
+
+/// Whether a statement must stay even if its results are unused.
+fn has_effect(e: &Exp) -> bool {
+    matches!(e, Exp::Assert { .. })
+}
+
+fn dce_body(b: &mut Body, counts: &mut Counts) {
+    let stms = std::mem::take(&mut b.stms);
+    let mut kept: Vec<Stm> = Vec::with_capacity(stms.len());
+    for mut s in stms.into_iter().rev() {
+        let live = has_effect(&s.exp)
+            || s.pat
+                .iter()
+                .any(|p| counts.get(&p.name).copied().unwrap_or(0) > 0);
+        if live {
+            dce_nested(&mut s.exp, counts);
+            kept.push(s);
+        } else {
+            stm_uses(&s, &mut |v| {
+                if let Some(c) = counts.get_mut(&v) {
+                    *c = c.saturating_sub(1);
+                }
+            });
+        }
+    }
+    kept.reverse();
+    b.stms = kept;
+}
+
+/// Removes dead statements inside the bodies of a live expression. A
+/// removed statement's uses are subtracted, which may free outer names.
+fn dce_nested(e: &mut Exp, counts: &mut Counts) {
+    match e {
+        Exp::If {
+            then_br, else_br, ..
+        } => {
+            dce_body(then_br, counts);
+            dce_body(else_br, counts);
+        }
+        Exp::Loop { body, .. } => dce_body(body, counts),
+        Exp::Map { lam, .. } => dce_body(&mut lam.body, counts),
+        Exp::Reduce { op, .. } | Exp::Scan { op, .. } | Exp::Hist { op, .. } => {
+            dce_body(&mut op.lam.body, counts)
+        }
+        Exp::WithAcc { inputs, lam } => {
+            for i in inputs {
+                if let Some(op) = &mut i.op {
+                    dce_body(&mut op.lam.body, counts)
+                }
+            }
+            dce_body(&mut lam.body, counts)
+        }
+        Exp::Jvp { lam, .. } | Exp::Vjp { lam, .. } => dce_body(&mut lam.body, counts),
+        _ => {}
+    }
+}
