@@ -1,0 +1,306 @@
+//! The state of a reverse sweep: the renaming of primal variables, the
+//! adjoint environment (adjoints created lazily: a variable without an
+//! entry has a zero adjoint), and the set of active variables (those that
+//! depend on the differentiated parameters; only they get adjoints).
+//!
+//! Adjoints are keyed by the ORIGINAL names of the primal variables, so
+//! that re-executed (renamed) copies of a scope share them.
+
+use super::build::{add_values, const_of, in_bounds, is_float, map, zeros_like};
+use super::rename::Subst;
+use parad_core::free::{body_binds, exp_binds, exp_uses};
+use parad_core::*;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// The adjoint of one variable.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Adj {
+    /// A value of the primal's type.
+    Val(Operand),
+    /// An accumulator (free arrays inside a map's return sweep): updates
+    /// add into it and it cannot be read.
+    Acc(VName),
+}
+
+pub struct Rev {
+    pub subst: Subst,
+    pub adj: FxHashMap<VName, Adj>,
+    pub active: FxHashSet<VName>,
+}
+
+/// Names that (transitively) depend on `params` in `body`; names bound
+/// inside a statement are all active when the statement uses an active
+/// name (conservative, and cheap).
+pub fn activity(params: &[VName], body: &Body) -> FxHashSet<VName> {
+    let mut active: FxHashSet<VName> = params.iter().copied().collect();
+    mark_body(body, &mut active);
+    active
+}
+
+fn mark_body(body: &Body, active: &mut FxHashSet<VName>) {
+    for s in &body.stms {
+        let mut uses_active = false;
+        exp_uses(&s.exp, &mut |v| uses_active |= active.contains(&v));
+        if uses_active {
+            for p in &s.pat {
+                active.insert(p.name);
+            }
+            exp_binds(&s.exp, &mut |v| {
+                active.insert(v);
+            });
+        }
+    }
+}
+
+impl Rev {
+    pub fn new(active: FxHashSet<VName>) -> Rev {
+        Rev {
+            subst: Subst::default(),
+            adj: FxHashMap::default(),
+            active,
+        }
+    }
+
+    /// The current copy of primal variable `v`.
+    pub fn p(&self, v: VName) -> VName {
+        self.subst.get(v)
+    }
+
+    pub fn po(&self, o: Operand) -> Operand {
+        self.subst.operand(o)
+    }
+
+    /// Whether `v` carries an adjoint: active and of a float type.
+    pub fn wants(&self, b: &Builder, v: VName) -> bool {
+        self.active.contains(&v) && b.ctx.types.get(&v).is_some_and(is_float)
+    }
+
+    pub fn wants_op(&self, b: &Builder, o: Operand) -> bool {
+        o.var().is_some_and(|v| self.wants(b, v))
+    }
+
+    pub fn has_adj(&self, v: VName) -> bool {
+        self.adj.contains_key(&v)
+    }
+
+    /// Forgets the adjoints of every name bound in `body` (a scope about
+    /// to be differentiated again).
+    pub fn forget_body(&mut self, body: &Body) {
+        body_binds(body, &mut |v| {
+            self.adj.remove(&v);
+        });
+    }
+
+    /// The adjoint of `v` as a value (zeros if none yet).
+    pub fn adj_val(&mut self, b: &mut Builder, v: VName) -> Operand {
+        match self.adj.get(&v) {
+            Some(Adj::Val(o)) => *o,
+            Some(Adj::Acc(_)) => panic!("rev: reading the accumulated adjoint of {v}"),
+            None => {
+                let z = zeros_like(b, Operand::Var(self.p(v)));
+                self.adj.insert(v, Adj::Val(z));
+                z
+            }
+        }
+    }
+
+    /// The adjoint of `v`, materialising zeros for a missing value adjoint.
+    pub fn adj_any(&mut self, b: &mut Builder, v: VName) -> Adj {
+        match self.adj.get(&v) {
+            Some(a) => *a,
+            None => Adj::Val(self.adj_val(b, v)),
+        }
+    }
+
+    /// `v̄ += c`.
+    pub fn add(&mut self, b: &mut Builder, v: VName, c: Operand) {
+        if !self.wants(b, v) {
+            return;
+        }
+        let new = match self.adj.get(&v) {
+            None => Adj::Val(c),
+            Some(Adj::Val(a)) => Adj::Val(add_values(b, *a, c)),
+            Some(Adj::Acc(acc)) => Adj::Acc(acc_add_slice(b, *acc, &[], c)),
+        };
+        self.adj.insert(v, new);
+    }
+
+    pub fn add_op(&mut self, b: &mut Builder, o: Operand, c: Operand) {
+        if let Operand::Var(v) = o {
+            self.add(b, v, c)
+        }
+    }
+
+    /// `v̄[slice] += c` (indices are in bounds: the primal read succeeded).
+    pub fn add_at(&mut self, b: &mut Builder, v: VName, slice: &[DimIndex], c: Operand) {
+        if !self.wants(b, v) {
+            return;
+        }
+        let new = match self.adj.get(&v).copied() {
+            Some(Adj::Acc(acc)) => Adj::Acc(acc_add_slice(b, acc, slice, c)),
+            cur => {
+                let (a, c) = match cur {
+                    Some(Adj::Val(a)) => {
+                        let old = b.slice(a.var().expect("array adjoint"), slice.to_vec());
+                        (a, add_values(b, old.into(), c))
+                    }
+                    _ => (zeros_like(b, Operand::Var(self.p(v))), c),
+                };
+                let arr = a.var().expect("array adjoint");
+                Adj::Val(
+                    b.emit1(Exp::Update {
+                        arr,
+                        slice: slice.to_vec(),
+                        value: c,
+                    })
+                    .into(),
+                )
+            }
+        };
+        self.adj.insert(v, new);
+    }
+
+    /// `v̄[idx[k]] += vals[k]` for each `k`, skipping out-of-bounds indices;
+    /// the in-bounds indices must be distinct.
+    pub fn add_scatter(&mut self, b: &mut Builder, v: VName, idx: VName, vals: VName) {
+        if !self.wants(b, v) {
+            return;
+        }
+        let w = b.width(idx);
+        let new = match self.adj_any(b, v) {
+            Adj::Acc(acc) => {
+                let r = map(b, w, &[idx, vals, acc], |b, p| {
+                    vec![acc_add_slice(b, p[2], &[DimIndex::Fix(p[0].into())], p[1].into()).into()]
+                });
+                Adj::Acc(r[0])
+            }
+            Adj::Val(a) => {
+                let a = a.var().expect("array adjoint");
+                let n = b.width(a);
+                let row_t = b.type_of(a).row().expect("row");
+                let sums = map(b, w, &[idx, vals], |b, p| {
+                    let ok = in_bounds(b, p[0].into(), n);
+                    let (i, x) = (p[0], p[1]);
+                    super::build::if_(
+                        b,
+                        ok,
+                        vec![row_t],
+                        |b| {
+                            let old = b.index(a, &[i.into()]);
+                            vec![add_values(b, old.into(), x.into())]
+                        },
+                        |_| vec![x.into()],
+                    )
+                    .into_iter()
+                    .map(Operand::Var)
+                    .collect()
+                });
+                Adj::Val(b.scatter(a, idx, sums[0]).into())
+            }
+        };
+        self.adj.insert(v, new);
+    }
+}
+
+/// Adds `c` into `acc[slice]` (the accumulator's index space is the whole
+/// shape of its array; out-of-bounds updates are ignored by `upd`).
+pub fn acc_add_slice(b: &mut Builder, acc: VName, slice: &[DimIndex], c: Operand) -> VName {
+    let rank = match b.type_of(acc) {
+        Type::Acc(a) => a.ispace.len(),
+        t => panic!("rev: {acc} of type {t} is not an accumulator"),
+    };
+    acc_add_rec(b, acc, slice, rank, vec![], c)
+}
+
+fn acc_add_rec(
+    b: &mut Builder,
+    acc: VName,
+    slice: &[DimIndex],
+    rank: usize,
+    mut prefix: Vec<Operand>,
+    c: Operand,
+) -> VName {
+    if prefix.len() == rank {
+        return b.upd(acc, prefix, vec![c]);
+    }
+    match slice.first() {
+        Some(DimIndex::Fix(i)) => {
+            prefix.push(*i);
+            acc_add_rec(b, acc, &slice[1..], rank, prefix, c)
+        }
+        first => {
+            let cv = c.var().expect("rev: array contribution");
+            let w = b.width(cv);
+            let is = b.iota(w);
+            let rest = if first.is_some() { &slice[1..] } else { slice };
+            let first = first.copied();
+            let r = map(b, w, &[is, cv, acc], |b, p| {
+                let i: Operand = match first {
+                    Some(DimIndex::Slice { start, stride, .. }) => {
+                        let off = b.mul(p[0], stride);
+                        b.add(start, off).into()
+                    }
+                    _ => p[0].into(),
+                };
+                let mut pre = prefix.clone();
+                pre.push(i);
+                vec![acc_add_rec(b, p[2], rest, rank, pre, p[1].into()).into()]
+            });
+            r[0]
+        }
+    }
+}
+
+/// The zero adjoint of a value of type `t` shaped like `like`.
+pub fn zero_for(b: &mut Builder, like: Operand) -> Operand {
+    let t = b.type_of(like);
+    match t {
+        Type::Prim(p) => const_of(p, 0.0),
+        _ => zeros_like(b, like),
+    }
+}
+
+impl Rev {
+    /// Seeds for a nested body whose results are bound to `pat`: the
+    /// adjoints of the float results (others get a placeholder that is
+    /// never used).
+    pub fn seeds(&mut self, b: &mut Builder, pat: &[Param]) -> Vec<Operand> {
+        pat.iter()
+            .map(|p| {
+                if self.wants(b, p.name) {
+                    self.adj_val(b, p.name)
+                } else {
+                    Operand::i64(0)
+                }
+            })
+            .collect()
+    }
+
+    /// The type of an adjoint (value or accumulator).
+    pub fn adj_type(&self, b: &Builder, a: Adj) -> Type {
+        match a {
+            Adj::Val(o) => b.type_of(o),
+            Adj::Acc(v) => b.type_of(v),
+        }
+    }
+
+    /// The current adjoint of `v` as an operand (value or accumulator).
+    pub fn adj_operand(&mut self, b: &mut Builder, v: VName) -> Operand {
+        match self.adj_any(b, v) {
+            Adj::Val(o) => o,
+            Adj::Acc(a) => a.into(),
+        }
+    }
+
+    /// The current copies of `vars`, to be put back after building a
+    /// nested scope (whose restores of in-place updated arrays are local).
+    pub fn save_subst(&self, vars: &[VName]) -> Vec<(VName, VName)> {
+        vars.iter().map(|&v| (v, self.p(v))).collect()
+    }
+
+    pub fn restore_subst(&mut self, saved: &[(VName, VName)]) {
+        for &(v, p) in saved {
+            self.subst.set(v, p);
+        }
+    }
+}

@@ -1,0 +1,297 @@
+//! IR-building helpers shared by the reverse-mode rules: constants,
+//! scalar selects, zeros, elementwise addition, lambdas whose return types
+//! never mention names bound inside them, and inlined operator calls.
+
+use super::rename::{Renamer, Subst};
+use parad_base::{FloatType, IntType, PrimType};
+use parad_core::free::body_binds;
+use parad_core::types::{AccType, BOOL, I64};
+use parad_core::*;
+use parad_values::Scalar;
+use rustc_hash::FxHashSet;
+
+/// The constant `x` of type `t` (truncated for integers).
+pub fn const_of(t: PrimType, x: f64) -> Operand {
+    Operand::Const(match t {
+        PrimType::Float(FloatType::F16) => Scalar::F16(half::f16::from_f64(x)),
+        PrimType::Float(FloatType::F32) => Scalar::F32(x as f32),
+        PrimType::Float(FloatType::F64) => Scalar::F64(x),
+        PrimType::Int(IntType::I8) => Scalar::I8(x as i8),
+        PrimType::Int(IntType::I16) => Scalar::I16(x as i16),
+        PrimType::Int(IntType::I32) => Scalar::I32(x as i32),
+        PrimType::Int(IntType::I64) => Scalar::I64(x as i64),
+        PrimType::Int(IntType::U8) => Scalar::U8(x as u8),
+        PrimType::Int(IntType::U16) => Scalar::U16(x as u16),
+        PrimType::Int(IntType::U32) => Scalar::U32(x as u32),
+        PrimType::Int(IntType::U64) => Scalar::U64(x as u64),
+        PrimType::Bool => Scalar::Bool(x != 0.0),
+    })
+}
+
+pub fn is_float(t: &Type) -> bool {
+    matches!(t.elem(), Some(PrimType::Float(_)))
+}
+
+pub fn prim(b: &Builder, o: impl Into<Operand>) -> PrimType {
+    let o = o.into();
+    b.type_of(o)
+        .as_prim()
+        .unwrap_or_else(|| panic!("rev: {o} is not a scalar"))
+}
+
+/// `if c then x else y` on scalars.
+pub fn select(
+    b: &mut Builder,
+    c: impl Into<Operand>,
+    x: impl Into<Operand>,
+    y: impl Into<Operand>,
+) -> Operand {
+    let (x, y) = (x.into(), y.into());
+    let t = b.type_of(x);
+    if_(b, c, vec![t], |_| vec![x], |_| vec![y])[0].into()
+}
+
+/// `if` with declared result types `ret` (callers pass types that are in
+/// scope outside the branches).
+pub fn if_(
+    b: &mut Builder,
+    c: impl Into<Operand>,
+    ret: Vec<Type>,
+    then_f: impl FnOnce(&mut Builder) -> Vec<Operand>,
+    else_f: impl FnOnce(&mut Builder) -> Vec<Operand>,
+) -> Vec<VName> {
+    let then_br = b.body(then_f);
+    let else_br = b.body(else_f);
+    b.emit(Exp::If {
+        cond: c.into(),
+        then_br,
+        else_br,
+        ret,
+    })
+}
+
+/// Replaces dimensions that name variables bound inside the lambda by
+/// `Ext`, so that its result types make sense outside it.
+pub fn fix_ret(l: &mut Lambda) {
+    let mut inner: FxHashSet<VName> = l.params.iter().map(|p| p.name).collect();
+    body_binds(&l.body, &mut |v| {
+        inner.insert(v);
+    });
+    for t in &mut l.ret {
+        *t = erase_inner(t, &inner);
+    }
+}
+
+fn erase_inner(t: &Type, inner: &FxHashSet<VName>) -> Type {
+    let d = |d: &Dim| match d {
+        Dim::Var(v) if inner.contains(v) => Dim::Ext,
+        d => *d,
+    };
+    match t {
+        Type::Prim(_) => t.clone(),
+        Type::Array { elem, shape } => Type::Array {
+            elem: *elem,
+            shape: shape.iter().map(d).collect(),
+        },
+        Type::Acc(a) => Type::Acc(AccType {
+            ispace: a.ispace.iter().map(d).collect(),
+            elems: a.elems.iter().map(|t| erase_inner(t, inner)).collect(),
+        }),
+    }
+}
+
+/// A lambda built by `f`, with scope-safe return types.
+pub fn lambda(
+    b: &mut Builder,
+    tys: Vec<Type>,
+    f: impl FnOnce(&mut Builder, &[VName]) -> Vec<Operand>,
+) -> Lambda {
+    let mut l = b.lambda(tys, f);
+    fix_ret(&mut l);
+    l
+}
+
+/// The row types of SOAC inputs (accumulators pass whole).
+pub fn row_types(b: &Builder, arrs: &[VName]) -> Vec<Type> {
+    arrs.iter()
+        .map(|&a| {
+            let t = b.type_of(a);
+            if t.is_acc() {
+                t
+            } else {
+                t.row().expect("rev: map over a scalar")
+            }
+        })
+        .collect()
+}
+
+/// `map f arrs` of width `w`.
+pub fn map(
+    b: &mut Builder,
+    w: Operand,
+    arrs: &[VName],
+    f: impl FnOnce(&mut Builder, &[VName]) -> Vec<Operand>,
+) -> Vec<VName> {
+    let tys = row_types(b, arrs);
+    let lam = lambda(b, tys, f);
+    b.map_lambda(w, lam, arrs.to_vec())
+}
+
+/// Zeros with the type (and run-time shape) of `like`.
+pub fn zeros_like(b: &mut Builder, like: Operand) -> Operand {
+    let t = b.type_of(like);
+    let elem = t.elem().expect("rev: zeros of an accumulator");
+    let mut z = const_of(elem, 0.0);
+    let Operand::Var(v) = like else { return z };
+    for k in (0..t.rank()).rev() {
+        let n = b.dim(v, k);
+        z = b.replicate(n, z).into();
+    }
+    z
+}
+
+/// Elementwise `x + y` for scalars and arrays of any rank.
+pub fn add_values(b: &mut Builder, x: Operand, y: Operand) -> Operand {
+    let t = b.type_of(x);
+    if t.rank() == 0 {
+        return b.add(x, y).into();
+    }
+    let (Operand::Var(xv), Operand::Var(yv)) = (x, y) else {
+        panic!("rev: array operands must be variables")
+    };
+    let w = b.width(xv);
+    map(b, w, &[xv, yv], |b, r| {
+        vec![add_values(b, r[0].into(), r[1].into())]
+    })[0]
+        .into()
+}
+
+/// `x * s` for an array or scalar `x` and a scalar `s`.
+pub fn scale(b: &mut Builder, x: Operand, s: Operand) -> Operand {
+    let t = b.type_of(x);
+    if t.rank() == 0 {
+        return b.mul(x, s).into();
+    }
+    let xv = x.var().expect("rev: array operand");
+    let w = b.width(xv);
+    map(b, w, &[xv], |b, r| vec![scale(b, r[0].into(), s)])[0].into()
+}
+
+/// The elementwise sum of the rows of `arr` (zeros of the row type when
+/// `arr` is empty).
+pub fn sum_rows(b: &mut Builder, arr: VName) -> Operand {
+    let w = b.width(arr);
+    let ne = zeros_row(b, arr);
+    let tys = vec![b.type_of(ne)];
+    let lam = lambda(b, tys.iter().chain(&tys).cloned().collect(), |b, p| {
+        vec![add_values(b, p[0].into(), p[1].into())]
+    });
+    b.emit1(Exp::Reduce {
+        w,
+        comm: true,
+        op: AccOp {
+            lam,
+            neutral: vec![ne],
+        },
+        arrs: vec![arr],
+    })
+    .into()
+}
+
+/// Zeros shaped like one row of `arr`.
+pub fn zeros_row(b: &mut Builder, arr: VName) -> Operand {
+    let t = b.type_of(arr);
+    let elem = t.elem().expect("rev: zeros of an accumulator");
+    let mut z = const_of(elem, 0.0);
+    for k in (1..t.rank()).rev() {
+        let n = b.dim(arr, k);
+        z = b.replicate(n, z).into();
+    }
+    z
+}
+
+/// `0 <= i < n` for `i64` operands.
+pub fn in_bounds(b: &mut Builder, i: Operand, n: Operand) -> VName {
+    let lo = b.cmp(CmpOp::Le, Operand::i64(0), i);
+    let hi = b.cmp(CmpOp::Lt, i, n);
+    b.binop(BinOp::And, lo, hi)
+}
+
+/// Inlines a copy of `lam` applied to `args`; returns its results.
+pub fn apply_lambda(b: &mut Builder, lam: &Lambda, args: &[Operand]) -> Vec<Operand> {
+    let mut subst = Subst::default();
+    for (p, &a) in lam.params.iter().zip(args) {
+        let ty = subst.ty(&p.ty);
+        let v = b.bind_as(&p.name.base.to_string(), Exp::Atom(a), ty);
+        subst.set(p.name, v);
+    }
+    let body = Renamer {
+        ctx: b.ctx,
+        subst: &mut subst,
+    }
+    .body(&lam.body);
+    for s in body.stms {
+        b.add_stm(s);
+    }
+    body.result
+}
+
+/// Exclusive scan of `arrs` with operator `op` (inclusive scan, then a
+/// shift by one that puts the neutral elements first).
+pub fn scan_exclusive(b: &mut Builder, w: Operand, op: &AccOp, arrs: &[VName]) -> Vec<VName> {
+    let mut sub = Subst::default();
+    let lam = Renamer {
+        ctx: b.ctx,
+        subst: &mut sub,
+    }
+    .lambda(&op.lam);
+    let inc = b.emit_as(
+        "scan",
+        Exp::Scan {
+            w,
+            op: AccOp {
+                lam,
+                neutral: op.neutral.clone(),
+            },
+            arrs: arrs.to_vec(),
+        },
+    );
+    let is = b.iota(w);
+    let ret: Vec<Type> = inc
+        .iter()
+        .map(|&v| b.type_of(v).row().expect("row"))
+        .collect();
+    let ne = op.neutral.clone();
+    map(b, w, &[is], |b, i| {
+        let first = b.cmp(CmpOp::Eq, i[0], Operand::i64(0));
+        let inc = inc.clone();
+        let i0 = i[0];
+        if_(
+            b,
+            first,
+            ret,
+            |_| ne,
+            |b| {
+                let j = b.sub(i0, Operand::i64(1));
+                inc.iter()
+                    .map(|&a| b.index(a, &[j.into()]).into())
+                    .collect()
+            },
+        )
+        .into_iter()
+        .map(Operand::Var)
+        .collect()
+    })
+}
+
+pub fn i64_of(b: &mut Builder, o: Operand) -> Operand {
+    match b.type_of(o) {
+        t if t == I64 => o,
+        _ => b.cast(PrimType::Int(IntType::I64), o).into(),
+    }
+}
+
+pub fn not(b: &mut Builder, c: Operand) -> VName {
+    debug_assert_eq!(b.type_of(c), BOOL);
+    b.unop(UnOp::Not, c)
+}

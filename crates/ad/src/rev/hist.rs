@@ -1,0 +1,8 @@
+//! `reduce_by_index`.
+use super::adjenv::Rev;
+use crate::{AdError, Result};
+use parad_core::*;
+
+pub fn rev(_r: &mut Rev, _b: &mut Builder, s: &Stm) -> Result<()> {
+    Err(AdError::new(s.span, "hist: todo"))
+}

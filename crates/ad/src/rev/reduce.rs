@@ -1,0 +1,247 @@
+//! `reduce`: special rules for `+` (also vectorised), `*` (with zero
+//! counting, exact when elements are zero), `min`/`max` (the first
+//! extremal element gets the whole adjoint; the neutral element wins
+//! ties), and the generic rule `y = l_i ⊙ a_i ⊙ r_i` with `l`, `r` from two
+//! exclusive scans and a map of the operator's vjp with respect to `a_i`.
+
+use super::adjenv::Rev;
+use super::build::{apply_lambda, const_of, if_, lambda, map, scan_exclusive, select};
+use super::vjp_inline;
+use crate::{AdError, Result};
+use parad_base::PrimType;
+use parad_core::free::free_in_lambda;
+use parad_core::*;
+
+/// A recognised operator: a single float binary operation on the two
+/// parameters (either order for commutative ones), or a map of one
+/// (vectorised).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Special {
+    Add,
+    Mul,
+    Min,
+    Max,
+}
+
+/// The special operator `op` is, with its nesting depth of maps.
+pub fn classify(lam: &Lambda) -> Option<(Special, usize)> {
+    if lam.params.len() != 2 || lam.body.stms.len() != 1 || lam.body.result.len() != 1 {
+        return None;
+    }
+    let s = &lam.body.stms[0];
+    if lam.body.result[0] != Operand::Var(s.pat[0].name) {
+        return None;
+    }
+    let (x, y) = (lam.params[0].name, lam.params[1].name);
+    let args_ok = |a: &Operand, c: &Operand| {
+        (*a == Operand::Var(x) && *c == Operand::Var(y))
+            || (*a == Operand::Var(y) && *c == Operand::Var(x))
+    };
+    match &s.exp {
+        Exp::BinOp(op, PrimType::Float(_), a, c) if args_ok(a, c) => Some((
+            match op {
+                BinOp::Add => Special::Add,
+                BinOp::Mul => Special::Mul,
+                BinOp::Min => Special::Min,
+                BinOp::Max => Special::Max,
+                _ => return None,
+            },
+            0,
+        )),
+        Exp::Map {
+            lam: inner, arrs, ..
+        } if arrs.len() == 2 && args_ok(&arrs[0].into(), &arrs[1].into()) => {
+            classify(inner).map(|(s, d)| (s, d + 1))
+        }
+        _ => None,
+    }
+}
+
+/// Fails when the operator reads active free variables (their adjoints
+/// would be lost).
+pub fn check_op_free(r: &Rev, b: &Builder, lam: &Lambda, span: parad_base::Span) -> Result<()> {
+    if free_in_lambda(lam).iter().any(|&v| r.wants(b, v)) {
+        return Err(AdError::new(
+            span,
+            "cannot differentiate an operator that uses differentiated free variables",
+        ));
+    }
+    Ok(())
+}
+
+pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<()> {
+    let Exp::Reduce { w, op, arrs, .. } = &s.exp else {
+        unreachable!()
+    };
+    check_op_free(r, b, &op.lam, s.span)?;
+    let w = r.po(*w);
+    let xs: Vec<VName> = arrs.iter().map(|&a| r.p(a)).collect();
+    let seeds = r.seeds(b, &s.pat);
+    match classify(&op.lam) {
+        Some((Special::Add, _)) => {
+            if r.wants(b, arrs[0]) {
+                let c = b.replicate(w, seeds[0]);
+                r.add(b, arrs[0], c.into());
+            }
+            Ok(())
+        }
+        Some((Special::Mul, 0)) => {
+            if r.wants(b, arrs[0]) {
+                let ne = r.po(op.neutral[0]);
+                let c = mul_adjoint(b, w, xs[0], ne, seeds[0]);
+                r.add(b, arrs[0], c.into());
+            }
+            Ok(())
+        }
+        Some((sp @ (Special::Min | Special::Max), 0)) => {
+            if r.wants(b, arrs[0]) {
+                let ne = r.po(op.neutral[0]);
+                let (_, i) = argminmax(b, w, xs[0], ne, sp == Special::Min);
+                let idx = b.replicate(Operand::i64(1), i);
+                let val = b.replicate(Operand::i64(1), seeds[0]);
+                r.add_scatter(b, arrs[0], idx, val);
+            }
+            Ok(())
+        }
+        _ => generic(r, b, w, op, arrs, &xs, &seeds),
+    }
+}
+
+/// Product of the non-zero elements of `xs` (times `ne`) and the number
+/// of zeros.
+pub fn nonzero_product(b: &mut Builder, w: Operand, xs: VName) -> (VName, VName) {
+    let et = b.type_of(xs).elem().expect("array");
+    let pz = map(b, w, &[xs], |b, x| {
+        let zero = b.cmp(CmpOp::Eq, x[0], const_of(et, 0.0));
+        let p = select(b, zero, const_of(et, 1.0), x[0]);
+        let z = select(b, zero, Operand::i64(1), Operand::i64(0));
+        vec![p, z]
+    });
+    let r = b.reduce(
+        true,
+        &pz,
+        vec![const_of(et, 1.0), Operand::i64(0)],
+        |b, x, y| vec![b.mul(x[0], y[0]).into(), b.add(x[1], y[1]).into()],
+    );
+    (r[0], r[1])
+}
+
+/// Adjoint of `reduce (*) ne xs` with respect to `xs`: with no zeros
+/// `p/x·ȳ`, with exactly one zero only that element gets `p·ȳ` (p the
+/// product of the others), with more zeros nothing.
+fn mul_adjoint(b: &mut Builder, w: Operand, xs: VName, ne: Operand, ybar: Operand) -> VName {
+    let et = b.type_of(xs).elem().expect("array");
+    let (p, z) = nonzero_product(b, w, xs);
+    let p = b.mul(p, ne);
+    let pyb = b.mul(p, ybar);
+    let zf = const_of(et, 0.0);
+    map(b, w, &[xs], |b, x| {
+        let x = x[0];
+        let none = b.cmp(CmpOp::Eq, z, Operand::i64(0));
+        let ret = vec![Type::Prim(et)];
+        let r = if_(
+            b,
+            none,
+            ret.clone(),
+            |b| vec![b.div(pyb, x).into()],
+            |b| {
+                let one = b.cmp(CmpOp::Eq, z, Operand::i64(1));
+                let xz = b.cmp(CmpOp::Eq, x, zf);
+                let both = b.binop(BinOp::And, one, xz);
+                vec![select(b, both, pyb, zf)]
+            },
+        );
+        vec![r[0].into()]
+    })[0]
+}
+
+/// `(value, index)` of the first minimum (or maximum) of `xs`, starting
+/// from `(ne, -1)`: ties go to the lower index, and the neutral element
+/// (index -1) wins ties with elements.
+pub fn argminmax(b: &mut Builder, w: Operand, xs: VName, ne: Operand, min: bool) -> (VName, VName) {
+    let is = b.iota(w);
+    let r = b.reduce(true, &[xs, is], vec![ne, Operand::i64(-1)], |b, x, y| {
+        argminmax_op(b, x, y, min)
+    });
+    (r[0], r[1])
+}
+
+/// The argmin/argmax operator on `(value, index)` pairs.
+pub fn argminmax_op(b: &mut Builder, x: &[VName], y: &[VName], min: bool) -> Vec<Operand> {
+    let better = if min { CmpOp::Lt } else { CmpOp::Gt };
+    let x_wins = b.cmp(better, x[0], y[0]);
+    let y_wins = b.cmp(better, y[0], x[0]);
+    let v = select(b, y_wins, y[0], x[0]);
+    let lo = b.binop(BinOp::Min, x[1], y[1]);
+    let i_tie = select(b, y_wins, y[1], lo);
+    let i = select(b, x_wins, x[1], i_tie);
+    vec![v, i]
+}
+
+/// The operator with its arguments swapped.
+pub fn flip(b: &mut Builder, op: &Lambda) -> Lambda {
+    let k = op.params.len() / 2;
+    let tys: Vec<Type> = op.params.iter().map(|p| p.ty.clone()).collect();
+    lambda(b, tys, |b, p| {
+        let args: Vec<Operand> = p[k..].iter().chain(&p[..k]).map(|&v| v.into()).collect();
+        apply_lambda(b, op, &args)
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn generic(
+    r: &mut Rev,
+    b: &mut Builder,
+    w: Operand,
+    op: &AccOp,
+    arrs: &[VName],
+    xs: &[VName],
+    seeds: &[Operand],
+) -> Result<()> {
+    let k = arrs.len();
+    let wanted: Vec<usize> = (0..k).filter(|&j| r.wants(b, arrs[j])).collect();
+    if wanted.is_empty() {
+        return Ok(());
+    }
+    let neutral: Vec<Operand> = op.neutral.iter().map(|&o| r.po(o)).collect();
+    let op_here = AccOp {
+        lam: op.lam.clone(),
+        neutral: neutral.clone(),
+    };
+    let ls = scan_exclusive(b, w, &op_here, xs);
+    let rev_xs: Vec<VName> = xs.iter().map(|&x| b.reverse(x)).collect();
+    let flipped = AccOp {
+        lam: flip(b, &op.lam),
+        neutral,
+    };
+    let rs_rev = scan_exclusive(b, w, &flipped, &rev_xs);
+    let rs: Vec<VName> = rs_rev.iter().map(|&x| b.reverse(x)).collect();
+    let inputs: Vec<VName> = ls.iter().chain(xs).chain(&rs).copied().collect();
+    let lam = &op.lam;
+    let mut err = None;
+    let contribs = map(b, w, &inputs, |b, p| {
+        let (l, a, rr) = (&p[..k], &p[k..2 * k], &p[2 * k..]);
+        let tys: Vec<Type> = a.iter().map(|&v| b.type_of(v)).collect();
+        let f = lambda(b, tys, |b, a| {
+            let args: Vec<Operand> = l.iter().chain(a).map(|&v| v.into()).collect();
+            let t = apply_lambda(b, lam, &args);
+            let args: Vec<Operand> = t.into_iter().chain(rr.iter().map(|&v| v.into())).collect();
+            apply_lambda(b, lam, &args)
+        });
+        let prims: Vec<Operand> = a.iter().map(|&v| v.into()).collect();
+        match vjp_inline(b, &f, &prims, seeds) {
+            Ok((_, adj)) => wanted.iter().map(|&j| adj[j]).collect(),
+            Err(e) => {
+                err = Some(e);
+                wanted.iter().map(|&j| a[j].into()).collect()
+            }
+        }
+    });
+    if let Some(e) = err {
+        return Err(e);
+    }
+    for (&j, &c) in wanted.iter().zip(&contribs) {
+        r.add(b, arrs[j], c.into());
+    }
+    Ok(())
+}
