@@ -50,8 +50,9 @@ pub fn primal_program(params: &[Type], f: &Body) -> Program {
 pub fn vjp_program(params: &[Type], f: &Body) -> Program {
     let mut pb = ProgramBuilder::new();
     let mut tmp = Builder::new(&mut pb.ctx);
-    let lam = tmp.lambda(params.to_vec(), |b, p| f(b, p));
+    let mut lam = tmp.lambda(params.to_vec(), |b, p| f(b, p));
     let ret: Vec<Type> = lam.ret.iter().map(|t| t.erase_dims()).collect();
+    lam.ret = ret.clone();
     let ins: Vec<Param> = params.iter().map(|t| pb.param("x", t.clone())).collect();
     let seeds: Vec<Param> = ret.iter().map(|t| pb.param("seed", t.clone())).collect();
     let primals: Vec<Operand> = ins.iter().map(|p| p.name.into()).collect();
