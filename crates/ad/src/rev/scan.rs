@@ -1,8 +1,233 @@
-//! `scan` (inclusive).
+//! Inclusive `scan`. With `+` (also vectorised) the input adjoint is the
+//! reversed suffix sum of the result adjoint. The generic rule (seed 000
+//! §2.9, with the Jacobians transposed) solves the backward recurrence
+//! `r̄[i] = ȳ[i] + cᵢ·r̄[i+1]`, `cᵢ = (∂(y[i] ⊙ a[i+1])/∂y[i])ᵀ`, by a scan
+//! over the composition of affine maps, then maps the operator's vjp with
+//! respect to its right argument: `ā[i] = vjp(a ↦ y[i-1] ⊙ a)(r̄[i])`
+//! (the neutral element standing in for `y[-1]`). Tuple operators work
+//! on `d` float components with `d×d` matrices.
+
 use super::adjenv::Rev;
+use super::build::{add_values, apply_lambda, const_of, if_, lambda, map, zeros_row};
+use super::reduce::{check_op_free, classify, Special};
+use super::vjp_inline;
 use crate::{AdError, Result};
 use parad_core::*;
 
-pub fn rev(_r: &mut Rev, _b: &mut Builder, s: &Stm) -> Result<()> {
-    Err(AdError::new(s.span, "scan: todo"))
+pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<()> {
+    let Exp::Scan { w, op, arrs } = &s.exp else {
+        unreachable!()
+    };
+    check_op_free(r, b, &op.lam, s.span)?;
+    if !arrs.iter().any(|&a| r.wants(b, a)) {
+        return Ok(());
+    }
+    let w = r.po(*w);
+    let seeds = r.seeds(b, &s.pat);
+    if let Some((Special::Add, _)) = classify(&op.lam) {
+        let yb = seeds[0].var().expect("array adjoint");
+        let c = suffix_sums(b, w, yb);
+        r.add(b, arrs[0], c.into());
+        return Ok(());
+    }
+    let xs: Vec<VName> = arrs.iter().map(|&a| r.p(a)).collect();
+    let ys: Vec<VName> = s.pat.iter().map(|p| r.p(p.name)).collect();
+    let elem_tys: Vec<Type> = xs
+        .iter()
+        .map(|&x| b.type_of(x).row().expect("row"))
+        .collect();
+    if elem_tys.iter().any(|t| t.rank() > 0) {
+        return Err(AdError::new(
+            s.span,
+            "reverse AD of a scan whose operator works on arrays (other than vectorised +) is not supported",
+        ));
+    }
+    let fl: Vec<usize> = (0..arrs.len())
+        .filter(|&j| super::build::is_float(&elem_tys[j]))
+        .collect();
+    let ft = match fl.first() {
+        Some(&j) => elem_tys[j].as_prim().expect("scalar"),
+        None => return Ok(()),
+    };
+    if fl.iter().any(|&j| elem_tys[j].as_prim() != Some(ft)) {
+        return Err(AdError::new(
+            s.span,
+            "reverse AD of a scan over float components of different types is not supported",
+        ));
+    }
+    let d = fl.len();
+    let ne: Vec<Operand> = op.neutral.iter().map(|&o| r.po(o)).collect();
+    let zero_of = |t: &Type| const_of(t.as_prim().expect("scalar"), 0.0);
+
+    // cᵢ as d² arrays, row-major: column q is the vjp of x ↦ x ⊙ a[i+1]
+    // seeded with the unit vector e_q.
+    let is = b.iota(w);
+    let lam = &op.lam;
+    let mut err = None;
+    let last = b.sub(w, Operand::i64(1));
+    let cs = map(b, w, &[is], |b, i| {
+        let i = i[0];
+        let is_last = b.cmp(CmpOp::Eq, i, last);
+        let ret = vec![Type::Prim(ft); d * d];
+        if_(
+            b,
+            is_last,
+            ret,
+            |_| {
+                (0..d * d)
+                    .map(|e| const_of(ft, if e / d == e % d { 1.0 } else { 0.0 }))
+                    .collect()
+            },
+            |b| {
+                let i1 = b.add(i, Operand::i64(1));
+                let x: Vec<Operand> = ys.iter().map(|&y| b.index(y, &[i.into()]).into()).collect();
+                let a: Vec<Operand> = xs
+                    .iter()
+                    .map(|&v| b.index(v, &[i1.into()]).into())
+                    .collect();
+                let f = lambda(b, elem_tys.clone(), |b, xp| {
+                    let args: Vec<Operand> =
+                        xp.iter().map(|&v| v.into()).chain(a.clone()).collect();
+                    apply_lambda(b, lam, &args)
+                });
+                let mut m = vec![Operand::i64(0); d * d];
+                for (qpos, &q) in fl.iter().enumerate() {
+                    let seeds: Vec<Operand> = (0..elem_tys.len())
+                        .map(|j| {
+                            let t = elem_tys[j].as_prim().expect("scalar");
+                            const_of(t, if j == q { 1.0 } else { 0.0 })
+                        })
+                        .collect();
+                    match vjp_inline(b, &f, &x, &seeds) {
+                        Ok((_, adj)) => {
+                            for (mpos, &mm) in fl.iter().enumerate() {
+                                m[mpos * d + qpos] = adj[mm];
+                            }
+                        }
+                        Err(e) => err = Some(e),
+                    }
+                }
+                if err.is_some() {
+                    return vec![const_of(ft, 0.0); d * d];
+                }
+                m
+            },
+        )
+        .into_iter()
+        .map(Operand::Var)
+        .collect()
+    });
+    if let Some(e) = err {
+        return Err(e);
+    }
+    // Compose the affine maps x ↦ ȳ[i] + cᵢ·x from the end.
+    let mut rev_in: Vec<VName> = vec![];
+    for &j in &fl {
+        let yb = seeds[j].var().expect("array adjoint");
+        rev_in.push(b.reverse(yb));
+    }
+    for &c in &cs {
+        rev_in.push(b.reverse(c));
+    }
+    let mut neutral: Vec<Operand> = vec![const_of(ft, 0.0); d];
+    neutral.extend((0..d * d).map(|e| const_of(ft, if e / d == e % d { 1.0 } else { 0.0 })));
+    let scanned = b.scan(&rev_in, neutral, |b, x, y| {
+        let (d1, c1) = (&x[..d], &x[d..]);
+        let (d2, c2) = (&y[..d], &y[d..]);
+        let mut out: Vec<Operand> = vec![];
+        for m in 0..d {
+            let mut acc: Operand = d2[m].into();
+            for l in 0..d {
+                let t = b.mul(c2[m * d + l], d1[l]);
+                acc = b.add(acc, t).into();
+            }
+            out.push(acc);
+        }
+        for m in 0..d {
+            for j in 0..d {
+                let mut acc: Option<Operand> = None;
+                for l in 0..d {
+                    let t = b.mul(c2[m * d + l], c1[l * d + j]);
+                    acc = Some(match acc {
+                        None => t.into(),
+                        Some(a) => b.add(a, t).into(),
+                    });
+                }
+                out.push(acc.expect("d > 0"));
+            }
+        }
+        out
+    });
+    let rbar: Vec<VName> = scanned[..d].iter().map(|&v| b.reverse(v)).collect();
+    // ā[i] = vjp(a ↦ y[i-1] ⊙ a)(r̄[i]).
+    let wanted: Vec<usize> = (0..arrs.len()).filter(|&j| r.wants(b, arrs[j])).collect();
+    let mut inputs = vec![is];
+    inputs.extend(&rbar);
+    inputs.extend(&xs);
+    let contribs = map(b, w, &inputs, |b, p| {
+        let i = p[0];
+        let rb = &p[1..1 + d];
+        let a: Vec<Operand> = p[1 + d..].iter().map(|&v| v.into()).collect();
+        let first = b.cmp(CmpOp::Eq, i, Operand::i64(0));
+        let prev: Vec<Operand> = if_(
+            b,
+            first,
+            elem_tys.clone(),
+            |_| ne.clone(),
+            |b| {
+                let i0 = b.sub(i, Operand::i64(1));
+                ys.iter()
+                    .map(|&y| b.index(y, &[i0.into()]).into())
+                    .collect()
+            },
+        )
+        .into_iter()
+        .map(Operand::Var)
+        .collect();
+        let g = lambda(b, elem_tys.clone(), |b, ap| {
+            let args: Vec<Operand> = prev
+                .iter()
+                .copied()
+                .chain(ap.iter().map(|&v| v.into()))
+                .collect();
+            apply_lambda(b, lam, &args)
+        });
+        let mut sd: Vec<Operand> = elem_tys.iter().map(zero_of).collect();
+        for (pos, &j) in fl.iter().enumerate() {
+            sd[j] = rb[pos].into();
+        }
+        match vjp_inline(b, &g, &a, &sd) {
+            Ok((_, adj)) => wanted.iter().map(|&j| adj[j]).collect(),
+            Err(e) => {
+                err = Some(e);
+                wanted.iter().map(|&j| a[j]).collect()
+            }
+        }
+    });
+    if let Some(e) = err {
+        return Err(e);
+    }
+    for (&j, &c) in wanted.iter().zip(&contribs) {
+        r.add(b, arrs[j], c.into());
+    }
+    Ok(())
+}
+
+/// `reverse (scan (+) 0 (reverse ȳ))` with an elementwise `+` on rows.
+pub fn suffix_sums(b: &mut Builder, w: Operand, yb: VName) -> VName {
+    let rv = b.reverse(yb);
+    let ne = zeros_row(b, yb);
+    let t = b.type_of(ne);
+    let lam = lambda(b, vec![t.clone(), t], |b, p| {
+        vec![add_values(b, p[0].into(), p[1].into())]
+    });
+    let sc = b.emit1(Exp::Scan {
+        w,
+        op: AccOp {
+            lam,
+            neutral: vec![ne],
+        },
+        arrs: vec![rv],
+    });
+    b.reverse(sc)
 }
