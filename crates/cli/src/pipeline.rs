@@ -33,6 +33,9 @@ pub fn load_program(path: &Path) -> Result<Compiled, String> {
 pub struct Lowered {
     pub sources: SourceMap,
     pub program: Program,
+    /// Entry points left out because AD cannot differentiate them yet,
+    /// with the reason (the other entry points still run).
+    pub unsupported: Vec<(String, String)>,
 }
 
 /// Whether to run the IR checker after every pass: always in debug
@@ -77,22 +80,54 @@ pub fn lower(
         }
     })?;
     checked("lowering", &program, &sources)?;
+    let mut unsupported = vec![];
     if simplify {
         parad_opt::simplify(&mut program);
         checked("simplification", &program, &sources)?;
     }
     if differentiate {
-        parad_ad::differentiate(&mut program).map_err(|e| {
-            let d = Diagnostic::error(e.span, e.message);
-            LoadError::Unsupported(d.render(&sources).trim_end().to_string())
-        })?;
+        unsupported = differentiate_each(&mut program, &sources);
         checked("automatic differentiation", &program, &sources)?;
         if simplify {
             parad_opt::simplify(&mut program);
             checked("simplification after AD", &program, &sources)?;
         }
     }
-    Ok(Lowered { sources, program })
+    Ok(Lowered {
+        sources,
+        program,
+        unsupported,
+    })
+}
+
+/// Runs AD on each entry function separately, so that one entry point
+/// AD cannot handle yet does not stop the others; returns the entry
+/// points removed, with the reason.
+fn differentiate_each(program: &mut Program, sources: &SourceMap) -> Vec<(String, String)> {
+    let mut failed = vec![];
+    let funs = std::mem::take(&mut program.funs);
+    for f in funs {
+        let mut single = Program {
+            funs: vec![f],
+            entries: vec![],
+            names: program.names.clone(),
+        };
+        match parad_ad::differentiate(&mut single) {
+            Ok(()) => {
+                program.names = single.names;
+                program.funs.extend(single.funs);
+            }
+            Err(e) => {
+                let why = Diagnostic::error(e.span, e.message).render(sources);
+                let name = single.funs[0].name;
+                for entry in program.entries.iter().filter(|e| e.fun == name) {
+                    failed.push((entry.name.clone(), why.trim_end().to_string()));
+                }
+                program.entries.retain(|e| e.fun != name);
+            }
+        }
+    }
+    failed
 }
 
 /// Turns a checked program into one whose entry points can be called by
@@ -106,12 +141,15 @@ struct Interpreted(Lowered);
 
 impl Loaded for Interpreted {
     fn call(&mut self, entry: &str, args: Vec<Value>) -> Result<Vec<Value>, RunFailure> {
+        if let Some((_, why)) = self.0.unsupported.iter().find(|(e, _)| e == entry) {
+            return Err(RunFailure::Unsupported(why.clone()));
+        }
         parad_interp::run(&self.0.program, entry, args)
             .map_err(|e| RunFailure::Error(e.to_diagnostic().render(&self.0.sources)))
     }
 
     fn has_entry(&self, entry: &str) -> bool {
-        self.0.program.entry(entry).is_some()
+        self.0.program.entry(entry).is_some() || self.0.unsupported.iter().any(|(e, _)| e == entry)
     }
 }
 
