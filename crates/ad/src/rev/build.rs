@@ -239,20 +239,12 @@ pub fn apply_lambda(b: &mut Builder, lam: &Lambda, args: &[Operand]) -> Vec<Oper
 /// Exclusive scan of `arrs` with operator `op` (inclusive scan, then a
 /// shift by one that puts the neutral elements first).
 pub fn scan_exclusive(b: &mut Builder, w: Operand, op: &AccOp, arrs: &[VName]) -> Vec<VName> {
-    let mut sub = Subst::default();
-    let lam = Renamer {
-        ctx: b.ctx,
-        subst: &mut sub,
-    }
-    .lambda(&op.lam);
+    let op = rename_op(b, op, &op.neutral);
     let inc = b.emit_as(
         "scan",
         Exp::Scan {
             w,
-            op: AccOp {
-                lam,
-                neutral: op.neutral.clone(),
-            },
+            op: op.clone(),
             arrs: arrs.to_vec(),
         },
     );
@@ -294,4 +286,19 @@ pub fn i64_of(b: &mut Builder, o: Operand) -> Operand {
 pub fn not(b: &mut Builder, c: Operand) -> VName {
     debug_assert_eq!(b.type_of(c), BOOL);
     b.unop(UnOp::Not, c)
+}
+
+/// A renamed copy of operator `op` with neutral elements `ne` (an
+/// operator copied into new IR must not rebind the original's names).
+pub fn rename_op(b: &mut Builder, op: &AccOp, ne: &[Operand]) -> AccOp {
+    let mut sub = Subst::default();
+    let lam = Renamer {
+        ctx: b.ctx,
+        subst: &mut sub,
+    }
+    .lambda(&op.lam);
+    AccOp {
+        lam,
+        neutral: ne.to_vec(),
+    }
 }
