@@ -1084,7 +1084,9 @@ impl Checker {
             self.bind_all(binds);
             let tform = match (form, pre) {
                 (LoopForm::For(i, _), Some(tb)) => {
-                    let it = self.inf.fresh_class(ClassSet::INDEX);
+                    // Any integer type; an unconstrained bound defaults to
+                    // i32 like any integer, as in Futhark.
+                    let it = self.inf.fresh_class(ClassSet::INT);
                     self.inf.unify(&it, &tb.ty).map_err(|_| {
                         Diagnostic::error(
                             tb.span,
