@@ -1,0 +1,88 @@
+//! `reduce` and `scan` with the lifted dual-number operator
+//! `(a, ȧ) ⊙' (b, ḃ) = (a ⊙ b, ∂⊙/∂a·ȧ + ∂⊙/∂b·ḃ)` and neutral element
+//! `(e, 0)`: the tangent of every floating-point component is carried as
+//! an extra component of the operator.
+
+use super::build::{is_float, row_types, zeros_like};
+use super::Fwd;
+use crate::Result;
+use parad_core::*;
+
+pub fn stm(f: &mut Fwd, b: &mut Builder, s: &Stm) -> Result<()> {
+    let (w, op, arrs) = match &s.exp {
+        Exp::Reduce { w, op, arrs, .. } | Exp::Scan { w, op, arrs } => (*w, op, arrs),
+        _ => unreachable!(),
+    };
+    let fl: Vec<bool> = row_types(b, arrs).iter().map(is_float).collect();
+    let tan_arrs = tangent_vars(f, b, arrs, &fl);
+    let lifted = lift_op(f, b, op, &fl)?;
+    let all_arrs: Vec<VName> = arrs.iter().copied().chain(tan_arrs).collect();
+    let exp = match &s.exp {
+        Exp::Reduce { comm, .. } => Exp::Reduce {
+            w,
+            comm: *comm,
+            op: lifted,
+            arrs: all_arrs,
+        },
+        _ => Exp::Scan {
+            w,
+            op: lifted,
+            arrs: all_arrs,
+        },
+    };
+    let names = f.emit_extended(b, &s.pat, exp, "red_tan");
+    set_extra_tangents(f, &s.pat, &names[s.pat.len()..], &fl);
+    Ok(())
+}
+
+/// The tangents of `vals[i]` for every `i` with `fl[i]`, zeros built where
+/// they are statically zero.
+pub fn tangent_vars(f: &Fwd, b: &mut Builder, vals: &[VName], fl: &[bool]) -> Vec<VName> {
+    vals.iter()
+        .zip(fl)
+        .filter(|(_, &x)| x)
+        .map(|(&v, _)| match f.tan_or_zero(b, v.into()) {
+            Operand::Var(t) => t,
+            Operand::Const(_) => unreachable!("array tangents are variables"),
+        })
+        .collect()
+}
+
+/// Records `extra[k]` as the tangent of the `k`-th component of `pat`
+/// whose `fl` is set.
+pub fn set_extra_tangents(f: &mut Fwd, pat: &[Param], extra: &[VName], fl: &[bool]) {
+    let flt = pat.iter().zip(fl).filter(|(_, &x)| x).map(|(p, _)| p);
+    for (p, &t) in flt.zip(extra) {
+        f.set(p.name, &p.ty, Some(t.into()));
+    }
+}
+
+/// The dual-number lifting of the operator `op` on `k` components, of
+/// which those with `fl` set get tangents: the lifted operator takes
+/// `(xs, ẋs, ys, ẏs)` and returns `(zs, żs)`.
+pub fn lift_op(f: &mut Fwd, b: &mut Builder, op: &AccOp, fl: &[bool]) -> Result<AccOp> {
+    let k = fl.len();
+    let mut params = vec![];
+    for side in [&op.lam.params[..k], &op.lam.params[k..]] {
+        params.extend(side.iter().cloned());
+        for (p, _) in side.iter().zip(fl).filter(|(_, &x)| x) {
+            let tp = b.param("op_tan", p.ty.clone());
+            f.set(p.name, &p.ty, Some(tp.name.into()));
+            params.push(tp);
+        }
+    }
+    let br = f.branch(b, &op.lam.body)?;
+    let keep: Vec<usize> = (0..k).filter(|&i| fl[i]).collect();
+    let body = f.finish(b, br, &keep)?;
+    let mut ret = op.lam.ret.clone();
+    ret.extend(keep.iter().map(|&i| op.lam.ret[i].clone()));
+    let mut neutral = op.neutral.clone();
+    for &i in &keep {
+        let z = zeros_like(b, op.neutral[i]);
+        neutral.push(z);
+    }
+    Ok(AccOp {
+        lam: Lambda { params, ret, body },
+        neutral,
+    })
+}
