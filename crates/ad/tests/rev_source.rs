@@ -1,0 +1,117 @@
+//! Reverse mode on programs written in Futhark source: lowering, AD
+//! expansion, IR check and interpretation.
+
+use parad_ad::differentiate;
+use parad_core::{check_program, Program};
+use parad_values::{read_values, Value};
+
+fn compile(src: &str) -> Program {
+    let (sources, checked) = parad_types::check_source("test.fut", src);
+    let checked = checked.unwrap_or_else(|ds| {
+        panic!(
+            "{}",
+            ds.iter().map(|d| d.render(&sources)).collect::<String>()
+        )
+    });
+    let mut p = parad_lower::lower(&checked)
+        .unwrap_or_else(|e| panic!("{}", e.diagnostic().render(&sources)));
+    differentiate(&mut p).unwrap_or_else(|e| panic!("AD failed: {e}"));
+    check_program(&p).unwrap_or_else(|e| panic!("ill-formed IR after AD: {e}\n{p:?}"));
+    p
+}
+
+fn run(src: &str, args: &str) -> Vec<Value> {
+    let p = compile(src);
+    parad_interp::run(&p, "main", read_values(args.as_bytes()).unwrap())
+        .unwrap_or_else(|e| panic!("run failed: {}", e.message))
+}
+
+fn expect(src: &str, args: &str, out: &str) {
+    assert_eq!(run(src, args), read_values(out.as_bytes()).unwrap());
+}
+
+#[test]
+fn gradient_of_a_dot_product() {
+    expect(
+        "def dot (xs: []f64, ys: []f64) = f64.sum (map2 (*) xs ys)\n\
+         entry main (xs: []f64) (ys: []f64) = vjp dot (xs, ys) 1.0",
+        "[1.0, 2.0, 3.0] [4.0, 5.0, 6.0]",
+        "[4.0, 5.0, 6.0] [1.0, 2.0, 3.0]",
+    );
+}
+
+#[test]
+fn gradient_through_min_of_squares() {
+    expect(
+        "def f (xs: []f64) = f64.minimum (map (\\x -> (x - 1) * (x - 1)) xs)\n\
+         entry main (xs: []f64) = vjp f xs 1.0",
+        "[3.0, 0.5, 2.0, 1.5]",
+        "[0.0, -1.0, 0.0, 0.0]",
+    );
+}
+
+#[test]
+fn per_row_gradients_with_vjp_inside_map() {
+    expect(
+        "def sq (x: f64) = x * x * x\n\
+         entry main (xss: [][]f64) = map (\\xs -> map (\\x -> vjp sq x 1.0) xs) xss",
+        "[[1.0, 2.0], [3.0, -1.0]]",
+        "[[3.0, 12.0], [27.0, 3.0]]",
+    );
+}
+
+#[test]
+fn gradient_through_a_loop_and_a_histogram() {
+    expect(
+        "def f (xs: []f64) =\n\
+           let h = reduce_by_index (replicate 3 0.0) (+) 0.0 [0, 2, 0, 5] xs\n\
+           let p = loop acc = 1.0 for i < 3 do acc * (h[i] + 1.0)\n\
+           in p\n\
+         entry main (xs: []f64) = vjp f xs 1.0",
+        "[1.0, 2.0, 3.0, 4.0]",
+        "[3.0, 5.0, 3.0, 0.0]",
+    );
+}
+
+#[test]
+fn value_and_gradient_of_a_tuple_function() {
+    expect(
+        "def f (x: f64, y: f64) = (x * y, f64.sin x)\n\
+         entry main (x: f64) (y: f64) = (f (x, y), vjp f (x, y) (1.0, 0.0))",
+        "2.0 3.0",
+        "6.0 0.9092974268256817 3.0 2.0",
+    );
+}
+
+#[test]
+fn second_derivative_by_jvp_of_vjp() {
+    expect(
+        "def f (x: f64) = x * x * x\n\
+         entry main (x: f64) = jvp (\\y -> vjp f y 1.0) x 1.0",
+        "2.0",
+        "12.0",
+    );
+}
+
+#[test]
+fn second_derivative_by_vjp_of_vjp() {
+    expect(
+        "def f (x: f64) = x * x * f64.sin x\n\
+         entry main (x: f64) = vjp (\\y -> vjp f y 1.0) x 1.0",
+        "0.0",
+        "0.0",
+    );
+}
+
+#[test]
+fn hessian_diagonal_of_a_kmeans_cost() {
+    // cost c = Σ_p min_k (p - c_k)²; gradient and Hessian diagonal.
+    expect(
+        "def cost (ps: []f64) (cs: []f64) =\n\
+           f64.sum (map (\\p -> f64.minimum (map (\\c -> (p - c) * (p - c)) cs)) ps)\n\
+         entry main (ps: []f64) (cs: []f64) =\n\
+           jvp2 (\\c -> vjp (cost ps) c 1.0) cs (map (\\_ -> 1.0) cs)",
+        "[0.0, 1.0, 4.0, 5.0, 6.0] [0.5, 5.5]",
+        "[0.0, 3.0] [4.0, 6.0]",
+    );
+}
