@@ -469,3 +469,94 @@ fn map_over_an_accumulator() {
     assert_eq!(flat(&ys[0]), vec![3.0, 6.0, 9.0]);
     assert_eq!(flat(&ts[0]), vec![3.0, 1.5, 0.0]);
 }
+
+/// Every `map` in the program's functions, innermost included.
+fn maps(p: &Program) -> Vec<(usize, usize)> {
+    fn body(b: &Body, out: &mut Vec<(usize, usize)>) {
+        for s in &b.stms {
+            match &s.exp {
+                Exp::Map { lam, arrs, .. } => {
+                    out.push((arrs.len(), lam.ret.len()));
+                    body(&lam.body, out)
+                }
+                Exp::If {
+                    then_br, else_br, ..
+                } => {
+                    body(then_br, out);
+                    body(else_br, out)
+                }
+                Exp::Loop { body: lb, .. } => body(lb, out),
+                _ => {}
+            }
+        }
+    }
+    let mut out = vec![];
+    for f in &p.funs {
+        body(&f.body, &mut out);
+    }
+    out
+}
+
+#[test]
+fn arrays_without_tangents_are_not_carried_into_maps() {
+    // jvp (\x -> map (\a -> a·x) as) with `as` free: the map takes only
+    // `as` and returns the product and its tangent.
+    let mut pb = ProgramBuilder::new();
+    let xs = pb.param("as", harness::f64_type().array_of(3).unwrap());
+    let x = pb.param("x", harness::f64_type());
+    let (xs_n, x_n) = (xs.name, x.name);
+    let ret = vec![
+        harness::f64_type().array_of(Dim::Ext).unwrap(),
+        harness::f64_type().array_of(Dim::Ext).unwrap(),
+    ];
+    let f = pb.function("main", vec![xs, x], ret, |b| {
+        let lam = b.lambda(vec![harness::f64_type()], |b, p| {
+            let y = p[0];
+            vec![b.map(&[xs_n], |b, a| vec![b.mul(a[0], y).into()])[0].into()]
+        });
+        b.emit(Exp::Jvp {
+            lam,
+            primals: vec![x_n.into()],
+            tangents: vec![c(1.0)],
+        })
+        .into_iter()
+        .map(Operand::from)
+        .collect()
+    });
+    pb.entry("main", f);
+    let p = expand(pb.finish());
+    assert_eq!(maps(&p), vec![(1, 2)]);
+    let r = run(&p, "main", vec![f64s(&[1.0, 2.0, 3.0]), scalar(2.0)]);
+    assert_eq!(flat(&r[0]), vec![2.0, 4.0, 6.0]);
+    assert_eq!(flat(&r[1]), vec![1.0, 2.0, 3.0]);
+}
+
+#[test]
+fn calls_with_active_arguments_are_reported_not_panicked() {
+    let mut pb = ProgramBuilder::new();
+    let y = pb.param("y", harness::f64_type());
+    let yn = y.name;
+    pb.function("g", vec![y], vec![harness::f64_type()], |b| {
+        vec![b.mul(yn, yn).into()]
+    });
+    let x = pb.param("x", harness::f64_type());
+    let xn = x.name;
+    let ret = vec![harness::f64_type(), harness::f64_type()];
+    let f = pb.function("main", vec![x], ret, |b| {
+        let lam = b.lambda(vec![harness::f64_type()], |b, p| {
+            vec![b.apply("g", vec![p[0].into()])[0].into()]
+        });
+        b.emit(Exp::Jvp {
+            lam,
+            primals: vec![xn.into()],
+            tangents: vec![c(1.0)],
+        })
+        .into_iter()
+        .map(Operand::from)
+        .collect()
+    });
+    pb.entry("main", f);
+    let mut p = pb.finish();
+    let e = parad_ad::differentiate(&mut p).unwrap_err();
+    assert!(e.message.contains("call of g"), "{}", e.message);
+}

@@ -90,3 +90,20 @@ fn second_derivative_by_nesting() {
                entry d2 (x: f64) = jvp (\\x -> jvp f x 1) x 1\n";
     assert_close(&run1(src, "d2", "2f64"), &[12.0], 1e-14, "f''");
 }
+
+#[test]
+fn tuples_f32_and_integer_arguments() {
+    // Tuple arguments and results; the i64 component has no tangent.
+    let src = "def f ((x: f32, k: i64), y: f32) = (x * y + f32.i64 k, k * 2)\n\
+               entry d (x: f32) (y: f32) = jvp f ((x, 3), y) ((1, 0), 0)\n";
+    let r = run_source(src, "d", "2f32 5f32");
+    assert_eq!(flat(&r[0]), vec![5.0]);
+    assert_eq!(flat(&r[1]), vec![0.0]);
+}
+
+#[test]
+fn several_seeds_at_once_with_jmp() {
+    let src = "entry j (x: f64) (y: f64) = jmp (\\(x, y) -> x * x * y) (x, y) [(1, 0), (0, 1)]\n";
+    let r = run_source(src, "j", "3f64 2f64");
+    assert_eq!(flat(&r[0]), vec![12.0, 9.0]);
+}

@@ -121,6 +121,11 @@ impl Fwd {
     /// values have tangents.
     pub fn set(&mut self, v: VName, ty: &Type, t: Option<Operand>) {
         match t {
+            // A constant zero tangent (as lowering passes for inactive
+            // arguments) is a static zero.
+            Some(Operand::Const(c)) if is_zero(c) => {
+                self.tans.remove(&v);
+            }
             Some(t) if is_float(ty) => {
                 self.tans.insert(v, t);
             }
@@ -238,6 +243,11 @@ impl Fwd {
             return Ok(());
         }
         match &s.exp {
+            Exp::Atom(Operand::Var(v)) if self.is_bundled(*v) => {
+                let names = self.emit_extended(b, &s.pat, s.exp.clone(), "acc");
+                self.bundle(names[0]);
+                Ok(())
+            }
             Exp::Atom(o) => {
                 b.add_stm(s.clone());
                 let t = self.tan(*o);
@@ -311,6 +321,16 @@ impl Fwd {
         let names = params.iter().map(|p| p.name).collect();
         b.let_pat(params, exp);
         names
+    }
+}
+
+fn is_zero(c: parad_values::Scalar) -> bool {
+    use parad_values::Scalar::*;
+    match c {
+        F16(x) => f32::from(x) == 0.0,
+        F32(x) => x == 0.0,
+        F64(x) => x == 0.0,
+        _ => true,
     }
 }
 
