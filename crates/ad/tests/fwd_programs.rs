@@ -560,3 +560,22 @@ fn calls_with_active_arguments_are_reported_not_panicked() {
     let e = parad_ad::differentiate(&mut p).unwrap_err();
     assert!(e.message.contains("call of g"), "{}", e.message);
 }
+
+#[test]
+fn vectorised_reduce_and_hist_on_rows() {
+    // reduce (map2 (·)) ones rows, and hist of rows into 2 bins with map2 (+).
+    let f = Fun::new(&[&[4, 3]], |b, p| {
+        let one = b.replicate(i64c(3), c(1.0));
+        let r = b.reduce(false, &[p[0]], vec![one.into()], |b, l, r| {
+            vec![b.map(&[l[0], r[0]], |b, q| vec![b.mul(q[0], q[1]).into()])[0].into()]
+        });
+        let zero = b.replicate(i64c(3), c(0.0));
+        let z2 = b.replicate(i64c(2), zero);
+        let inds = index_array(b, 4, |b, i| b.binop(BinOp::Mod, i, i64c(2)));
+        let h = b.hist(&[z2], vec![zero.into()], inds, &[p[0]], |b, l, r| {
+            vec![b.map(&[l[0], r[0]], |b, q| vec![b.add(q[0], q[1]).into()])[0].into()]
+        });
+        vec![r[0].into(), h[0].into()]
+    });
+    check_jvp_fd(&f, 16, 3);
+}
