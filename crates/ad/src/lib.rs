@@ -88,7 +88,11 @@ pub fn expand_body(ctx: &mut Ctx, body: &mut Body) -> Result<()> {
 /// Binds the pattern of an expanded AD node to the operands computed by
 /// its expansion.
 fn bind_results(out: &mut Vec<Stm>, pat: Vec<parad_core::Param>, res: Vec<Operand>, span: Span) {
-    assert_eq!(pat.len(), res.len(), "AD expansion returned the wrong arity");
+    assert_eq!(
+        pat.len(),
+        res.len(),
+        "AD expansion returned the wrong arity"
+    );
     for (p, r) in pat.into_iter().zip(res) {
         out.push(Stm {
             pat: vec![p],
