@@ -115,3 +115,27 @@ fn hessian_diagonal_of_a_kmeans_cost() {
         "[0.0, 3.0] [4.0, 6.0]",
     );
 }
+
+#[test]
+fn vjp_of_vjp_through_accumulators() {
+    // ∇f = (3x0², 0, 6x2²) for f xs = x0³ + 2·x2³ (x2 read twice in the map);
+    // the gradient of Σ∇f is (6x0, 0, 12x2).
+    expect(
+        "def f (xs: []f64) = f64.sum (map (\\i -> xs[i] * xs[i] * xs[i]) [0, 2, 2])\n\
+         entry main (xs: []f64) = vjp (\\ys -> f64.sum (vjp f ys 1.0)) xs 1.0",
+        "[1.0, 5.0, 2.0]",
+        "[6.0, 0.0, 24.0]",
+    );
+}
+
+#[test]
+fn hessian_vector_product_of_a_matrix_function_by_vjp_of_vjp() {
+    // f(A, v) = Σ_i (A v)_i²; inner gradient w.r.t. v is 2Aᵀ(Av);
+    // the outer vjp with seed u gives (w.r.t. v) 2AᵀA u.
+    expect(
+        "def f (a: [][]f64) (v: []f64) = f64.sum (map (\\row -> let s = f64.sum (map2 (*) row v) in s * s) a)\n\
+         entry main (a: [][]f64) (v: []f64) (u: []f64) = vjp (\\w -> vjp (f a) w 1.0) v u",
+        "[[1.0, 2.0], [0.0, 3.0]] [1.0, 1.0] [1.0, 0.0]",
+        "[2.0, 4.0]",
+    );
+}
