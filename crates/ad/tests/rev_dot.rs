@@ -155,3 +155,29 @@ fn nested_maps_and_branches() {
     });
     check_dot(&f, 6, 3);
 }
+
+#[test]
+fn vectorised_operators() {
+    let f = Fun::new(&[&[4, 3], &[3]], |b, p| {
+        let (xss, dst) = (p[0], p[1]);
+        let ones = b.replicate(Operand::i64(3), c(1.0));
+        let prod = b.reduce(true, &[xss], vec![ones.into()], |b, x, y| {
+            vec![b.map(&[x[0], y[0]], |b, q| vec![b.mul(q[0], q[1]).into()])[0].into()]
+        })[0];
+        let inf = b.replicate(Operand::i64(3), c(f64::NEG_INFINITY));
+        let mx = b.reduce(true, &[xss], vec![inf.into()], |b, x, y| {
+            vec![b.map(&[x[0], y[0]], |b, q| {
+                vec![b.binop(BinOp::Max, q[0], q[1]).into()]
+            })[0]
+                .into()]
+        })[0];
+        let n = b.width(xss);
+        let is = indices(b, n, 2);
+        let d = b.replicate(Operand::i64(2), dst);
+        let h = b.hist(&[d], vec![ones.into()], is, &[xss], |b, x, y| {
+            vec![b.map(&[x[0], y[0]], |b, q| vec![b.mul(q[0], q[1]).into()])[0].into()]
+        })[0];
+        vec![prod.into(), mx.into(), h.into()]
+    });
+    check_dot(&f, 7, 3);
+}

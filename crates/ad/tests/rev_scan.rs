@@ -196,3 +196,33 @@ fn scan_with_integer_component() {
         1e-6,
     );
 }
+
+/// `scan (map2 (*)) [1, 1]` over rows: each column is a prefix product.
+#[test]
+fn vectorised_generic_operator() {
+    let f = |b: &mut Builder, p: &[VName]| {
+        let ones = b.replicate(Operand::i64(2), Operand::f64(1.0));
+        vec![b.scan(&[p[0]], vec![ones.into()], |b, x, y| {
+            vec![b.map(&[x[0], y[0]], |b, q| vec![b.mul(q[0], q[1]).into()])[0].into()]
+        })[0]
+            .into()]
+    };
+    let xs: Vec<f64> = (1..=5).flat_map(|i| [i as f64, i as f64]).collect();
+    let mut seed = vec![0.0; 10];
+    seed[6] = 1.0; // row 3, column 0
+    seed[9] = 1.0; // row 4, column 1
+    let r = grad(
+        &[arr(F64T, 2)],
+        &f,
+        vec![f64m(5, 2, &xs)],
+        vec![f64m(5, 2, &seed)],
+    );
+    assert_eq!(
+        r,
+        vec![f64m(
+            5,
+            2,
+            &[24.0, 120.0, 12.0, 60.0, 8.0, 40.0, 6.0, 30.0, 0.0, 24.0]
+        )]
+    );
+}

@@ -6,7 +6,7 @@
 //! Adjoints are keyed by the ORIGINAL names of the primal variables, so
 //! that re-executed (renamed) copies of a scope share them.
 
-use super::build::{add_values, const_of, in_bounds, is_float, map, zeros_like};
+use super::build::{add_values, in_bounds, is_float, map, zeros_like};
 use super::rename::Subst;
 use parad_core::free::{body_binds, exp_binds, exp_uses};
 use parad_core::*;
@@ -248,15 +248,6 @@ fn acc_add_rec(
             });
             r[0]
         }
-    }
-}
-
-/// The zero adjoint of a value of type `t` shaped like `like`.
-pub fn zero_for(b: &mut Builder, like: Operand) -> Operand {
-    let t = b.type_of(like);
-    match t {
-        Type::Prim(p) => const_of(p, 0.0),
-        _ => zeros_like(b, like),
     }
 }
 

@@ -12,6 +12,7 @@ use super::build::{add_values, apply_lambda, const_of, if_, lambda, map, zeros_r
 use super::reduce::{check_op_free, classify, Special};
 use super::vjp_inline;
 use crate::{AdError, Result};
+use parad_base::Span;
 use parad_core::*;
 
 pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<()> {
@@ -32,37 +33,55 @@ pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<()> {
     }
     let xs: Vec<VName> = arrs.iter().map(|&a| r.p(a)).collect();
     let ys: Vec<VName> = s.pat.iter().map(|p| r.p(p.name)).collect();
+    let ne: Vec<Operand> = op.neutral.iter().map(|&o| r.po(o)).collect();
+    let wanted: Vec<usize> = (0..arrs.len()).filter(|&j| r.wants(b, arrs[j])).collect();
+    let contribs = contributions(b, s.span, w, &op.lam, &ne, &xs, &ys, &seeds, &wanted)?;
+    for (&j, &c) in wanted.iter().zip(&contribs) {
+        r.add(b, arrs[j], c.into());
+    }
+    Ok(())
+}
+
+/// The adjoints of the scanned arrays `xs` (those listed in `wanted`)
+/// given the scan's results `ys` and their adjoints `seeds`.
+#[allow(clippy::too_many_arguments)]
+fn contributions(
+    b: &mut Builder,
+    span: Span,
+    w: Operand,
+    lam: &Lambda,
+    ne: &[Operand],
+    xs: &[VName],
+    ys: &[VName],
+    seeds: &[Operand],
+    wanted: &[usize],
+) -> Result<Vec<VName>> {
     let elem_tys: Vec<Type> = xs
         .iter()
         .map(|&x| b.type_of(x).row().expect("row"))
         .collect();
     if elem_tys.iter().any(|t| t.rank() > 0) {
-        return Err(AdError::new(
-            s.span,
-            "reverse AD of a scan whose operator works on arrays (other than vectorised +) is not supported",
-        ));
+        return vectorised(b, span, w, lam, ne, xs, ys, seeds, wanted);
     }
-    let fl: Vec<usize> = (0..arrs.len())
+    let fl: Vec<usize> = (0..xs.len())
         .filter(|&j| super::build::is_float(&elem_tys[j]))
         .collect();
     let ft = match fl.first() {
         Some(&j) => elem_tys[j].as_prim().expect("scalar"),
-        None => return Ok(()),
+        None => return Ok(vec![]),
     };
     if fl.iter().any(|&j| elem_tys[j].as_prim() != Some(ft)) {
         return Err(AdError::new(
-            s.span,
+            span,
             "reverse AD of a scan over float components of different types is not supported",
         ));
     }
     let d = fl.len();
-    let ne: Vec<Operand> = op.neutral.iter().map(|&o| r.po(o)).collect();
     let zero_of = |t: &Type| const_of(t.as_prim().expect("scalar"), 0.0);
 
     // cᵢ as d² arrays, row-major: column q is the vjp of x ↦ x ⊙ a[i+1]
     // seeded with the unit vector e_q.
     let is = b.iota(w);
-    let lam = &op.lam;
     let mut err = None;
     let last = b.sub(w, Operand::i64(1));
     let cs = map(b, w, &[is], |b, i| {
@@ -160,10 +179,9 @@ pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<()> {
     });
     let rbar: Vec<VName> = scanned[..d].iter().map(|&v| b.reverse(v)).collect();
     // ā[i] = vjp(a ↦ y[i-1] ⊙ a)(r̄[i]).
-    let wanted: Vec<usize> = (0..arrs.len()).filter(|&j| r.wants(b, arrs[j])).collect();
     let mut inputs = vec![is];
     inputs.extend(&rbar);
-    inputs.extend(&xs);
+    inputs.extend(xs);
     let contribs = map(b, w, &inputs, |b, p| {
         let i = p[0];
         let rb = &p[1..1 + d];
@@ -173,7 +191,7 @@ pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<()> {
             b,
             first,
             elem_tys.clone(),
-            |_| ne.clone(),
+            |_| ne.to_vec(),
             |b| {
                 let i0 = b.sub(i, Operand::i64(1));
                 ys.iter()
@@ -207,10 +225,105 @@ pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<()> {
     if let Some(e) = err {
         return Err(e);
     }
-    for (&j, &c) in wanted.iter().zip(&contribs) {
-        r.add(b, arrs[j], c.into());
+    Ok(contribs)
+}
+
+/// The scalar operator inside a vectorised one (`map ⊙'` applied to all
+/// parameters), as a lambda on `(x…, y…)`.
+fn inner_operator(b: &mut Builder, lam: &Lambda) -> Option<Lambda> {
+    let [s] = lam.body.stms.as_slice() else {
+        return None;
+    };
+    let Exp::Map {
+        lam: inner, arrs, ..
+    } = &s.exp
+    else {
+        return None;
+    };
+    let pos: Vec<usize> = arrs
+        .iter()
+        .map(|a| lam.params.iter().position(|p| p.name == *a))
+        .collect::<Option<_>>()?;
+    let outs: Vec<Operand> = s.pat.iter().map(|p| p.name.into()).collect();
+    if outs != lam.body.result || pos.len() != lam.params.len() {
+        return None;
     }
-    Ok(())
+    let mut tys = vec![Type::Prim(parad_base::PrimType::Bool); lam.params.len()];
+    for (p, &q) in inner.params.iter().zip(&pos) {
+        tys[q] = p.ty.clone();
+    }
+    Some(lambda(b, tys, |b, ps| {
+        let args: Vec<Operand> = pos.iter().map(|&q| ps[q].into()).collect();
+        apply_lambda(b, inner, &args)
+    }))
+}
+
+/// A scan with a vectorised operator is a scan of every column: the rule
+/// is applied to the columns of the transposed arrays.
+#[allow(clippy::too_many_arguments)]
+fn vectorised(
+    b: &mut Builder,
+    span: Span,
+    w: Operand,
+    lam: &Lambda,
+    ne: &[Operand],
+    xs: &[VName],
+    ys: &[VName],
+    seeds: &[Operand],
+    wanted: &[usize],
+) -> Result<Vec<VName>> {
+    let unsupported = || {
+        AdError::new(
+            span,
+            "reverse AD of a scan whose operator works on arrays is only supported for vectorised (mapped) operators",
+        )
+    };
+    let inner = inner_operator(b, lam).ok_or_else(unsupported)?;
+    let k = xs.len();
+    let mut ins: Vec<VName> = vec![];
+    for &x in xs.iter().chain(ys) {
+        ins.push(b.transpose(x));
+    }
+    let float: Vec<bool> = xs
+        .iter()
+        .map(|&x| super::build::is_float(&b.type_of(x)))
+        .collect();
+    for (j, sd) in seeds.iter().enumerate() {
+        if float[j] {
+            ins.push(b.transpose(sd.var().expect("array adjoint")));
+        }
+    }
+    for n in ne {
+        ins.push(n.var().ok_or_else(unsupported)?);
+    }
+    let m = b.dim(xs[0], 1);
+    let mut err = None;
+    let cols = map(b, m, &ins, |b, p| {
+        let (cx, cy) = (&p[..k], &p[k..2 * k]);
+        let mut rest = p[2 * k..].iter();
+        let cs: Vec<Operand> = float
+            .iter()
+            .map(|&f| {
+                if f {
+                    (*rest.next().expect("seed column")).into()
+                } else {
+                    Operand::i64(0)
+                }
+            })
+            .collect();
+        let cn: Vec<Operand> = rest.map(|&v| v.into()).collect();
+        match contributions(b, span, w, &inner, &cn, cx, cy, &cs, wanted) {
+            Ok(v) => v.into_iter().map(Operand::Var).collect(),
+            Err(e) => {
+                err = Some(e);
+                wanted.iter().map(|&j| cx[j].into()).collect()
+            }
+        }
+    });
+    if let Some(e) = err {
+        return Err(e);
+    }
+    Ok(cols.into_iter().map(|c| b.transpose(c)).collect())
 }
 
 /// `reverse (scan (+) 0 (reverse ȳ))` with an elementwise `+` on rows.
