@@ -89,25 +89,50 @@ impl<'p> Lowerer<'p> {
             }
             Callee::Global(f, inst) => {
                 let fun = self.prog.fun(f);
-                let mut env = Env::default();
-                for (p, t) in fun.type_params.iter().zip(inst) {
-                    env.tys.insert(*p, t);
-                }
-                self.bind_params(b, &mut env, &fun.params, args)?;
-                self.bind_sizes(b, &mut env, &fun.size_sources, span)?;
-                self.exp(b, &env, &fun.body)
+                let parts = (
+                    &fun.type_params[..],
+                    &fun.params[..],
+                    &fun.size_sources[..],
+                    &fun.body,
+                );
+                self.inline(b, Env::default(), inst, parts, args, span)
             }
             Callee::Local { fun, env, inst } => {
-                let mut env = env;
-                for (p, t) in fun.type_params.iter().zip(inst) {
-                    env.tys.insert(*p, t);
-                }
-                self.bind_params(b, &mut env, &fun.params, args)?;
-                self.bind_sizes(b, &mut env, &fun.size_sources, span)?;
-                self.exp(b, &env, &fun.body)
+                let parts = (
+                    &fun.type_params[..],
+                    &fun.params[..],
+                    &fun.size_sources[..],
+                    &fun.body,
+                );
+                self.inline(b, env, inst, parts, args, span)
             }
             Callee::Intrinsic(name, inst) => self.intrinsic(b, name, &inst, args, span),
         }
+    }
+
+    /// The body of a named function (top-level or local) evaluated in
+    /// `env` with its type parameters, parameters and sizes bound.
+    #[allow(clippy::type_complexity)]
+    fn inline(
+        &mut self,
+        b: &mut Builder,
+        mut env: Env<'p>,
+        inst: Vec<parad_types::tast::Type>,
+        (tparams, params, sizes, body): (
+            &'p [parad_types::tast::TypeParamId],
+            &'p [TPat],
+            &'p [SizeSource],
+            &'p parad_types::tast::TExp,
+        ),
+        args: Vec<SV<'p>>,
+        span: Span,
+    ) -> R<SV<'p>> {
+        for (p, t) in tparams.iter().zip(inst) {
+            env.tys.insert(*p, t);
+        }
+        self.bind_params(b, &mut env, params, args)?;
+        self.bind_sizes(b, &mut env, sizes, span)?;
+        self.exp(b, &env, body)
     }
 
     fn bind_params(
