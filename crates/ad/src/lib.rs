@@ -9,7 +9,10 @@
 //! - [`rev`]: reverse mode by redundant execution (no tape).
 
 pub mod fwd;
+pub mod linear;
+pub mod partials;
 pub mod rev;
+pub mod special;
 
 use parad_base::Span;
 use parad_core::builder::Ctx;

@@ -1,11 +1,11 @@
 //! Accumulators (`withacc`/`upd`), which `vjp` emits, so that `jvp` of
 //! `vjp` (Hessian-vector products) works. An accumulator over arrays with
-//! floating-point elements is *bundled*: its arrays are followed by their
+//! primitive elements is *bundled*: its arrays are followed by their
 //! tangents, its operator is lifted to dual numbers, and every `upd`
 //! records the values' tangents next to the values. Accumulators from
 //! outside the `jvp` stay as they are (their updates are primal effects).
 
-use super::build::is_float;
+use super::build::is_diff;
 use super::reduce::{lift_op, tangent_vars};
 use super::Fwd;
 use crate::Result;
@@ -19,7 +19,7 @@ pub fn stm(f: &mut Fwd, b: &mut Builder, s: &Stm) -> Result<()> {
                 b.add_stm(s.clone());
                 return Ok(());
             }
-            let fl: Vec<bool> = vals.iter().map(|&v| is_float(&b.type_of(v))).collect();
+            let fl: Vec<bool> = vals.iter().map(|&v| is_diff(&b.type_of(v))).collect();
             let mut all = vals.clone();
             for (&v, _) in vals.iter().zip(&fl).filter(|(_, &x)| x) {
                 all.push(f.tan_or_zero(b, v));
@@ -45,12 +45,12 @@ pub fn stm(f: &mut Fwd, b: &mut Builder, s: &Stm) -> Result<()> {
 fn withacc(f: &mut Fwd, b: &mut Builder, s: &Stm, inputs: &[AccInput], lam: &Lambda) -> Result<()> {
     let n = inputs.len();
     let mut new_inputs = vec![];
-    // For each input: its arrays' float mask and the tangents' result slots.
+    // For each input: its arrays' tangent mask and the tangents' result slots.
     let mut masks = vec![];
     let mut params = vec![];
     for (inp, p) in inputs.iter().zip(&lam.params) {
         let k = inp.ispace.len();
-        let fl: Vec<bool> = inp.arrs.iter().map(|&a| is_float(&b.type_of(a))).collect();
+        let fl: Vec<bool> = inp.arrs.iter().map(|&a| is_diff(&b.type_of(a))).collect();
         if !fl.iter().any(|&x| x) {
             new_inputs.push(inp.clone());
             params.push(p.clone());

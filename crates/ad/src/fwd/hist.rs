@@ -2,8 +2,8 @@
 //! together with the lifted operator of [`super::reduce::lift_op`], so
 //! each bin's tangent starts from the destination's tangent.
 
-use super::build::{is_float, row_types};
-use super::reduce::{lift_op, set_extra_tangents, tangent_vars};
+use super::build::row_types;
+use super::reduce::{active_components, lift_op, set_extra_tangents, tangent_vars};
 use super::Fwd;
 use crate::Result;
 use parad_core::*;
@@ -19,7 +19,13 @@ pub fn stm(f: &mut Fwd, b: &mut Builder, s: &Stm) -> Result<()> {
     else {
         unreachable!()
     };
-    let fl: Vec<bool> = row_types(b, vals).iter().map(is_float).collect();
+    let tys = row_types(b, vals);
+    let init = dests
+        .iter()
+        .zip(vals)
+        .map(|(&d, &v)| f.tan(d.into()).is_some() || f.tan(v.into()).is_some())
+        .collect();
+    let fl = active_components(f, op, &tys, init);
     let tan_dests = tangent_vars(f, b, dests, &fl);
     let tan_vals = tangent_vars(f, b, vals, &fl);
     let lifted = lift_op(f, b, op, &fl)?;

@@ -1,5 +1,4 @@
-//! `for` and `while` loops: every floating-point loop parameter that may
-//! carry a non-zero tangent gets a tangent parameter. Which ones may is a
+//! `for` and `while` loops: every loop parameter that may carry a non-zero tangent gets a tangent parameter. Which ones may is a
 //! fixpoint: a parameter is active when its initial value has a tangent or
 //! its next value depends on an active variable.
 
@@ -61,16 +60,16 @@ pub fn stm(f: &mut Fwd, b: &mut Builder, s: &Stm) -> Result<()> {
     Ok(())
 }
 
-/// Indices of the floating-point parameters that need tangents.
+/// Indices of the parameters that need tangents.
 fn active_params(f: &Fwd, params: &[(Param, Operand)], body: &Body) -> Vec<usize> {
-    let float: Vec<bool> = params
+    let diff: Vec<bool> = params
         .iter()
-        .map(|(p, _)| super::build::is_float(&p.ty))
+        .map(|(p, _)| super::build::is_diff(&p.ty))
         .collect();
     let mut act: Vec<bool> = params
         .iter()
         .enumerate()
-        .map(|(i, (_, init))| float[i] && f.tan(*init).is_some())
+        .map(|(i, (_, init))| diff[i] && f.tan(*init).is_some())
         .collect();
     loop {
         let mut set: FxHashSet<VName> = f.active_vars();
@@ -84,7 +83,7 @@ fn active_params(f: &Fwd, params: &[(Param, Operand)], body: &Body) -> Vec<usize
         activity(body, &mut set);
         let mut changed = false;
         for (i, r) in body.result.iter().enumerate() {
-            if float[i] && !act[i] && r.var().is_some_and(|v| set.contains(&v)) {
+            if diff[i] && !act[i] && r.var().is_some_and(|v| set.contains(&v)) {
                 act[i] = true;
                 changed = true;
             }

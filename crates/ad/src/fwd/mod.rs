@@ -11,15 +11,14 @@
 //! A statement that uses no variable with a tangent is kept as is.
 //!
 //! Rules, one file each:
-//! - [`scalar`]: every unary, binary and ternary operator, conversions
-//!   (float→float casts carry the tangent, integer and boolean results
-//!   have none); [`special`]: digamma in IR for `lgamma`/`gamma`;
+//! - [`scalar`]: every unary, binary and ternary operator and
+//!   conversion, with the partial derivatives of [`crate::partials`];
 //! - [`arrays`]: indexing, `update`, layout operations (reshape, flatten,
 //!   unflatten, rearrange, reverse, rotate, copy, concat), `replicate`;
 //!   `iota`, `scratch` and `size` have zero tangents;
 //! - [`if_`]: both branches return the union of their tangents;
 //! - [`loops`]: `for` and `while` loops carry tangent parameters for the
-//!   float parameters that an activity fixpoint shows may be non-zero;
+//!   parameters that an activity fixpoint shows may be non-zero;
 //! - [`soac_map`]: the lambda takes primal rows and tangent rows and
 //!   returns primal and tangent results; tangents of free variables are
 //!   simply in scope;
@@ -45,10 +44,9 @@ pub mod reduce;
 pub mod scalar;
 pub mod scatter;
 pub mod soac_map;
-pub mod special;
 
+use crate::linear::{is_diff, is_zero, zeros_like};
 use crate::{AdError, Result};
-use build::{is_float, zeros_like};
 use parad_base::Span;
 use parad_core::builder::Ctx;
 use parad_core::free::exp_uses;
@@ -117,8 +115,8 @@ impl Fwd {
         }
     }
 
-    /// Records the tangent of `v` (of type `ty`); only floating-point
-    /// values have tangents.
+    /// Records the tangent of `v` (of type `ty`; accumulators have no
+    /// tangent value of their own).
     pub fn set(&mut self, v: VName, ty: &Type, t: Option<Operand>) {
         match t {
             // A constant zero tangent (as lowering passes for inactive
@@ -126,7 +124,7 @@ impl Fwd {
             Some(Operand::Const(c)) if is_zero(c) => {
                 self.tans.remove(&v);
             }
-            Some(t) if is_float(ty) => {
+            Some(t) if is_diff(ty) => {
                 self.tans.insert(v, t);
             }
             _ => {
@@ -227,7 +225,7 @@ impl Fwd {
     }
 
     /// [`Self::branch`] then [`Self::finish`], keeping the non-zero tangents
-    /// of floating-point results; returns the body and the kept indices.
+    /// of the results; returns the body and the kept indices.
     pub fn nested_body(&mut self, b: &mut Builder, body: &Body) -> Result<(Body, Vec<usize>)> {
         let br = self.branch(b, body)?;
         let keep: Vec<usize> = (0..br.res.len())
@@ -324,20 +322,13 @@ impl Fwd {
     }
 }
 
-fn is_zero(c: parad_values::Scalar) -> bool {
-    use parad_values::Scalar::*;
-    match c {
-        F16(x) => f32::from(x) == 0.0,
-        F32(x) => x == 0.0,
-        F64(x) => x == 0.0,
-        _ => true,
-    }
-}
-
 /// Vars of `body` (transitively) depending on `active`, which is extended
 /// in place: a statement is active when any variable it uses is.
 pub fn activity(body: &Body, active: &mut FxHashSet<VName>) {
     for s in &body.stms {
+        if crate::linear::never_active(&s.exp) {
+            continue;
+        }
         let mut any = false;
         exp_uses(&s.exp, &mut |v| any |= active.contains(&v));
         if any {

@@ -1,10 +1,10 @@
 //! `reduce` and `scan` with the lifted dual-number operator
 //! `(a, ȧ) ⊙' (b, ḃ) = (a ⊙ b, ∂⊙/∂a·ȧ + ∂⊙/∂b·ḃ)` and neutral element
-//! `(e, 0)`: the tangent of every floating-point component is carried as
-//! an extra component of the operator.
+//! `(e, 0)`: the tangent of every component that may be non-zero is
+//! carried as an extra component of the operator.
 
-use super::build::{is_float, row_types, zeros_like};
-use super::Fwd;
+use super::build::{is_diff, row_types, zeros_like};
+use super::{activity, Fwd};
 use crate::Result;
 use parad_core::*;
 
@@ -13,7 +13,9 @@ pub fn stm(f: &mut Fwd, b: &mut Builder, s: &Stm) -> Result<()> {
         Exp::Reduce { w, op, arrs, .. } | Exp::Scan { w, op, arrs } => (*w, op, arrs),
         _ => unreachable!(),
     };
-    let fl: Vec<bool> = row_types(b, arrs).iter().map(is_float).collect();
+    let tys = row_types(b, arrs);
+    let init = arrs.iter().map(|&a| f.tan(a.into()).is_some()).collect();
+    let fl = active_components(f, op, &tys, init);
     let tan_arrs = tangent_vars(f, b, arrs, &fl);
     let lifted = lift_op(f, b, op, &fl)?;
     let all_arrs: Vec<VName> = arrs.iter().copied().chain(tan_arrs).collect();
@@ -33,6 +35,37 @@ pub fn stm(f: &mut Fwd, b: &mut Builder, s: &Stm) -> Result<()> {
     let names = f.emit_extended(b, &s.pat, exp, "red_tan");
     set_extra_tangents(f, &s.pat, &names[s.pat.len()..], &fl);
     Ok(())
+}
+
+/// Which components of an operator need tangents: those of a
+/// differentiable type whose inputs have tangents (`init`), closed under
+/// dependence through the operator (whose parameters are `k` left then `k`
+/// right components).
+pub fn active_components(f: &Fwd, op: &AccOp, tys: &[Type], init: Vec<bool>) -> Vec<bool> {
+    let k = tys.len();
+    let mut act: Vec<bool> = init
+        .iter()
+        .zip(tys)
+        .map(|(&a, t)| a && is_diff(t))
+        .collect();
+    loop {
+        let mut set = f.active_vars();
+        for i in (0..k).filter(|&i| act[i]) {
+            set.insert(op.lam.params[i].name);
+            set.insert(op.lam.params[k + i].name);
+        }
+        activity(&op.lam.body, &mut set);
+        let mut changed = false;
+        for (i, r) in op.lam.body.result.iter().enumerate() {
+            if !act[i] && is_diff(&tys[i]) && r.var().is_some_and(|v| set.contains(&v)) {
+                act[i] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            return act;
+        }
+    }
 }
 
 /// The tangents of `vals[i]` for every `i` with `fl[i]`, zeros built where

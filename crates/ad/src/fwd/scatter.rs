@@ -2,7 +2,7 @@
 //! into the tangent of the destination (a write replaces the element, so
 //! its tangent is replaced too).
 
-use super::build::is_float;
+use super::build::is_diff;
 use super::reduce::tangent_vars;
 use super::Fwd;
 use crate::Result;
@@ -16,7 +16,7 @@ pub fn stm(f: &mut Fwd, b: &mut Builder, s: &Stm) -> Result<()> {
     let mut which = vec![];
     for (i, d) in dests.iter().enumerate() {
         let active = f.tan(d.arr.into()).is_some() || f.tan(d.vals.into()).is_some();
-        if active && is_float(&b.type_of(d.arr)) {
+        if active && is_diff(&b.type_of(d.arr)) {
             let t = tangent_vars(f, b, &[d.arr, d.vals], &[true, true]);
             tan_dests.push(ScatterDest {
                 arr: t[0],

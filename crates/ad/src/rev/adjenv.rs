@@ -6,7 +6,7 @@
 //! Adjoints are keyed by the ORIGINAL names of the primal variables, so
 //! that re-executed (renamed) copies of a scope share them.
 
-use super::build::{add_values, in_bounds, is_float, map, zeros_like};
+use super::build::{add_values, in_bounds, is_diff, map, zeros_like};
 use super::rename::Subst;
 use parad_core::free::{body_binds, exp_binds, exp_uses};
 use parad_core::*;
@@ -39,6 +39,9 @@ pub fn activity(params: &[VName], body: &Body) -> FxHashSet<VName> {
 
 fn mark_body(body: &Body, active: &mut FxHashSet<VName>) {
     for s in &body.stms {
+        if crate::linear::never_active(&s.exp) {
+            continue;
+        }
         let mut uses_active = false;
         exp_uses(&s.exp, &mut |v| uses_active |= active.contains(&v));
         if uses_active {
@@ -70,9 +73,9 @@ impl Rev {
         self.subst.operand(o)
     }
 
-    /// Whether `v` carries an adjoint: active and of a float type.
+    /// Whether `v` carries an adjoint: active and not an accumulator.
     pub fn wants(&self, b: &Builder, v: VName) -> bool {
-        self.active.contains(&v) && b.ctx.types.get(&v).is_some_and(is_float)
+        self.active.contains(&v) && b.ctx.types.get(&v).is_some_and(is_diff)
     }
 
     pub fn wants_op(&self, b: &Builder, o: Operand) -> bool {

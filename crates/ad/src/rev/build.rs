@@ -3,52 +3,19 @@
 //! never mention names bound inside them, and inlined operator calls.
 
 use super::rename::{Renamer, Subst};
-use parad_base::{FloatType, IntType, PrimType};
+use parad_base::{IntType, PrimType};
 use parad_core::free::body_binds;
 use parad_core::types::{AccType, BOOL, I64};
 use parad_core::*;
-use parad_values::Scalar;
 use rustc_hash::FxHashSet;
 
-/// The constant `x` of type `t` (truncated for integers).
-pub fn const_of(t: PrimType, x: f64) -> Operand {
-    Operand::Const(match t {
-        PrimType::Float(FloatType::F16) => Scalar::F16(half::f16::from_f64(x)),
-        PrimType::Float(FloatType::F32) => Scalar::F32(x as f32),
-        PrimType::Float(FloatType::F64) => Scalar::F64(x),
-        PrimType::Int(IntType::I8) => Scalar::I8(x as i8),
-        PrimType::Int(IntType::I16) => Scalar::I16(x as i16),
-        PrimType::Int(IntType::I32) => Scalar::I32(x as i32),
-        PrimType::Int(IntType::I64) => Scalar::I64(x as i64),
-        PrimType::Int(IntType::U8) => Scalar::U8(x as u8),
-        PrimType::Int(IntType::U16) => Scalar::U16(x as u16),
-        PrimType::Int(IntType::U32) => Scalar::U32(x as u32),
-        PrimType::Int(IntType::U64) => Scalar::U64(x as u64),
-        PrimType::Bool => Scalar::Bool(x != 0.0),
-    })
-}
-
-pub fn is_float(t: &Type) -> bool {
-    matches!(t.elem(), Some(PrimType::Float(_)))
-}
+pub use crate::linear::{const_of, is_diff, is_float, select, zeros_like};
 
 pub fn prim(b: &Builder, o: impl Into<Operand>) -> PrimType {
     let o = o.into();
     b.type_of(o)
         .as_prim()
         .unwrap_or_else(|| panic!("rev: {o} is not a scalar"))
-}
-
-/// `if c then x else y` on scalars.
-pub fn select(
-    b: &mut Builder,
-    c: impl Into<Operand>,
-    x: impl Into<Operand>,
-    y: impl Into<Operand>,
-) -> Operand {
-    let (x, y) = (x.into(), y.into());
-    let t = b.type_of(x);
-    if_(b, c, vec![t], |_| vec![x], |_| vec![y])[0].into()
 }
 
 /// `if` with declared result types `ret` (callers pass types that are in
@@ -137,24 +104,12 @@ pub fn map(
     b.map_lambda(w, lam, arrs.to_vec())
 }
 
-/// Zeros with the type (and run-time shape) of `like`.
-pub fn zeros_like(b: &mut Builder, like: Operand) -> Operand {
-    let t = b.type_of(like);
-    let elem = t.elem().expect("rev: zeros of an accumulator");
-    let mut z = const_of(elem, 0.0);
-    let Operand::Var(v) = like else { return z };
-    for k in (0..t.rank()).rev() {
-        let n = b.dim(v, k);
-        z = b.replicate(n, z).into();
-    }
-    z
-}
-
-/// Elementwise `x + y` for scalars and arrays of any rank.
+/// Elementwise adjoint addition `x + y` for scalars and arrays of any
+/// rank (`||` on booleans).
 pub fn add_values(b: &mut Builder, x: Operand, y: Operand) -> Operand {
     let t = b.type_of(x);
     if t.rank() == 0 {
-        return b.add(x, y).into();
+        return crate::linear::add(b, x, y);
     }
     let (Operand::Var(xv), Operand::Var(yv)) = (x, y) else {
         panic!("rev: array operands must be variables")
@@ -170,7 +125,7 @@ pub fn add_values(b: &mut Builder, x: Operand, y: Operand) -> Operand {
 pub fn scale(b: &mut Builder, x: Operand, s: Operand) -> Operand {
     let t = b.type_of(x);
     if t.rank() == 0 {
-        return b.mul(x, s).into();
+        return crate::linear::mul(b, x, s);
     }
     let xv = x.var().expect("rev: array operand");
     let w = b.width(xv);

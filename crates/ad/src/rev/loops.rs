@@ -8,7 +8,7 @@
 //! as a `for` loop with that bound.
 
 use super::adjenv::{Adj, Rev};
-use super::build::{i64_of, is_float};
+use super::build::{i64_of, is_diff};
 use super::rename::Renamer;
 use super::Saved;
 use crate::Result;
@@ -180,7 +180,7 @@ pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm, saved: Saved) -> Result<()> {
         LoopForm::While { .. } => IntType::I64,
     };
     let fl: Vec<usize> = (0..params.len())
-        .filter(|&k| is_float(&params[k].0.ty) && r.wants(b, s.pat[k].name))
+        .filter(|&k| is_diff(&params[k].0.ty) && r.wants(b, s.pat[k].name))
         .collect();
     let seeds: Vec<Operand> = fl.iter().map(|&k| r.adj_val(b, s.pat[k].name)).collect();
     let mut free: Vec<VName> = free_in_body(body)

@@ -38,12 +38,14 @@ pub fn classify(lam: &Lambda) -> Option<(Special, usize)> {
             || (*a == Operand::Var(y) && *c == Operand::Var(x))
     };
     match &s.exp {
-        Exp::BinOp(op, PrimType::Float(_), a, c) if args_ok(a, c) => Some((
-            match op {
-                BinOp::Add => Special::Add,
-                BinOp::Mul => Special::Mul,
-                BinOp::Min => Special::Min,
-                BinOp::Max => Special::Max,
+        // `*` on integers wraps around, so the rule dividing by the
+        // elements does not apply: the generic rule handles it.
+        Exp::BinOp(op, t, a, c) if args_ok(a, c) && *t != PrimType::Bool => Some((
+            match (op, t) {
+                (BinOp::Add, _) => Special::Add,
+                (BinOp::Mul, PrimType::Float(_)) => Special::Mul,
+                (BinOp::Min, _) => Special::Min,
+                (BinOp::Max, _) => Special::Max,
                 _ => return None,
             },
             0,

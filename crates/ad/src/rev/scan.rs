@@ -5,7 +5,7 @@
 //! over the composition of affine maps, then maps the operator's vjp with
 //! respect to its right argument: `ā[i] = vjp(a ↦ y[i-1] ⊙ a)(r̄[i])`
 //! (the neutral element standing in for `y[-1]`). Tuple operators work
-//! on `d` float components with `d×d` matrices.
+//! on `d` components of one type with `d×d` matrices.
 
 use super::adjenv::Rev;
 use super::build::{add_values, apply_lambda, const_of, if_, lambda, map, zeros_row};
@@ -63,8 +63,9 @@ fn contributions(
     if elem_tys.iter().any(|t| t.rank() > 0) {
         return vectorised(b, span, w, lam, ne, xs, ys, seeds, wanted);
     }
+    // The components with adjoints: floats, and the other wanted ones.
     let fl: Vec<usize> = (0..xs.len())
-        .filter(|&j| super::build::is_float(&elem_tys[j]))
+        .filter(|&j| super::build::is_float(&elem_tys[j]) || wanted.contains(&j))
         .collect();
     let ft = match fl.first() {
         Some(&j) => elem_tys[j].as_prim().expect("scalar"),
@@ -73,7 +74,7 @@ fn contributions(
     if fl.iter().any(|&j| elem_tys[j].as_prim() != Some(ft)) {
         return Err(AdError::new(
             span,
-            "reverse AD of a scan over float components of different types is not supported",
+            "reverse AD of a scan over differentiated components of different types is not supported",
         ));
     }
     let d = fl.len();
@@ -284,9 +285,11 @@ fn vectorised(
     for &x in xs.iter().chain(ys) {
         ins.push(b.transpose(x));
     }
+    // Seeds of the components with adjoints (see `contributions`).
     let float: Vec<bool> = xs
         .iter()
-        .map(|&x| super::build::is_float(&b.type_of(x)))
+        .enumerate()
+        .map(|(j, &x)| super::build::is_float(&b.type_of(x)) || wanted.contains(&j))
         .collect();
     for (j, sd) in seeds.iter().enumerate() {
         if float[j] {
