@@ -2,8 +2,9 @@
 //! overwritten (O(w), not a copy of the destination); the return sweep
 //! gathers `v̄s` from `ȳs`, zeroes the overwritten positions of `ȳs` to
 //! get `x̄s`, and restores the destination by scattering the saved
-//! elements back. Duplicate in-bounds indices are not supported (the
-//! values that lose the write would get adjoints too).
+//! elements back. With duplicate indices only the write that the primal
+//! kept gets the adjoint: which one that is, is found by scattering the
+//! write numbers `0..w` the same way.
 
 use super::adjenv::Rev;
 use super::build::{if_, in_bounds, map, zeros_like};
@@ -13,11 +14,26 @@ use parad_core::*;
 
 /// `map (λ i… → if in bounds then arr[i…] else 0) inds…`.
 pub fn gather(b: &mut Builder, w: Operand, arr: VName, inds: &[VName]) -> VName {
+    gather_where(b, w, arr, inds, None)
+}
+
+/// Like [`gather`], but write `j` only reads where `winner[i…] = j`.
+fn gather_where(
+    b: &mut Builder,
+    w: Operand,
+    arr: VName,
+    inds: &[VName],
+    winner: Option<VName>,
+) -> VName {
     let at = b.type_of(arr);
     let k = inds.len();
     let elem_t = at.drop_dims(k).expect("scatter destination rank");
     let dims: Vec<Operand> = (0..k).map(|d| b.dim(arr, d)).collect();
-    map(b, w, inds, |b, is| {
+    let mut ins = inds.to_vec();
+    if winner.is_some() {
+        ins.push(b.iota(w));
+    }
+    map(b, w, &ins, |b, is| {
         let mut ok: Option<VName> = None;
         for (&i, &n) in is.iter().zip(&dims) {
             let c = in_bounds(b, i.into(), n);
@@ -26,8 +42,22 @@ pub fn gather(b: &mut Builder, w: Operand, arr: VName, inds: &[VName]) -> VName 
                 Some(o) => b.binop(BinOp::And, o, c),
             });
         }
-        let idx: Vec<Operand> = is.iter().map(|&i| i.into()).collect();
-        let ok = ok.expect("at least one index");
+        let idx: Vec<Operand> = is[..k].iter().map(|&i| i.into()).collect();
+        let mut ok = ok.expect("at least one index");
+        if let Some(win) = winner {
+            let j = is[k];
+            let won = if_(
+                b,
+                ok,
+                vec![Type::Prim(parad_base::PrimType::Bool)],
+                |b| {
+                    let wj = b.index(win, &idx);
+                    vec![b.cmp(CmpOp::Eq, wj, j).into()]
+                },
+                |_| vec![Operand::Const(parad_values::Scalar::Bool(false))],
+            );
+            ok = won[0];
+        }
         if_(
             b,
             ok,
@@ -54,6 +84,25 @@ pub fn zero_elem(b: &mut Builder, arr: VName, k: usize) -> Operand {
         z = b.replicate(n, z).into();
     }
     z
+}
+
+/// For each position of the index space of `arr`, the number of the
+/// write that a scatter with indices `inds` leaves there (-1 if none).
+fn winners(b: &mut Builder, w: Operand, arr: VName, inds: &[VName]) -> VName {
+    let mut z = Operand::i64(-1);
+    for d in (0..inds.len()).rev() {
+        let n = b.dim(arr, d);
+        z = b.replicate(n, z).into();
+    }
+    let js = b.iota(w);
+    b.emit1(Exp::Scatter {
+        w,
+        dests: vec![ScatterDest {
+            arr: z.var().expect("array"),
+            inds: inds.to_vec(),
+            vals: js,
+        }],
+    })
 }
 
 fn subst_dest(r: &Rev, d: &ScatterDest) -> ScatterDest {
@@ -93,7 +142,8 @@ pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm, saved: Saved, _needed: bool) -
         if r.has_adj(p.name) {
             let yb = r.adj_val(b, p.name).var().expect("array adjoint");
             if r.wants(b, d.vals) {
-                let vb = gather(b, w, yb, &sd.inds);
+                let win = winners(b, w, sd.arr, &sd.inds);
+                let vb = gather_where(b, w, yb, &sd.inds, Some(win));
                 r.add(b, d.vals, vb.into());
             }
             if r.wants(b, d.arr) {
