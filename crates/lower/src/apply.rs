@@ -3,11 +3,11 @@
 //! functions are instantiated at each use.
 
 use crate::error::{LowerError, R};
-use crate::value::{Callee, Closure, Env, SV};
+use crate::value::{Callee, Closure, Env, SizeVals, SV};
 use crate::Lowerer;
 use parad_base::Span;
 use parad_core::{Builder, CmpOp, Exp, Operand};
-use parad_types::tast::{SizeSource, TPat, VarId};
+use parad_types::tast::{Dim, SizeInst, SizeOp, SizeSource, TPat, Type, VarId};
 use std::rc::Rc;
 
 /// Inlining deeper than this means runaway expansion, not a real program.
@@ -48,7 +48,7 @@ impl<'p> Lowerer<'p> {
     fn arity(&self, c: &Callee<'p>) -> usize {
         match c {
             Callee::Lambda { params, .. } => params.len(),
-            Callee::Global(f, _) => self.prog.fun(*f).params.len(),
+            Callee::Global(f, ..) => self.prog.fun(*f).params.len(),
             Callee::Local { fun, .. } => fun.params.len(),
             Callee::Intrinsic(name, _) => crate::intrinsics::arity(name),
         }
@@ -87,7 +87,7 @@ impl<'p> Lowerer<'p> {
                 self.bind_params(b, &mut env, params, args)?;
                 self.exp(b, &env, body)
             }
-            Callee::Global(f, inst) => {
+            Callee::Global(f, inst, sizes) => {
                 let fun = self.prog.fun(f);
                 let parts = (
                     &fun.type_params[..],
@@ -95,16 +95,21 @@ impl<'p> Lowerer<'p> {
                     &fun.size_sources[..],
                     &fun.body,
                 );
-                self.inline(b, Env::default(), inst, parts, args, span)
+                self.inline(b, Env::default(), inst, sizes, parts, args, span)
             }
-            Callee::Local { fun, env, inst } => {
+            Callee::Local {
+                fun,
+                env,
+                inst,
+                sizes,
+            } => {
                 let parts = (
                     &fun.type_params[..],
                     &fun.params[..],
                     &fun.size_sources[..],
                     &fun.body,
                 );
-                self.inline(b, env, inst, parts, args, span)
+                self.inline(b, env, inst, sizes, parts, args, span)
             }
             Callee::Intrinsic(name, inst) => self.intrinsic(b, name, &inst, args, span),
         }
@@ -112,12 +117,13 @@ impl<'p> Lowerer<'p> {
 
     /// The body of a named function (top-level or local) evaluated in
     /// `env` with its type parameters, parameters and sizes bound.
-    #[allow(clippy::type_complexity)]
+    #[allow(clippy::type_complexity, clippy::too_many_arguments)]
     fn inline(
         &mut self,
         b: &mut Builder,
         mut env: Env<'p>,
         inst: Vec<parad_types::tast::Type>,
+        context_sizes: SizeVals,
         (tparams, params, sizes, body): (
             &'p [parad_types::tast::TypeParamId],
             &'p [TPat],
@@ -132,7 +138,105 @@ impl<'p> Lowerer<'p> {
         }
         self.bind_params(b, &mut env, params, args)?;
         self.bind_sizes(b, &mut env, sizes, span)?;
+        // Sizes no argument determines come from the context.
+        for (v, o) in context_sizes {
+            if !env.vars.contains_key(&v) {
+                env.bind(v, SV::Prim(o));
+            }
+        }
         self.exp(b, &env, body)
+    }
+
+    /// The values of the size parameters that no source determines, from
+    /// what the type checker inferred at this use.
+    pub fn size_vals(
+        &mut self,
+        b: &mut Builder,
+        env: &Env<'p>,
+        sources: &[SizeSource],
+        sinst: &[SizeInst],
+    ) -> SizeVals {
+        let mut out = vec![];
+        for (v, d) in sinst {
+            if sources.iter().any(|s| s.size == *v) {
+                continue;
+            }
+            if let Some(o) = self.dim_value(b, env, d) {
+                out.push((*v, o));
+            }
+        }
+        out
+    }
+
+    /// The value of a dimension in `env`, if it is known there.
+    pub fn dim_value(&mut self, b: &mut Builder, env: &Env<'p>, d: &Dim) -> Option<Operand> {
+        match d {
+            Dim::Any | Dim::Infer(_) => None,
+            Dim::Const(c) => Some(Operand::i64(*c)),
+            Dim::Var(v) => match env.vars.get(v) {
+                Some(SV::Prim(o)) => Some(*o),
+                _ => None,
+            },
+            Dim::Op(op, x, y) => {
+                let x = self.dim_value(b, env, x)?;
+                let y = self.dim_value(b, env, y)?;
+                Some(Operand::Var(match op {
+                    SizeOp::Add => b.add(x, y),
+                    SizeOp::Sub => b.sub(x, y),
+                    SizeOp::Mul => b.mul(x, y),
+                }))
+            }
+        }
+    }
+
+    /// Checks at run time that the value `v` has the known dimensions of
+    /// type `t` (for `e :> t` and `e : t`).
+    pub fn check_shape(
+        &mut self,
+        b: &mut Builder,
+        env: &Env<'p>,
+        v: &SV<'p>,
+        t: &Type,
+        span: Span,
+    ) -> R<()> {
+        match (v, t) {
+            (SV::Tuple(vs), Type::Tuple(ts)) => {
+                for (v, t) in vs.iter().zip(ts) {
+                    self.check_shape(b, env, v, t, span)?;
+                }
+            }
+            (SV::Record(vs), Type::Record(ts)) => {
+                for ((_, v), (_, t)) in vs.iter().zip(ts) {
+                    self.check_shape(b, env, v, t, span)?;
+                }
+            }
+            (_, Type::Array(_, dims)) => {
+                // Every leaf of an array (of tuples) has the outer dimensions.
+                let Some(Operand::Var(a)) = v.leaves(span)?.into_iter().next() else {
+                    return Ok(());
+                };
+                for (k, d) in dims.iter().enumerate() {
+                    if b.type_of(a).rank() <= k {
+                        break;
+                    }
+                    b.set_span(span);
+                    let Some(want) = self.dim_value(b, env, d) else {
+                        continue;
+                    };
+                    let have = size(b, a, k);
+                    let ok = b.cmp(CmpOp::Eq, have, want);
+                    b.assert(
+                        ok,
+                        format!(
+                            "size mismatch: dimension {} of the value does not match its type",
+                            k + 1
+                        ),
+                    );
+                }
+            }
+            _ => {}
+        }
+        Ok(())
     }
 
     fn bind_params(

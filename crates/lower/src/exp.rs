@@ -20,27 +20,35 @@ impl<'p> Lowerer<'p> {
                 &env.resolve(&e.ty),
                 span,
             )?))),
-            TExpKind::Var(v, inst) => {
+            TExpKind::Var(v, inst, sinst) => {
                 let sv = env
                     .vars
                     .get(v)
                     .cloned()
                     .ok_or_else(|| self.unbound(*v, span))?;
                 match sv {
-                    SV::Fun(c) if !inst.is_empty() => {
+                    SV::Fun(c) if !inst.is_empty() || !sinst.is_empty() => {
                         let mut c = (*c).clone();
-                        if let Callee::Local { inst: i, .. } = &mut c.callee {
+                        if let Callee::Local {
+                            inst: i,
+                            sizes,
+                            fun,
+                            ..
+                        } = &mut c.callee
+                        {
                             *i = inst.iter().map(|t| env.resolve(t)).collect();
+                            *sizes = self.size_vals(b, env, &fun.size_sources, sinst);
                         }
                         Ok(SV::Fun(Rc::new(c)))
                     }
                     sv => Ok(sv),
                 }
             }
-            TExpKind::Global(f, inst) => {
+            TExpKind::Global(f, inst, sinst) => {
                 let inst: Vec<Type> = inst.iter().map(|t| env.resolve(t)).collect();
                 let fun = self.prog.fun(*f);
-                let callee = Callee::Global(*f, inst);
+                let sizes = self.size_vals(b, env, &fun.size_sources, sinst);
+                let callee = Callee::Global(*f, inst, sizes);
                 if fun.params.is_empty() {
                     // A top-level constant: evaluated where it is used.
                     self.call(b, callee, vec![], span)
@@ -112,6 +120,7 @@ impl<'p> Lowerer<'p> {
                     fun: f,
                     env: env.clone(),
                     inst: vec![],
+                    sizes: vec![],
                 });
                 env2.bind(f.var, c);
                 self.exp(b, &env2, body)
@@ -135,6 +144,11 @@ impl<'p> Lowerer<'p> {
                 b.set_span(span);
                 b.assert(c, "Assertion is false");
                 self.exp(b, env, x)
+            }
+            TExpKind::Coerce(x) => {
+                let v = self.exp(b, env, x)?;
+                self.check_shape(b, env, &v, &e.ty, span)?;
+                Ok(v)
             }
         }
     }

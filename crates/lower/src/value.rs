@@ -40,14 +40,20 @@ pub enum Callee<'p> {
         body: &'p TExp,
         env: Env<'p>,
     },
-    Global(FunId, Vec<Type>),
+    Global(FunId, Vec<Type>, SizeVals),
     Local {
         fun: &'p TLocalFun,
         env: Env<'p>,
         inst: Vec<Type>,
+        sizes: SizeVals,
     },
     Intrinsic(&'static str, Vec<Type>),
 }
+
+/// The values that the context gives a function's size parameters at
+/// one use (from [`parad_types::tast::SizeInst`]); parameters not listed
+/// are unknown there.
+pub type SizeVals = Vec<(VarId, Operand)>;
 
 /// Variable bindings and type parameter instantiations in scope
 /// (persistent maps, so that closures capture them cheaply).
@@ -158,7 +164,7 @@ pub fn leaf_types(t: &Type, outer: usize, out: &mut Vec<parad_core::Type>, span:
         } else {
             parad_core::Type::array(*p, vec![Dim::Ext; outer])
         }),
-        Type::Array(e, r) => leaf_types(e, outer + *r as usize, out, span)?,
+        Type::Array(e, ds) => leaf_types(e, outer + ds.len(), out, span)?,
         Type::Tuple(ts) => {
             for t in ts {
                 leaf_types(t, outer, out, span)?
@@ -207,7 +213,7 @@ pub fn from_leaves<'p>(
             Operand::Var(v) => SV::Arr(v),
             Operand::Const(_) => return Err(LowerError::bug(span, "constant array leaf")),
         },
-        Type::Array(e, r) => from_leaves(e, outer + *r as usize, leaves, span)?,
+        Type::Array(e, ds) => from_leaves(e, outer + ds.len(), leaves, span)?,
         Type::Tuple(ts) => SV::Tuple(
             ts.iter()
                 .map(|t| from_leaves(t, outer, leaves, span))
@@ -240,7 +246,7 @@ pub fn from_names<'p>(t: &Type, outer: usize, names: &[VName], span: Span) -> R<
 /// The number of array dimensions of type `t` and its element type.
 pub fn array_parts(t: &Type) -> (usize, &Type) {
     match t {
-        Type::Array(e, r) => (*r as usize, e),
+        Type::Array(e, ds) => (ds.len(), e),
         _ => (0, t),
     }
 }

@@ -71,6 +71,7 @@ impl Checker {
         self.finish_exp(&mut parts.body)?;
         self.finish_vars(var_mark)?;
         let ty = self.resolve(&fty, v.span)?;
+        let (scheme, ty) = self.size_scheme(&parts.size_params, &parts.params, &ty, |_| false);
 
         let is_entry = v.kind == ValKind::Entry || v.name.name == "main";
         if is_entry && !self.in_prelude {
@@ -114,6 +115,9 @@ impl Checker {
         let id = FunId(self.funs.len() as u32);
         if self.in_prelude && v.name.name == "reduce" {
             self.reduce_fun = Some(id);
+        }
+        if !scheme.vars.is_empty() {
+            self.fun_sizes.insert(id, scheme);
         }
         self.funs.push(TFun {
             id,

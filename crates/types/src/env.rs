@@ -36,6 +36,16 @@ pub(crate) enum AbbrevParam {
     Size,
 }
 
+/// How the sizes of a function's type are instantiated at each use.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SizeScheme {
+    /// Size parameters, then parameters (`n: i64`) whose value appears in
+    /// the function's type (`tabulate`'s `[n]a`).
+    pub vars: Vec<VarId>,
+    /// For each parameter position, the variable of `vars` it binds.
+    pub params: Vec<Option<VarId>>,
+}
+
 pub(crate) struct Global {
     pub id: FunId,
     pub type_params: Vec<TypeParamId>,
@@ -56,6 +66,9 @@ pub(crate) struct Checker {
     pub in_prelude: bool,
     /// The prelude's `reduce`, used by `f32.sum` and friends.
     pub reduce_fun: Option<FunId>,
+    /// Size schemes of top-level and local functions that have sizes.
+    pub fun_sizes: HashMap<FunId, SizeScheme>,
+    pub local_sizes: HashMap<VarId, SizeScheme>,
 }
 
 impl Checker {

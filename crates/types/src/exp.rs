@@ -1,6 +1,6 @@
 //! Type inference for expressions.
 
-use crate::env::{no_field, Checker, Local, Res, TypeName};
+use crate::env::{no_field, Checker, Local, Res, SizeScheme, TypeName};
 use crate::intrinsics::array_intrinsic;
 use crate::pat::Sizes;
 use crate::tast::*;
@@ -59,7 +59,29 @@ pub(crate) fn apply(f: TExp, args: Vec<TExp>, ty: Type, span: Span) -> TExp {
 }
 
 fn var_exp(v: VarId, ty: Type, span: Span) -> TExp {
-    TExp::new(TExpKind::Var(v, vec![]), ty, span)
+    TExp::new(TExpKind::Var(v, vec![], vec![]), ty, span)
+}
+
+/// The dimension an argument denotes when passed for a parameter used as
+/// a size (`tabulate (n * m) f` has type `[n * m]a`).
+fn exp_dim(e: &TExp) -> Dim {
+    match &e.kind {
+        TExpKind::Lit(Literal::Int(v)) => i64::try_from(*v).map_or(Dim::Any, Dim::Const),
+        TExpKind::Var(v, inst, _) if inst.is_empty() => Dim::Var(*v),
+        TExpKind::Apply(f, args) if args.len() == 2 => {
+            let op = match &f.kind {
+                TExpKind::Intrinsic("add", _) => SizeOp::Add,
+                TExpKind::Intrinsic("sub", _) => SizeOp::Sub,
+                TExpKind::Intrinsic("mul", _) => SizeOp::Mul,
+                _ => return Dim::Any,
+            };
+            match (exp_dim(&args[0]), exp_dim(&args[1])) {
+                (Dim::Any, _) | (_, Dim::Any) => Dim::Any,
+                (a, b) => Dim::Op(op, Box::new(a), Box::new(b)),
+            }
+        }
+        _ => Dim::Any,
+    }
 }
 
 impl Checker {
@@ -342,7 +364,7 @@ impl Checker {
             } => {
                 let f = self.check_local_fun(name, type_params, params, ret.as_ref(), rhs)?;
                 let mark = self.scope.len();
-                let fty = Type::arrows(f.params.iter().map(|p| p.ty()).collect(), f.ret.clone());
+                let fty = self.vars[f.var.0 as usize].ty.clone();
                 self.scope.push((
                     name.name.clone(),
                     Local {
@@ -435,7 +457,14 @@ impl Checker {
                 let t = self.type_exp(te)?;
                 let ti = self.check_exp(inner)?;
                 self.unify_at(inner.span, &t, &ti.ty)?;
-                Ok(ti)
+                // The declared sizes hold from here on (checked at run time).
+                let mut known = false;
+                t.each_dim(&mut |d| known |= *d != Dim::Any);
+                if !known {
+                    return Ok(ti);
+                }
+                let ty = self.inf.zonk(&t);
+                Ok(TExp::new(TExpKind::Coerce(Box::new(ti)), ty, span))
             }
             ExpKind::Assert(c, inner) => {
                 let tc = self.check_exp(c)?;
@@ -526,15 +555,48 @@ impl Checker {
         })
     }
 
-    /// Instantiates a type scheme with fresh variables.
-    fn instantiate(&mut self, params: &[TypeParamId], ty: &Type) -> (Vec<Type>, Type) {
-        if params.is_empty() {
-            return (vec![], ty.clone());
+    /// Instantiates a type scheme with fresh variables, and its sizes
+    /// with fresh size variables.
+    fn instantiate(
+        &mut self,
+        params: &[TypeParamId],
+        sizes: Option<SizeScheme>,
+        ty: &Type,
+    ) -> (Vec<Type>, Vec<SizeInst>, Type) {
+        let svars = sizes.map(|s| s.vars).unwrap_or_default();
+        if params.is_empty() && svars.is_empty() {
+            return (vec![], vec![], ty.clone());
         }
         let ty = &self.inf.zonk(ty);
         let inst: Vec<Type> = params.iter().map(|_| self.inf.fresh()).collect();
-        let t = ty.subst(&|p| params.iter().position(|q| *q == p).map(|i| inst[i].clone()));
-        (inst, t)
+        let mut t = ty.subst(&|p| params.iter().position(|q| *q == p).map(|i| inst[i].clone()));
+        let sinst: Vec<SizeInst> = svars
+            .into_iter()
+            .map(|v| (v, self.inf.fresh_dim()))
+            .collect();
+        if !sinst.is_empty() {
+            let find = |v: VarId| sinst.iter().find(|(w, _)| *w == v).map(|(_, d)| d.clone());
+            t = t.map_dims(&|d| d.subst_vars(&find));
+        }
+        (inst, sinst, t)
+    }
+
+    /// The size variable instantiated for the parameter that argument
+    /// `i` of an application of `f` is passed for, if that parameter is
+    /// used as a size.
+    fn param_dim(&self, f: &TExp, i: usize) -> Option<Dim> {
+        let (mut g, mut i) = (f, i);
+        while let TExpKind::Apply(h, prev) = &g.kind {
+            i += prev.len();
+            g = h;
+        }
+        let (scheme, sinst) = match &g.kind {
+            TExpKind::Global(id, _, sinst) => (self.fun_sizes.get(id)?, sinst),
+            TExpKind::Var(v, _, sinst) => (self.local_sizes.get(v)?, sinst),
+            _ => return None,
+        };
+        let pv = (*scheme.params.get(i)?)?;
+        sinst.iter().find(|(v, _)| *v == pv).map(|(_, d)| d.clone())
     }
 
     pub(crate) fn check_var(&mut self, q: &QualName) -> Res<TExp> {
@@ -569,8 +631,9 @@ impl Checker {
 
     fn check_name(&mut self, name: &str, span: Span) -> Res<TExp> {
         if let Some(l) = self.lookup(name).cloned() {
-            let (inst, ty) = self.instantiate(&l.poly, &l.ty);
-            return Ok(TExp::new(TExpKind::Var(l.var, inst), ty, span));
+            let sizes = self.local_sizes.get(&l.var).cloned();
+            let (inst, sinst, ty) = self.instantiate(&l.poly, sizes, &l.ty);
+            return Ok(TExp::new(TExpKind::Var(l.var, inst, sinst), ty, span));
         }
         for i in (0..self.opened.len()).rev() {
             if let Some(e) = self.numeric_member(self.opened[i], name, span)? {
@@ -579,8 +642,9 @@ impl Checker {
         }
         if let Some(g) = self.globals.get(name) {
             let (id, params, ty) = (g.id, g.type_params.clone(), g.ty.clone());
-            let (inst, ty) = self.instantiate(&params, &ty);
-            return Ok(TExp::new(TExpKind::Global(id, inst), ty, span));
+            let sizes = self.fun_sizes.get(&id).cloned();
+            let (inst, sinst, ty) = self.instantiate(&params, sizes, &ty);
+            return Ok(TExp::new(TExpKind::Global(id, inst, sinst), ty, span));
         }
         if let Some(sig) = array_intrinsic(name) {
             let inst: Vec<Type> = sig
@@ -651,11 +715,9 @@ impl Checker {
 
     pub(crate) fn index(&mut self, arr: TExp, slices: &[DimIndex], span: Span) -> Res<TExp> {
         let mut out = vec![];
-        let mut fixed = 0;
         for s in slices {
             out.push(match s {
                 DimIndex::Fix(i) => {
-                    fixed += 1;
                     TDimIndex::Fix(self.index_part(i)?)
                 }
                 DimIndex::Slice { start, end, stride } => {
@@ -672,7 +734,8 @@ impl Checker {
         }
         let n = slices.len() as u32;
         let elem = self.inf.fresh();
-        let want = Type::Array(Box::new(elem.clone()), n);
+        let dims: Vec<Dim> = slices.iter().map(|_| self.inf.fresh_dim()).collect();
+        let want = Type::Array(Box::new(elem.clone()), dims.clone());
         if self.inf.unify(&want, &arr.ty).is_err() {
             let t = self.show(&arr.ty);
             let msg = if matches!(self.inf.shallow(&arr.ty), Type::Array(..)) {
@@ -682,7 +745,22 @@ impl Checker {
             };
             return Err(Diagnostic::error(arr.span, msg));
         }
-        let ty = Type::array(elem, n - fixed);
+        // A whole dimension (`:`) keeps its size; other slices have
+        // sizes known only at run time.
+        let kept = out
+            .iter()
+            .zip(dims)
+            .filter_map(|(s, d)| match s {
+                TDimIndex::Fix(_) => None,
+                TDimIndex::Slice {
+                    start: None,
+                    end: None,
+                    stride: None,
+                } => Some(d),
+                TDimIndex::Slice { .. } => Some(Dim::Any),
+            })
+            .collect();
+        let ty = Type::array_dims(elem, kept);
         Ok(TExp::new(TExpKind::Index(Box::new(arr), out), ty, span))
     }
 
@@ -729,6 +807,9 @@ impl Checker {
                 let d = self.unify_error(a.span, &p, &a.ty, e);
                 d.with_note(format!("in argument {} of {what}", i + 1))
             })?;
+            if let Some(d) = self.param_dim(&f, i) {
+                self.inf.unify_dim(&d, &exp_dim(a));
+            }
             fty = r;
         }
         Ok(apply(f, args, fty, span))
@@ -938,6 +1019,7 @@ impl Checker {
         rhs: &Exp,
     ) -> Res<TLocalFun> {
         let (smark, tmark) = (self.scope.len(), self.types.len());
+        let (var_mark, dim_mark) = (self.vars.len() as u32, self.inf.dim_mark());
         self.inf.level += 1;
         let r = self.check_fun_parts(type_params, params, ret, rhs);
         self.inf.level -= 1;
@@ -950,7 +1032,15 @@ impl Checker {
         );
         let mut tps = parts.type_params;
         tps.extend(self.generalise(&fty, self.inf.level));
+        // Sizes the function's body left open stay unknown; sizes of the
+        // function's own parameters are instantiated at each use.
+        self.inf.close_dims(dim_mark);
+        let (scheme, fty) =
+            self.size_scheme(&parts.size_params, &parts.params, &fty, |v| v.0 < var_mark);
         let var = self.new_var(&name.name, fty, name.span);
+        if !scheme.vars.is_empty() {
+            self.local_sizes.insert(var, scheme);
+        }
         Ok(TLocalFun {
             var,
             type_params: tps,
@@ -1103,7 +1193,7 @@ impl Checker {
                 (LoopForm::ForIn(p, _), Some(txs)) => {
                     let elem = self.inf.fresh();
                     self.inf
-                        .unify(&Type::Array(Box::new(elem.clone()), 1), &txs.ty)
+                        .unify(&Type::array(elem.clone(), 1), &txs.ty)
                         .map_err(|_| {
                             Diagnostic::error(
                                 txs.span,
@@ -1186,6 +1276,47 @@ impl Checker {
                 "a loop without an initial value needs a pattern of variables",
             )),
         }
+    }
+}
+
+impl Checker {
+    /// The size scheme of a function with size parameters `size_params`,
+    /// parameters `params` and type `fty`, and `fty` with every dimension
+    /// that names a variable out of scope at the function's uses made
+    /// unknown (`outer` tells which variables are in scope around it).
+    pub(crate) fn size_scheme(
+        &self,
+        size_params: &[VarId],
+        params: &[TPat],
+        fty: &Type,
+        outer: impl Fn(VarId) -> bool,
+    ) -> (SizeScheme, Type) {
+        let top: Vec<Option<VarId>> = params
+            .iter()
+            .map(|p| match p {
+                TPat::Var(v, _, _) => Some(*v),
+                _ => None,
+            })
+            .collect();
+        let ok = |v: VarId| outer(v) || size_params.contains(&v) || top.contains(&Some(v));
+        let fty = self.inf.zonk(fty).map_dims(&|d| {
+            let mut vs = vec![];
+            d.vars(&mut vs);
+            if vs.into_iter().all(ok) {
+                d.clone()
+            } else {
+                Dim::Any
+            }
+        });
+        let mut used = vec![];
+        fty.each_dim(&mut |d| d.vars(&mut used));
+        let mut vars = size_params.to_vec();
+        let params: Vec<Option<VarId>> = top
+            .into_iter()
+            .map(|p| p.filter(|v| used.contains(v) && !vars.contains(v)))
+            .collect();
+        vars.extend(params.iter().flatten());
+        (SizeScheme { vars, params }, fty)
     }
 }
 

@@ -34,7 +34,7 @@ impl Checker {
             };
             self.inf.set(v, t);
         }
-        Ok(self.inf.zonk(t))
+        Ok(self.inf.zonk(t).map_dims(&close_dim))
     }
 
     pub(crate) fn finish_pat(&mut self, p: &mut TPat) -> Res<()> {
@@ -79,9 +79,13 @@ impl Checker {
         e.ty = self.resolve(&e.ty, span)?;
         match &mut e.kind {
             TExpKind::Lit(l) => *l = fix_literal(*l, &e.ty, span)?,
-            TExpKind::Var(_, inst) | TExpKind::Global(_, inst) | TExpKind::Intrinsic(_, inst) => {
-                self.finish_types(inst, span)?
+            TExpKind::Var(_, inst, sizes) | TExpKind::Global(_, inst, sizes) => {
+                self.finish_types(inst, span)?;
+                for (_, d) in sizes {
+                    *d = close_dim(&self.inf.zonk_dim(d));
+                }
             }
+            TExpKind::Intrinsic(_, inst) => self.finish_types(inst, span)?,
             TExpKind::Tuple(es) | TExpKind::ArrayLit(es) => {
                 es.iter_mut().try_for_each(|e| self.finish_exp(e))?
             }
@@ -155,6 +159,7 @@ impl Checker {
                 self.finish_exp(c)?;
                 self.finish_exp(x)?;
             }
+            TExpKind::Coerce(x) => self.finish_exp(x)?,
         }
         Ok(())
     }
@@ -166,6 +171,19 @@ impl Checker {
             self.vars[i].ty = self.resolve(&t, s)?;
         }
         Ok(())
+    }
+}
+
+/// A zonked dimension with the size variables inference left open made
+/// unknown.
+fn close_dim(d: &Dim) -> Dim {
+    match d {
+        Dim::Infer(_) => Dim::Any,
+        Dim::Op(o, a, b) => match (close_dim(a), close_dim(b)) {
+            (Dim::Any, _) | (_, Dim::Any) => Dim::Any,
+            (a, b) => Dim::Op(*o, Box::new(a), Box::new(b)),
+        },
+        d => d.clone(),
     }
 }
 

@@ -12,8 +12,8 @@ pub(crate) fn write_type(
 ) -> fmt::Result {
     match t {
         Type::Prim(p) => f.write_str(p.name()),
-        Type::Array(e, r) => {
-            for _ in 0..*r {
+        Type::Array(e, ds) => {
+            for _ in ds {
                 f.write_str("[]")?;
             }
             write_atom(f, e, param, var)

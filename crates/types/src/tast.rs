@@ -21,14 +21,63 @@ pub struct VarId(pub u32);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct FunId(pub u32);
 
-/// A type. Arrays are described by element type and rank only; sizes are
-/// checked at run time.
+/// An arithmetic operator in a size expression (`[n * m]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SizeOp {
+    Add,
+    Sub,
+    Mul,
+}
+
+/// One dimension of an array type, as far as the checker knows it.
+/// Sizes are also checked at run time; dimensions serve to infer size
+/// parameters that no argument determines (`unflatten`, `split`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Dim {
+    /// Not known statically: `[]`, an existential size, or a dimension
+    /// inference could not determine.
+    Any,
+    /// The value of a size parameter or of an `i64` variable in scope.
+    Var(VarId),
+    Const(i64),
+    /// `a + b`, `a - b` or `a * b`, as written in a type (compared
+    /// syntactically).
+    Op(SizeOp, Box<Dim>, Box<Dim>),
+    /// A size inference variable. Only exists while checking.
+    #[doc(hidden)]
+    Infer(u32),
+}
+
+impl Dim {
+    /// Replaces variables by dimensions (for instantiation).
+    pub fn subst_vars(&self, f: &impl Fn(VarId) -> Option<Dim>) -> Dim {
+        match self {
+            Dim::Var(v) => f(*v).unwrap_or(Dim::Var(*v)),
+            Dim::Op(o, a, b) => Dim::Op(*o, Box::new(a.subst_vars(f)), Box::new(b.subst_vars(f))),
+            d => d.clone(),
+        }
+    }
+    /// The variables a dimension mentions.
+    pub fn vars(&self, out: &mut Vec<VarId>) {
+        match self {
+            Dim::Var(v) => out.push(*v),
+            Dim::Op(_, a, b) => {
+                a.vars(out);
+                b.vars(out);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A type. Arrays carry their dimensions ([`Dim`]), which the checker
+/// uses to infer sizes; equality of sizes is checked at run time.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Type {
     Prim(PrimType),
-    /// `[]…[]elem` with `rank` dimensions; in a checked program `elem` is
-    /// never an array.
-    Array(Box<Type>, u32),
+    /// `[d1]…[dn]elem`, outermost dimension first (never empty); in a
+    /// checked program `elem` is never an array.
+    Array(Box<Type>, Vec<Dim>),
     /// `(t1, t2, …)`; the unit type is the empty tuple.
     Tuple(Vec<Type>),
     /// Fields sorted by name.
@@ -57,14 +106,56 @@ impl Type {
     pub fn arrow(a: Type, b: Type) -> Type {
         Type::Arrow(Box::new(a), Box::new(b))
     }
-    /// `[]…t` with `rank` more dimensions, merged with `t`'s own.
+    /// `[]…t` with `rank` more unknown dimensions, merged with `t`'s own.
     pub fn array(elem: Type, rank: u32) -> Type {
-        if rank == 0 {
+        Type::array_dims(elem, vec![Dim::Any; rank as usize])
+    }
+    /// `[d1]…[dn]t`, merged with `t`'s own dimensions.
+    pub fn array_dims(elem: Type, mut dims: Vec<Dim>) -> Type {
+        if dims.is_empty() {
             return elem;
         }
         match elem {
-            Type::Array(e, r) => Type::Array(e, r + rank),
-            e => Type::Array(Box::new(e), rank),
+            Type::Array(e, r) => {
+                dims.extend(r);
+                Type::Array(e, dims)
+            }
+            e => Type::Array(Box::new(e), dims),
+        }
+    }
+    /// The number of array dimensions (0 for a non-array).
+    pub fn rank(&self) -> u32 {
+        match self {
+            Type::Array(_, ds) => ds.len() as u32,
+            _ => 0,
+        }
+    }
+    /// Applies `f` to every dimension.
+    pub fn map_dims(&self, f: &impl Fn(&Dim) -> Dim) -> Type {
+        match self {
+            Type::Prim(_) | Type::Var(_) | Type::Param(_) => self.clone(),
+            Type::Array(e, ds) => Type::array_dims(e.map_dims(f), ds.iter().map(f).collect()),
+            Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| t.map_dims(f)).collect()),
+            Type::Record(fs) => {
+                Type::Record(fs.iter().map(|(n, t)| (n.clone(), t.map_dims(f))).collect())
+            }
+            Type::Arrow(a, b) => Type::arrow(a.map_dims(f), b.map_dims(f)),
+        }
+    }
+    /// Calls `f` on every dimension.
+    pub fn each_dim(&self, f: &mut impl FnMut(&Dim)) {
+        match self {
+            Type::Prim(_) | Type::Var(_) | Type::Param(_) => {}
+            Type::Array(e, ds) => {
+                ds.iter().for_each(&mut *f);
+                e.each_dim(f);
+            }
+            Type::Tuple(ts) => ts.iter().for_each(|t| t.each_dim(f)),
+            Type::Record(fs) => fs.iter().for_each(|(_, t)| t.each_dim(f)),
+            Type::Arrow(a, b) => {
+                a.each_dim(f);
+                b.each_dim(f);
+            }
         }
     }
     /// The function type `a1 -> … -> an -> r`.
@@ -89,7 +180,7 @@ impl Type {
         match self {
             Type::Param(p) => f(*p).unwrap_or(Type::Param(*p)),
             Type::Prim(_) | Type::Var(_) => self.clone(),
-            Type::Array(e, r) => Type::array(e.subst(f), *r),
+            Type::Array(e, ds) => Type::array_dims(e.subst(f), ds.clone()),
             Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| t.subst(f)).collect()),
             Type::Record(fs) => {
                 Type::Record(fs.iter().map(|(n, t)| (n.clone(), t.subst(f))).collect())
@@ -134,6 +225,12 @@ pub struct SizeSource {
     pub path: Vec<String>,
     pub dim: u32,
 }
+
+/// What a size parameter of a function (`n` of `unflatten [n] [m]`)
+/// resolved to at one use: a dimension in terms of the caller's
+/// variables, or [`Dim::Any`] when the context does not tell. Lowering
+/// uses it for size parameters that no argument's shape determines.
+pub type SizeInst = (VarId, Dim);
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum TPat {
@@ -220,11 +317,13 @@ pub enum RangeKind {
 pub enum TExpKind {
     Lit(Literal),
     /// A variable; `inst` instantiates a polymorphic local function's type
-    /// parameters (empty otherwise).
-    Var(VarId, Vec<Type>),
+    /// parameters (empty otherwise), and the sizes its size parameters
+    /// take at this use (see [`SizeInst`]).
+    Var(VarId, Vec<Type>, Vec<SizeInst>),
     /// A top-level function or constant, with its type parameters
-    /// instantiated in the order of [`TFun::type_params`].
-    Global(FunId, Vec<Type>),
+    /// instantiated in the order of [`TFun::type_params`] and the sizes
+    /// its size parameters take at this use.
+    Global(FunId, Vec<Type>, Vec<SizeInst>),
     /// A built-in function of [`crate::intrinsics`], curried, with its type
     /// parameters instantiated.
     Intrinsic(&'static str, Vec<Type>),
@@ -265,6 +364,10 @@ pub enum TExpKind {
         body: Box<TExp>,
     },
     Assert(Box<TExp>, Box<TExp>),
+    /// `e :> t` or `e : t` where `t` names sizes: the value of `e`, whose
+    /// shape must match the known dimensions of this expression's type
+    /// (checked at run time).
+    Coerce(Box<TExp>),
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -3,9 +3,9 @@
 //! sizes are compared at run time.
 
 use crate::env::{AbbrevParam, Checker, Res, TypeName};
-use crate::tast::{Type, TypeParamId};
+use crate::tast::{Dim, SizeOp, Type, TypeParamId};
 use parad_base::{Diagnostic, PrimType};
-use parad_syntax::ast::{ExpKind, SizeExp, TypeArg, TypeExp};
+use parad_syntax::ast::{ExpKind, Lit, SizeExp, TypeArg, TypeExp};
 
 pub(crate) fn unsupported_modules(span: parad_base::Span) -> Diagnostic {
     Diagnostic::error(span, "modules are not supported yet")
@@ -75,7 +75,9 @@ impl Checker {
                                     let t = self.type_exp(t)?;
                                     subst.push((*id, t));
                                 }
-                                (AbbrevParam::Size, TypeArg::Size(s)) => self.size_exp(s)?,
+                                (AbbrevParam::Size, TypeArg::Size(s)) => {
+                                    self.size_exp(s)?;
+                                }
                                 (
                                     AbbrevParam::Size,
                                     TypeArg::Type(TypeExp::Named { name: n, args, .. }),
@@ -142,7 +144,7 @@ impl Checker {
                 Ok(Type::Record(out))
             }
             TypeExp::Array(size, elem, _) => {
-                self.size_exp(size)?;
+                let d = self.size_exp(size)?;
                 let e = self.type_exp(elem)?;
                 if matches!(e, Type::Arrow(..)) {
                     return Err(Diagnostic::error(
@@ -150,7 +152,7 @@ impl Checker {
                         "arrays of functions are not allowed",
                     ));
                 }
-                Ok(Type::array(e, 1))
+                Ok(Type::array_dims(e, vec![d]))
             }
             TypeExp::Unique(t, _) => self.type_exp(t),
             TypeExp::Arrow(name, a, b, _) => {
@@ -176,11 +178,46 @@ impl Checker {
         }
     }
 
-    /// Checks that the names in a size expression are in scope.
-    pub fn size_exp(&mut self, s: &SizeExp) -> Res<()> {
+    /// Checks that the names in a size expression are in scope, and
+    /// returns the dimension it denotes (variables of `i64` type in scope,
+    /// integer constants, `+`, `-` and `*` of these; anything else is
+    /// [`Dim::Any`]).
+    pub fn size_exp(&mut self, s: &SizeExp) -> Res<Dim> {
         match s {
-            SizeExp::Any(_) => Ok(()),
-            SizeExp::Exp(e) => self.size_names(e),
+            SizeExp::Any(_) => Ok(Dim::Any),
+            SizeExp::Exp(e) => {
+                self.size_names(e)?;
+                Ok(self.size_dim(e))
+            }
+        }
+    }
+
+    fn size_dim(&self, e: &parad_syntax::ast::Exp) -> Dim {
+        match &e.kind {
+            ExpKind::Var(q) if q.quals.is_empty() => match self.lookup(&q.name) {
+                Some(l) if l.poly.is_empty() => Dim::Var(l.var),
+                _ => Dim::Any,
+            },
+            ExpKind::Lit(Lit::Int { value, .. }) => match i64::try_from(*value) {
+                Ok(v) => Dim::Const(v),
+                Err(_) => Dim::Any,
+            },
+            ExpKind::BinOp(op, a, b) if op.quals.is_empty() => {
+                let o = match op.name.as_str() {
+                    "+" => SizeOp::Add,
+                    "-" => SizeOp::Sub,
+                    "*" => SizeOp::Mul,
+                    _ => return Dim::Any,
+                };
+                if self.lookup(&op.name).is_some() || self.globals.contains_key(&op.name) {
+                    return Dim::Any;
+                }
+                match (self.size_dim(a), self.size_dim(b)) {
+                    (Dim::Any, _) | (_, Dim::Any) => Dim::Any,
+                    (x, y) => Dim::Op(o, Box::new(x), Box::new(y)),
+                }
+            }
+            _ => Dim::Any,
         }
     }
 

@@ -3,7 +3,7 @@
 //! restricted to a class of primitive types (from literals and operators)
 //! or required to be a record/tuple with certain fields (from `r.x`).
 
-use crate::tast::Type;
+use crate::tast::{Dim, Type};
 use parad_base::{FloatType, IntType, PrimType};
 
 /// A set of primitive type kinds a variable may become.
@@ -95,10 +95,74 @@ pub(crate) enum UnifyError {
 #[derive(Default)]
 pub(crate) struct Infer {
     vars: Vec<TVar>,
+    /// Size inference variables ([`Dim::Infer`]) and what they are bound to.
+    dims: Vec<Option<Dim>>,
     pub level: u32,
 }
 
 impl Infer {
+    pub fn fresh_dim(&mut self) -> Dim {
+        self.dims.push(None);
+        Dim::Infer(self.dims.len() as u32 - 1)
+    }
+
+    /// The number of size inference variables made so far.
+    pub fn dim_mark(&self) -> u32 {
+        self.dims.len() as u32
+    }
+
+    /// Binds every unbound size variable numbered from `mark` on to
+    /// [`Dim::Any`] (they can no longer be determined).
+    pub fn close_dims(&mut self, mark: u32) {
+        for d in &mut self.dims[mark as usize..] {
+            if d.is_none() {
+                *d = Some(Dim::Any);
+            }
+        }
+    }
+
+    /// Follows the links of size variables completely.
+    pub fn zonk_dim(&self, d: &Dim) -> Dim {
+        match d {
+            Dim::Infer(x) => match &self.dims[*x as usize] {
+                Some(l) => self.zonk_dim(l),
+                None => d.clone(),
+            },
+            Dim::Op(o, a, b) => Dim::Op(*o, Box::new(self.zonk_dim(a)), Box::new(self.zonk_dim(b))),
+            _ => d.clone(),
+        }
+    }
+
+    fn dim_occurs(&self, x: u32, d: &Dim) -> bool {
+        match d {
+            Dim::Infer(y) => *y == x,
+            Dim::Op(_, a, b) => self.dim_occurs(x, a) || self.dim_occurs(x, b),
+            _ => false,
+        }
+    }
+
+    /// Unifies two dimensions. Never fails: unknown dimensions agree with
+    /// anything, and known ones that differ are left to the run-time
+    /// checks. Sizes are compared syntactically, so `n * m` against
+    /// `?a * ?b` binds `?a = n` and `?b = m`.
+    pub fn unify_dim(&mut self, a: &Dim, b: &Dim) {
+        let a = self.zonk_dim(a);
+        let b = self.zonk_dim(b);
+        match (&a, &b) {
+            (Dim::Infer(x), Dim::Infer(y)) if x == y => {}
+            (Dim::Infer(x), d) | (d, Dim::Infer(x)) => {
+                if *d != Dim::Any && !self.dim_occurs(*x, d) {
+                    self.dims[*x as usize] = Some(d.clone());
+                }
+            }
+            (Dim::Op(o1, a1, b1), Dim::Op(o2, a2, b2)) if o1 == o2 => {
+                self.unify_dim(a1, a2);
+                self.unify_dim(b1, b2);
+            }
+            _ => {}
+        }
+    }
+
     pub fn fresh(&mut self) -> Type {
         self.fresh_class(ClassSet::ANY)
     }
@@ -146,10 +210,7 @@ impl Infer {
                 Some(l) => self.shallow(l),
                 None => t.clone(),
             },
-            Type::Array(e, r) => match self.shallow(e) {
-                Type::Array(e2, r2) => Type::Array(e2, r + r2),
-                e => Type::Array(Box::new(e), *r),
-            },
+            Type::Array(e, ds) => Type::array_dims(self.shallow(e), ds.clone()),
             _ => t.clone(),
         }
     }
@@ -157,7 +218,10 @@ impl Infer {
     /// Resolves every link in a type.
     pub fn zonk(&self, t: &Type) -> Type {
         match self.shallow(t) {
-            Type::Array(e, r) => Type::array(self.zonk(&e), r),
+            Type::Array(e, ds) => Type::array_dims(
+                self.zonk(&e),
+                ds.iter().map(|d| self.zonk_dim(d)).collect(),
+            ),
             Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| self.zonk(t)).collect()),
             Type::Record(fs) => {
                 Type::Record(fs.iter().map(|(n, t)| (n.clone(), self.zonk(t))).collect())
@@ -203,13 +267,17 @@ impl Infer {
             (_, Type::Var(y)) => self.bind(*y, &a),
             (Type::Prim(p), Type::Prim(q)) if p == q => Ok(()),
             (Type::Param(p), Type::Param(q)) if p == q => Ok(()),
-            (Type::Array(e1, r1), Type::Array(e2, r2)) => {
-                if r1 == r2 {
+            (Type::Array(e1, d1), Type::Array(e2, d2)) => {
+                let k = d1.len().min(d2.len());
+                for (x, y) in d1.iter().zip(d2) {
+                    self.unify_dim(x, y);
+                }
+                if d1.len() == d2.len() {
                     self.unify(e1, e2)
-                } else if r1 < r2 {
-                    self.unify(e1, &Type::Array(e2.clone(), r2 - r1))
+                } else if d1.len() < d2.len() {
+                    self.unify(e1, &Type::Array(e2.clone(), d2[k..].to_vec()))
                 } else {
-                    self.unify(&Type::Array(e1.clone(), r1 - r2), e2)
+                    self.unify(&Type::Array(e1.clone(), d1[k..].to_vec()), e2)
                 }
             }
             (Type::Tuple(xs), Type::Tuple(ys)) if xs.len() == ys.len() => {
