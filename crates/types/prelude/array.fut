@@ -8,13 +8,13 @@ def head [n] 't (xs: [n]t) : t = xs[0]
 
 def last [n] 't (xs: [n]t) : t = xs[n - 1]
 
-def tail [n] 't (xs: [n]t) : []t = xs[1:]
+def tail [n] 't (xs: [n]t) : [n - 1]t = xs[1:]
 
-def init [n] 't (xs: [n]t) : []t = xs[0:n - 1]
+def init [n] 't (xs: [n]t) : [n - 1]t = xs[0:n - 1]
 
-def take [n] 't (i: i64) (xs: [n]t) : []t = xs[0:i]
+def take [n] 't (i: i64) (xs: [n]t) : [i]t = xs[0:i]
 
-def drop [n] 't (i: i64) (xs: [n]t) : []t = xs[i:]
+def drop [n] 't (i: i64) (xs: [n]t) : [n - i]t = xs[i:]
 
 def sized [m] 't (k: i64) (xs: [m]t) : [k]t = xs :> [k]t
 
@@ -23,9 +23,9 @@ def split [n] [m] 't (xs: [n + m]t) : ([n]t, [m]t) = (xs[0:n], xs[n:n + m])
 
 def reverse [n] 't (xs: [n]t) : [n]t = xs[::-1]
 
-def (++) [n] [m] 't (xs: [n]t) (ys: [m]t) : *[]t = __concat xs ys
+def (++) [n] [m] 't (xs: [n]t) (ys: [m]t) : *[n + m]t = __concat xs ys
 
-def concat [n] [m] 't (xs: [n]t) (ys: [m]t) : *[]t = __concat xs ys
+def concat [n] [m] 't (xs: [n]t) (ys: [m]t) : *[n + m]t = __concat xs ys
 
 def iota (n: i64) : *[n]i64 = __iota n
 
@@ -40,11 +40,11 @@ def copy 't (x: t) : *t = __copy x
 
 def manifest 't (x: t) : *t = __copy x
 
-def flatten [n] [m] 't (xs: [n][m]t) : []t = __flatten xs
+def flatten [n] [m] 't (xs: [n][m]t) : [n * m]t = __flatten xs
 
-def flatten_3d [n] [m] [l] 't (xs: [n][m][l]t) : []t = __flatten (__flatten xs)
+def flatten_3d [n] [m] [l] 't (xs: [n][m][l]t) : [n * m * l]t = __flatten (__flatten xs)
 
-def flatten_4d [n] [m] [l] [k] 't (xs: [n][m][l][k]t) : []t = __flatten (__flatten (__flatten xs))
+def flatten_4d [n] [m] [l] [k] 't (xs: [n][m][l][k]t) : [n * m * l * k]t = __flatten (__flatten (__flatten xs))
 
 -- The sizes of the result come from the context.
 def unflatten 't [n] [m] (xs: [n * m]t) : [n][m]t = __unflatten n m xs
@@ -74,3 +74,7 @@ def tabulate_3d 'a (n: i64) (m: i64) (o: i64) (f: i64 -> i64 -> i64 -> a) : *[n]
 
 -- The size of the result comes from the context.
 def rep 't [n] (x: t) : *[n]t = __replicate n x
+
+def unflatten_4d 't [n] [m] [l] [k] (xs: [n * m * l * k]t) : [n][m][l][k]t =
+  __map (\a -> __map (\row -> __unflatten l k row) (__unflatten m (l * k) a))
+        (__unflatten n (m * l * k) xs)
