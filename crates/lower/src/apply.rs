@@ -95,7 +95,8 @@ impl<'p> Lowerer<'p> {
                     &fun.size_sources[..],
                     &fun.body,
                 );
-                self.inline(b, Env::default(), inst, sizes, parts, args, span)
+                let name = &fun.name;
+                self.inline(b, Env::default(), inst, sizes, parts, name, args, span)
             }
             Callee::Local {
                 fun,
@@ -109,7 +110,8 @@ impl<'p> Lowerer<'p> {
                     &fun.size_sources[..],
                     &fun.body,
                 );
-                self.inline(b, env, inst, sizes, parts, args, span)
+                let name = self.var_name(fun.var);
+                self.inline(b, env, inst, sizes, parts, name, args, span)
             }
             Callee::Intrinsic(name, inst) => self.intrinsic(b, name, &inst, args, span),
         }
@@ -130,18 +132,30 @@ impl<'p> Lowerer<'p> {
             &'p [SizeSource],
             &'p parad_types::tast::TExp,
         ),
+        name: &str,
         args: Vec<SV<'p>>,
         span: Span,
     ) -> R<SV<'p>> {
         for (p, t) in tparams.iter().zip(inst) {
             env.tys.insert(*p, t);
         }
+        let copies = (!context_sizes.is_empty()).then(|| args.clone());
         self.bind_params(b, &mut env, params, args)?;
         self.bind_sizes(b, &mut env, sizes, span)?;
-        // Sizes no argument determines come from the context.
+        // Sizes no argument determines come from the context; the
+        // arguments must then have the shapes the parameters' types say
+        // (`split`'s argument has `n + m` elements).
+        let mut from_context = false;
         for (v, o) in context_sizes {
             if !env.vars.contains_key(&v) {
                 env.bind(v, SV::Prim(o));
+                from_context = true;
+            }
+        }
+        if let (true, Some(args)) = (from_context, copies) {
+            for (i, (p, a)) in params.iter().zip(&args).enumerate() {
+                let what = format!("argument {} of `{name}`", i + 1);
+                self.check_shape(b, &env, a, &p.ty(), &what, span)?;
             }
         }
         self.exp(b, &env, body)
@@ -189,25 +203,28 @@ impl<'p> Lowerer<'p> {
         }
     }
 
-    /// Checks at run time that the value `v` has the known dimensions of
-    /// type `t` (for `e :> t` and `e : t`).
+    /// Checks at run time that the value `v` (described by `what` in the
+    /// error message) has the known dimensions of type `t`.
     pub fn check_shape(
         &mut self,
         b: &mut Builder,
         env: &Env<'p>,
         v: &SV<'p>,
         t: &Type,
+        what: &str,
         span: Span,
     ) -> R<()> {
         match (v, t) {
             (SV::Tuple(vs), Type::Tuple(ts)) => {
-                for (v, t) in vs.iter().zip(ts) {
-                    self.check_shape(b, env, v, t, span)?;
+                for (i, (v, t)) in vs.iter().zip(ts).enumerate() {
+                    let what = format!("component {i} of {what}");
+                    self.check_shape(b, env, v, t, &what, span)?;
                 }
             }
             (SV::Record(vs), Type::Record(ts)) => {
-                for ((_, v), (_, t)) in vs.iter().zip(ts) {
-                    self.check_shape(b, env, v, t, span)?;
+                for ((n, v), (_, t)) in vs.iter().zip(ts) {
+                    let what = format!("field `{n}` of {what}");
+                    self.check_shape(b, env, v, t, &what, span)?;
                 }
             }
             (_, Type::Array(_, dims)) => {
@@ -228,8 +245,9 @@ impl<'p> Lowerer<'p> {
                     b.assert(
                         ok,
                         format!(
-                            "size mismatch: dimension {} of the value does not match its type",
-                            k + 1
+                            "size mismatch: dimension {} of {what} must be `{}`",
+                            k + 1,
+                            self.show_dim(d)
                         ),
                     );
                 }
@@ -339,6 +357,27 @@ impl<'p> Lowerer<'p> {
             }
         }
         Ok(None)
+    }
+
+    /// A dimension as written in the source (`n * m`).
+    pub fn show_dim(&self, d: &Dim) -> String {
+        match d {
+            Dim::Any | Dim::Infer(_) => "?".to_string(),
+            Dim::Const(c) => c.to_string(),
+            Dim::Var(v) => self.var_name(*v).to_string(),
+            Dim::Op(op, x, y) => {
+                let o = match op {
+                    SizeOp::Add => "+",
+                    SizeOp::Sub => "-",
+                    SizeOp::Mul => "*",
+                };
+                let part = |d: &Dim| match d {
+                    Dim::Op(..) => format!("({})", self.show_dim(d)),
+                    _ => self.show_dim(d),
+                };
+                format!("{} {o} {}", part(x), part(y))
+            }
+        }
     }
 
     pub fn var_name(&self, v: VarId) -> &'p str {

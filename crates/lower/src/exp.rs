@@ -147,7 +147,7 @@ impl<'p> Lowerer<'p> {
             }
             TExpKind::Coerce(x) => {
                 let v = self.exp(b, env, x)?;
-                self.check_shape(b, env, &v, &e.ty, span)?;
+                self.check_shape(b, env, &v, &e.ty, "the value", span)?;
                 Ok(v)
             }
         }
