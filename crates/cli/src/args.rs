@@ -68,6 +68,10 @@ pub struct TestArgs {
     /// Run only this entry point.
     #[arg(long = "entry-point", value_name = "NAME")]
     pub entry: Option<String>,
+    /// Also run cases marked `compiled` (skipped by default on the
+    /// interpreter, as Futhark's interpreter does: they can be slow).
+    #[arg(long)]
+    pub include_compiled: bool,
 }
 
 #[derive(Args)]

@@ -14,6 +14,7 @@ pub fn test(args: &TestArgs) -> Result<(), Failure> {
     let options = Options {
         exclude: args.exclude.clone(),
         entry: args.entry.clone(),
+        include_compiled: args.include_compiled,
     };
     let mut stdout = std::io::stdout().lock();
     let summary = run_files(backend, &files, &options, &mut stdout);

@@ -69,6 +69,8 @@ pub struct Options {
     pub exclude: Vec<String>,
     /// Run only this entry point.
     pub entry: Option<String>,
+    /// Run cases marked `compiled` even on an interpreter.
+    pub include_compiled: bool,
 }
 
 impl Options {
@@ -342,7 +344,10 @@ impl FileRun<'_> {
         if let Some(tag) = self.excluded_tag(case.modifiers.iter().map(String::as_str)) {
             return self.skip(1, at, &format!("tagged `{tag}`"));
         }
-        if self.backend.is_interpreter() && case.modifiers.iter().any(|m| m == "compiled") {
+        if self.backend.is_interpreter()
+            && !self.options.include_compiled
+            && case.modifiers.iter().any(|m| m == "compiled")
+        {
             return self.skip(1, at, "marked `compiled` (not run by an interpreter)");
         }
         if !program.has_entry(at.entry) {

@@ -246,6 +246,15 @@ fn tags_and_modifiers_skip() {
         "{out}"
     );
 
+    let with_compiled = Options {
+        include_compiled: true,
+        ..Options::default()
+    };
+    assert_eq!(
+        run_with(&Fake::new(), &mods, &with_compiled).0,
+        counts(3, 0, 1)
+    );
+
     let mut compiler = Fake::new();
     compiler.interpreter = false;
     assert_eq!(run(&compiler, &mods).0, counts(3, 0, 1));
