@@ -25,7 +25,8 @@ pub fn arity(name: &str) -> usize {
                 2
             }
         }
-        "__reduce" | "__reduce_comm" | "__scan" | "__unflatten" | "__jvp2" | "__vjp2" => 3,
+        "__reduce" | "__reduce_comm" | "__scan" | "__unflatten" | "__jvp2" | "__vjp2"
+        | "__with_vjp" => 3,
         "__hist" => 5,
         "fma" | "mad" | "lerp" | "mad_hi" | "set_bit" => 3,
         "neg" | "abs" | "sgn" | "not" | "isnan" | "isinf" | "popc" | "clz" | "ctz" | "to_bits"
@@ -288,6 +289,22 @@ impl<'p> Lowerer<'p> {
                     from_names(&r, 0, &names[..k], span)?,
                     from_names(second, 0, &names[k..], span)?,
                 ]))
+            }
+            "__with_vjp" => {
+                let x = args.pop().unwrap();
+                let f_adj = args.pop().unwrap();
+                let f = args.pop().unwrap();
+                let (a, r) = (ty(0), ty(1));
+                let lam = self.lambda(b, &[a.clone()], &r, span, |s, b, xs| {
+                    s.apply(b, f, xs, span)
+                })?;
+                let adj = self.lambda(b, &[r.clone(), r.clone()], &a, span, |s, b, xs| {
+                    s.apply(b, f_adj, xs, span)
+                })?;
+                let args = x.leaves(span)?;
+                b.set_span(span);
+                let names = b.emit_as("custom", Exp::WithVjp { lam, adj, args });
+                from_names(&r, 0, &names, span)
             }
             _ => Err(LowerError::bug(span, format!("unknown intrinsic {name}"))),
         }

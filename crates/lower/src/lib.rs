@@ -7,7 +7,10 @@
 //! survives as the lambda of a SOAC or of `jvp`/`vjp`. Tuples and records
 //! are flattened into their components and arrays of tuples become tuples
 //! of arrays. Size parameters are bound to dimensions of the values they
-//! come from, with run-time checks where one size is read from several.
+//! come from, with run-time checks where one size is read from several;
+//! size parameters that no argument determines (`unflatten`, `split`) take
+//! the sizes the type checker inferred from the context at that use, and
+//! the arguments are then checked against the parameters' sizes.
 //!
 //! - [`exp`]: expressions; [`apply`]: calls, patterns and sizes;
 //! - [`index`]: indexing, slices, updates, ranges, array literals;

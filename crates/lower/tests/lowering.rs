@@ -197,3 +197,29 @@ fn unsupported_constructs_are_reported_not_panicked() {
     assert_eq!(e.kind, ErrorKind::Unsupported);
     assert!(e.diagnostic().render(&sources).contains("t.fut:1:"));
 }
+
+#[test]
+fn sizes_from_the_context() {
+    let p = compile("entry main (n: i64) (m: i64) (xs: []i32) : [n][m]i32 = unflatten xs\n");
+    assert_eq!(
+        run(&p, "main", "2i64 1i64 [1, 2]").unwrap(),
+        vals("[[1], [2]]")
+    );
+    assert!(run(&p, "main", "2i64 2i64 [1, 2]").is_err());
+    let p = compile("entry main (k: i64) (xs: []i32) : ([k]i32, [k]i32) = split xs\n");
+    assert_eq!(run(&p, "main", "1i64 [1, 2]").unwrap(), vals("[1] [2]"));
+    let err = run(&p, "main", "1i64 [1, 2, 3]").unwrap_err();
+    assert!(err.contains("size mismatch"), "{err}");
+}
+
+#[test]
+fn sizes_nothing_determines_are_reported() {
+    let (sources, checked) =
+        parad_types::check_source("t.fut", "entry main (xs: []i32) : [][]i32 = unflatten xs\n");
+    let e = lower(&checked.unwrap()).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Unsupported);
+    assert!(e
+        .diagnostic()
+        .render(&sources)
+        .contains("determined by the context"));
+}

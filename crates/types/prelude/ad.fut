@@ -17,3 +17,13 @@ def mjp 'a 'b [n] (f: a -> b) (x: a) (dys: [n]b) : [n]a = __map (\dy -> vjp f x 
 def jmp2 'a 'b [n] (f: a -> b) (x: a) (dxs: [n]a) : (b, [n]b) = (f x, jmp f x dxs)
 
 def mjp2 'a 'b [n] (f: a -> b) (x: a) (dys: [n]b) : (b, [n]a) = (f x, mjp f x dys)
+
+-- Custom reverse-mode derivatives: `f'` receives the result of `f` and the
+-- result's cotangent and returns the argument's cotangent. Free variables
+-- of `f` get no cotangent. Forward mode differentiates `f` itself.
+def with_vjp 'a 'b (f: a -> b) (f': b -> b -> a) (x: a) : b = __with_vjp f f' x
+
+-- As `with_vjp`, with the part of the result that only the adjoint needs
+-- (the tape, `c`) kept apart from the result.
+def with_vjp_tape 'a 'b 'c (f: a -> (c, b)) (f': (c, b) -> a) (x: a) : b =
+  (__with_vjp f (\(tape, _) (_, adj) -> f' (tape, adj)) x).1

@@ -717,9 +717,7 @@ impl Checker {
         let mut out = vec![];
         for s in slices {
             out.push(match s {
-                DimIndex::Fix(i) => {
-                    TDimIndex::Fix(self.index_part(i)?)
-                }
+                DimIndex::Fix(i) => TDimIndex::Fix(self.index_part(i)?),
                 DimIndex::Slice { start, end, stride } => {
                     let mut part = |x: &Option<Exp>| -> Res<Option<TExp>> {
                         x.as_ref().map(|x| self.index_part(x)).transpose()

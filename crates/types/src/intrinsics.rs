@@ -24,6 +24,7 @@
 //! | `__copy [a]`     | `a -> a` (a fresh, unshared copy)                      |
 //! | `__jvp2 [a b]`   | `(a -> b) -> a -> a -> (b, b)` (primal, tangent)       |
 //! | `__vjp2 [a b]`   | `(a -> b) -> a -> b -> (b, a)` (primal, cotangent)     |
+//! | `__with_vjp [a b]` | `(a -> b) -> (b -> b -> a) -> a -> b` (custom adjoint: result, result's cotangent ↦ argument's cotangent) |
 //!
 //! Scalar intrinsics have one type parameter `t`, a primitive type
 //! (`convert` has two: from, to). They are reached through operators
@@ -100,6 +101,7 @@ const ARRAY_INTRINSICS: &[&str] = &[
     "__copy",
     "__jvp2",
     "__vjp2",
+    "__with_vjp",
 ];
 
 /// Looks up an array intrinsic by its source name (`__map`, …).
@@ -166,6 +168,10 @@ pub(crate) fn array_intrinsic(name: &str) -> Option<Signature> {
                 &[Type::arrow(a(t), b(t)), a(t), b(t)],
                 Type::Tuple(vec![b(t), a(t)]),
             )
+        }),
+        "__with_vjp" => (vec![any, any], |t| {
+            let adj = Type::arrow(b(t), Type::arrow(b(t), a(t)));
+            f(&[Type::arrow(a(t), b(t)), adj, a(t)], b(t))
         }),
         _ => return None,
     };

@@ -3,8 +3,14 @@
 //! Hindley–Milner inference with let-polymorphism, extended with Futhark's
 //! overloading (literals and operators over classes of primitive types,
 //! defaulting to `i32`/`f64`) and field constraints for record/tuple
-//! projection. Arrays are typed by element type and rank only; sizes are
-//! checked at run time. The prelude (`prelude/*.fut`) is checked first and
+//! projection. Array types carry their dimensions ([`tast::Dim`]): size
+//! variables in scope, constants and size expressions (`n * m`), or
+//! unknown. Dimensions are unified like types but never cause an error
+//! (sizes are checked at run time); their purpose is inference: each use
+//! of a function instantiates its size parameters with fresh size
+//! variables, and what they resolve to in the caller is recorded in the
+//! typed AST ([`tast::SizeInst`]) for the sizes no argument determines
+//! (`unflatten`, `split`). The prelude (`prelude/*.fut`) is checked first and
 //! its functions are part of the output.
 
 mod decl;

@@ -180,7 +180,11 @@ impl Checker {
         );
         let arr = Type::array(t.clone(), 1);
         let reduce_ty = Type::arrows(vec![op_ty, t.clone(), arr.clone()], t.clone());
-        let f = TExp::new(TExpKind::Global(reduce, vec![t.clone()], vec![]), reduce_ty, span);
+        let f = TExp::new(
+            TExpKind::Global(reduce, vec![t.clone()], vec![]),
+            reduce_ty,
+            span,
+        );
         Ok(apply(f, vec![opf, ne], Type::arrow(arr, t), span))
     }
 }

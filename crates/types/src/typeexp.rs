@@ -1,6 +1,6 @@
 //! Type expressions as written (`[n]f32`, `(a, b)`, `vec 3 f32`) → types.
-//! Sizes are only checked for scope: ranks and element types are static,
-//! sizes are compared at run time.
+//! Size expressions become dimensions ([`Dim`]) where they are variables,
+//! constants, `+`, `-` or `*` of these; anything else is an unknown size.
 
 use crate::env::{AbbrevParam, Checker, Res, TypeName};
 use crate::tast::{Dim, SizeOp, Type, TypeParamId};
@@ -194,8 +194,15 @@ impl Checker {
 
     fn size_dim(&self, e: &parad_syntax::ast::Exp) -> Dim {
         match &e.kind {
+            // Sizes bound only in types (`?[k].`, `(n: i64) ->`, parameters
+            // of type abbreviations) stand for no variable here.
             ExpKind::Var(q) if q.quals.is_empty() => match self.lookup(&q.name) {
-                Some(l) if l.poly.is_empty() => Dim::Var(l.var),
+                Some(l)
+                    if l.poly.is_empty()
+                        && !matches!(self.lookup_type(&q.name), Some(TypeName::Size)) =>
+                {
+                    Dim::Var(l.var)
+                }
                 _ => Dim::Any,
             },
             ExpKind::Lit(Lit::Int { value, .. }) => match i64::try_from(*value) {

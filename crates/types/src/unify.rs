@@ -150,10 +150,10 @@ impl Infer {
         let b = self.zonk_dim(b);
         match (&a, &b) {
             (Dim::Infer(x), Dim::Infer(y)) if x == y => {}
-            (Dim::Infer(x), d) | (d, Dim::Infer(x)) => {
-                if *d != Dim::Any && !self.dim_occurs(*x, d) {
-                    self.dims[*x as usize] = Some(d.clone());
-                }
+            (Dim::Infer(x), d) | (d, Dim::Infer(x))
+                if *d != Dim::Any && !self.dim_occurs(*x, d) =>
+            {
+                self.dims[*x as usize] = Some(d.clone());
             }
             (Dim::Op(o1, a1, b1), Dim::Op(o2, a2, b2)) if o1 == o2 => {
                 self.unify_dim(a1, a2);
@@ -218,10 +218,9 @@ impl Infer {
     /// Resolves every link in a type.
     pub fn zonk(&self, t: &Type) -> Type {
         match self.shallow(t) {
-            Type::Array(e, ds) => Type::array_dims(
-                self.zonk(&e),
-                ds.iter().map(|d| self.zonk_dim(d)).collect(),
-            ),
+            Type::Array(e, ds) => {
+                Type::array_dims(self.zonk(&e), ds.iter().map(|d| self.zonk_dim(d)).collect())
+            }
             Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| self.zonk(t)).collect()),
             Type::Record(fs) => {
                 Type::Record(fs.iter().map(|(n, t)| (n.clone(), self.zonk(t))).collect())
