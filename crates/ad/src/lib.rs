@@ -132,6 +132,10 @@ fn expand_nested(ctx: &mut Ctx, e: &mut Exp) -> Result<()> {
             expand_lambda(ctx, lam)
         }
         Exp::Jvp { lam, .. } | Exp::Vjp { lam, .. } => expand_lambda(ctx, lam),
+        Exp::WithVjp { lam, adj, .. } => {
+            expand_lambda(ctx, lam)?;
+            expand_lambda(ctx, adj)
+        }
         _ => Ok(()),
     }
 }

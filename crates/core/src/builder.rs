@@ -93,6 +93,10 @@ impl Ctx {
             Exp::Map { lam, .. } | Exp::Jvp { lam, .. } | Exp::Vjp { lam, .. } => {
                 self.record_lambda(lam)
             }
+            Exp::WithVjp { lam, adj, .. } => {
+                self.record_lambda(lam);
+                self.record_lambda(adj)
+            }
             Exp::Reduce { op, .. } | Exp::Scan { op, .. } | Exp::Hist { op, .. } => {
                 self.record_lambda(&op.lam)
             }

@@ -668,6 +668,17 @@ impl<'p> Checker<'p> {
                     return Err(self.err("vjp adjoints do not match the function's results".into()));
                 }
             }
+            Exp::WithVjp { lam, adj, args } => {
+                let ats: Vec<Type> = args.iter().map(|o| self.operand(o)).collect::<R<_>>()?;
+                let ret = self.lambda(lam, &ats, "with_vjp function")?;
+                let adj_args: Vec<Type> = ret.iter().chain(&ret).cloned().collect();
+                let back = self.lambda(adj, &adj_args, "with_vjp adjoint")?;
+                if !same(&back, &ats) {
+                    return Err(
+                        self.err("with_vjp adjoint does not return the arguments' types".into())
+                    );
+                }
+            }
         }
         Ok(())
     }

@@ -146,6 +146,11 @@ pub fn exp_uses(e: &Exp, f: &mut dyn FnMut(VName)) {
             lambda_uses(lam, f);
             primals.iter().chain(extra).for_each(|o| op(o, f))
         }
+        Exp::WithVjp { lam, adj, args } => {
+            lambda_uses(lam, f);
+            lambda_uses(adj, f);
+            args.iter().for_each(|o| op(o, f))
+        }
     }
 }
 
@@ -227,6 +232,10 @@ pub fn exp_binds(e: &Exp, f: &mut dyn FnMut(VName)) {
             lam(l, f)
         }
         Exp::Jvp { lam: l, .. } | Exp::Vjp { lam: l, .. } => lam(l, f),
+        Exp::WithVjp { lam: l, adj, .. } => {
+            lam(l, f);
+            lam(adj, f)
+        }
         _ => {}
     }
 }

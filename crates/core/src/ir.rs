@@ -298,6 +298,14 @@ pub enum Exp {
         primals: Vec<Operand>,
         adjoints: Vec<Operand>,
     },
+    /// `lam(args)` with a custom adjoint (Futhark's `with_vjp`): reverse
+    /// AD computes the arguments' adjoints as `adj(results, results' adjoints)`
+    /// instead of differentiating `lam`.
+    WithVjp {
+        lam: Lambda,
+        adj: Lambda,
+        args: Vec<Operand>,
+    },
 }
 
 /// A first-order function.

@@ -296,6 +296,12 @@ impl Printer {
                 self.lambda(&format!("{prefix}vjp("), lam, &tail);
                 return;
             }
+            Exp::WithVjp { lam, adj, args } => {
+                self.lambda(&format!("{prefix}with_vjp("), lam, ",");
+                let tail = format!(", {}){suffix}", brackets(args));
+                self.lambda("  ", adj, &tail);
+                return;
+            }
         };
         self.line(&format!("{prefix}{text}{suffix}"));
     }

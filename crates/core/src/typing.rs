@@ -182,6 +182,7 @@ pub fn result_types(env: &dyn TypeEnv, e: &Exp) -> Result<Vec<Type>, String> {
         }
         Exp::Upd { acc, .. } => one(operand_type(env, &Operand::Var(*acc))?),
         Exp::Jvp { lam, .. } => Ok(lam.ret.iter().chain(&lam.ret).cloned().collect()),
+        Exp::WithVjp { lam, .. } => Ok(lam.ret.clone()),
         Exp::Vjp { lam, .. } => Ok(lam
             .ret
             .iter()

@@ -59,6 +59,10 @@ fn nested_uses(e: &Exp, f: &mut dyn FnMut(VName)) {
         }
         Exp::Loop { body, .. } => body_uses(body, f),
         Exp::Map { lam, .. } | Exp::Jvp { lam, .. } | Exp::Vjp { lam, .. } => lambda_uses(lam, f),
+        Exp::WithVjp { lam, adj, .. } => {
+            lambda_uses(lam, f);
+            lambda_uses(adj, f)
+        }
         Exp::Reduce { op, .. } | Exp::Scan { op, .. } | Exp::Hist { op, .. } => {
             lambda_uses(&op.lam, f)
         }
@@ -445,6 +449,15 @@ impl<'p> Interp<'p> {
             Exp::Scatter { w, dests } => self.scatter(env, w, dests, early, span),
             Exp::WithAcc { inputs, lam } => self.withacc(env, inputs, lam, early, span),
             Exp::Upd { acc, inds, vals } => self.upd(env, *acc, inds, vals, early, span),
+            // Outside reverse AD the custom adjoint plays no part.
+            Exp::WithVjp { lam, args, .. } => {
+                let vals: Vec<Val> = args
+                    .iter()
+                    .map(|o| self.operand(env, o, span))
+                    .collect::<Result<_, _>>()?;
+                release(env, early);
+                self.apply(env, lam, vals)
+            }
             Exp::Jvp { .. } | Exp::Vjp { .. } => Err(RunError::new(
                 "jvp/vjp must be expanded by the AD pass before interpretation",
                 Some(span),

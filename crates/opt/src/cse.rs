@@ -101,6 +101,10 @@ fn cse_nested(e: &mut Exp, avail: &Avail, s: &mut Subst) {
             cse_body(&mut lam.body, avail, s)
         }
         Exp::Jvp { lam, .. } | Exp::Vjp { lam, .. } => cse_body(&mut lam.body, avail, s),
+        Exp::WithVjp { lam, adj, .. } => {
+            cse_body(&mut lam.body, avail, s);
+            cse_body(&mut adj.body, avail, s)
+        }
         _ => {}
     }
 }

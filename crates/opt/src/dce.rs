@@ -81,6 +81,10 @@ fn dce_nested(e: &mut Exp, counts: &mut Counts) {
             dce_body(&mut lam.body, counts)
         }
         Exp::Jvp { lam, .. } | Exp::Vjp { lam, .. } => dce_body(&mut lam.body, counts),
+        Exp::WithVjp { lam, adj, .. } => {
+            dce_body(&mut lam.body, counts);
+            dce_body(&mut adj.body, counts)
+        }
         _ => {}
     }
 }

@@ -213,5 +213,10 @@ pub fn exp(e: &mut Exp, s: &Subst) {
                 .chain(extra.iter_mut())
                 .for_each(|o| op(o, s))
         }
+        Exp::WithVjp { lam, adj, args } => {
+            lambda(lam, s);
+            lambda(adj, s);
+            args.iter_mut().for_each(|o| op(o, s))
+        }
     }
 }

@@ -281,6 +281,19 @@ impl Fwd {
                 s.span,
                 format!("forward AD through a call of {fun} is not supported"),
             )),
+            // Forward mode differentiates the function itself.
+            Exp::WithVjp { lam, args, .. } => {
+                for (p, &a) in lam.params.iter().zip(args) {
+                    b.let_pat(vec![p.clone()], Exp::Atom(a));
+                    self.set(p.name, &p.ty, self.tan(a));
+                }
+                let (res, tans) = self.body(b, &lam.body)?;
+                for ((p, r), t) in s.pat.iter().zip(res).zip(tans) {
+                    b.let_pat(vec![p.clone()], Exp::Atom(r));
+                    self.set(p.name, &p.ty, t);
+                }
+                Ok(())
+            }
             Exp::Jvp { .. } | Exp::Vjp { .. } => Err(AdError::new(
                 s.span,
                 "nested AD node left unexpanded (expansion is innermost first)",

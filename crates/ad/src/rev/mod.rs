@@ -11,11 +11,12 @@
 //! One file per rule: [`scalar`], [`index`] (indexing and layout
 //! operations), [`update`], [`scatter`], [`if_`], [`map`], [`reduce`],
 //! [`scan`], [`hist`], [`loops`], [`acc`] (accumulators, for `vjp` of
-//! `vjp`); [`adjenv`] holds the sweep state and [`rename`] the renamer.
+//! `vjp`), [`custom`] (`with_vjp`); [`adjenv`] holds the sweep state and [`rename`] the renamer.
 
 pub mod acc;
 pub mod adjenv;
 pub mod build;
+pub mod custom;
 pub mod hist;
 pub mod if_;
 pub mod index;
@@ -212,6 +213,10 @@ impl Rev {
             (Exp::Scan { .. }, _) => scan::rev(self, b, s),
             (Exp::Hist { .. }, _) => hist::rev(self, b, s),
             (Exp::WithAcc { .. } | Exp::Upd { .. }, _) => acc::rev(self, b, s),
+            (Exp::WithVjp { .. }, _) => {
+                custom::rev(self, b, s);
+                Ok(())
+            }
             (Exp::Apply { .. } | Exp::Jvp { .. } | Exp::Vjp { .. }, _) => Err(AdError::new(
                 s.span,
                 "internal error: unexpanded AD node or call in a reverse sweep",

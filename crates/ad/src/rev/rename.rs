@@ -314,6 +314,11 @@ impl Renamer<'_> {
                 adjoints: self.ops(adjoints),
                 lam: self.lambda(lam),
             },
+            Exp::WithVjp { lam, adj, args } => Exp::WithVjp {
+                args: self.ops(args),
+                lam: self.lambda(lam),
+                adj: self.lambda(adj),
+            },
         }
     }
 }
