@@ -30,6 +30,11 @@ pub fn dump(args: &DumpArgs) -> Result<(), Failure> {
                 parad_testrun::LoadError::Unsupported(t) => Failure::Program(format!("{t}\n")),
             })?;
             print!("{}", lowered.program);
+            // Entry points that AD could not differentiate are left out of
+            // the program: say which and why.
+            for (entry, why) in &lowered.unsupported {
+                eprintln!("entry point `{entry}` left out: {why}");
+            }
             Ok(())
         }
     }

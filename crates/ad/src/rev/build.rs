@@ -257,3 +257,34 @@ pub fn rename_op(b: &mut Builder, op: &AccOp, ne: &[Operand]) -> AccOp {
         neutral: ne.to_vec(),
     }
 }
+
+/// The statements of `body` that its results depend on, in order, less
+/// reads of sizes and renamings (see [`unalias`]): what is left of an operator once its size checks
+/// (assertions, which the primal computation performs anyway) and shape
+/// bookkeeping are set aside. Used to recognise special operators.
+pub fn essential_stms(body: &Body) -> Vec<&Stm> {
+    let mut live: FxHashSet<VName> = body.result.iter().filter_map(|o| o.var()).collect();
+    let mut keep = vec![];
+    for s in body.stms.iter().rev() {
+        if s.pat.iter().any(|p| live.contains(&p.name)) {
+            parad_core::free::exp_uses(&s.exp, &mut |v| {
+                live.insert(v);
+            });
+            keep.push(s);
+        }
+    }
+    keep.reverse();
+    keep.retain(|s| !matches!(s.exp, Exp::Size { .. } | Exp::Atom(Operand::Var(_))));
+    keep
+}
+
+/// `v` with the renamings `let v = w` of `body` followed back.
+pub fn unalias(body: &Body, mut v: VName) -> VName {
+    while let Some(w) = body.stms.iter().find_map(|s| match s.exp {
+        Exp::Atom(Operand::Var(w)) if s.pat[0].name == v => Some(w),
+        _ => None,
+    }) {
+        v = w;
+    }
+    v
+}

@@ -6,6 +6,7 @@
 
 use super::adjenv::Rev;
 use super::build::{apply_lambda, const_of, if_, lambda, map, scan_exclusive, select};
+use super::build::{essential_stms, unalias};
 use super::vjp_inline;
 use crate::{AdError, Result};
 use parad_base::PrimType;
@@ -25,17 +26,24 @@ pub enum Special {
 
 /// The special operator `op` is, with its nesting depth of maps.
 pub fn classify(lam: &Lambda) -> Option<(Special, usize)> {
-    if lam.params.len() != 2 || lam.body.stms.len() != 1 || lam.body.result.len() != 1 {
+    if lam.params.len() != 2 || lam.body.result.len() != 1 {
         return None;
     }
-    let s = &lam.body.stms[0];
-    if lam.body.result[0] != Operand::Var(s.pat[0].name) {
+    let [s] = essential_stms(&lam.body)[..] else {
+        return None;
+    };
+    let base = |o: &Operand| match *o {
+        Operand::Var(v) => Operand::Var(unalias(&lam.body, v)),
+        c => c,
+    };
+    if base(&lam.body.result[0]) != Operand::Var(s.pat[0].name) {
         return None;
     }
     let (x, y) = (lam.params[0].name, lam.params[1].name);
     let args_ok = |a: &Operand, c: &Operand| {
-        (*a == Operand::Var(x) && *c == Operand::Var(y))
-            || (*a == Operand::Var(y) && *c == Operand::Var(x))
+        let (a, c) = (base(a), base(c));
+        (a == Operand::Var(x) && c == Operand::Var(y))
+            || (a == Operand::Var(y) && c == Operand::Var(x))
     };
     match &s.exp {
         // `*` on integers wraps around, so the rule dividing by the

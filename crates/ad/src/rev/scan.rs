@@ -232,7 +232,7 @@ fn contributions(
 /// The scalar operator inside a vectorised one (`map ⊙'` applied to all
 /// parameters), as a lambda on `(x…, y…)`.
 fn inner_operator(b: &mut Builder, lam: &Lambda) -> Option<Lambda> {
-    let [s] = lam.body.stms.as_slice() else {
+    let [s] = super::build::essential_stms(&lam.body)[..] else {
         return None;
     };
     let Exp::Map {
@@ -243,10 +243,22 @@ fn inner_operator(b: &mut Builder, lam: &Lambda) -> Option<Lambda> {
     };
     let pos: Vec<usize> = arrs
         .iter()
-        .map(|a| lam.params.iter().position(|p| p.name == *a))
+        .map(|&a| {
+            let a = super::build::unalias(&lam.body, a);
+            lam.params.iter().position(|p| p.name == a)
+        })
         .collect::<Option<_>>()?;
     let outs: Vec<Operand> = s.pat.iter().map(|p| p.name.into()).collect();
-    if outs != lam.body.result || pos.len() != lam.params.len() {
+    let res: Vec<Operand> = lam
+        .body
+        .result
+        .iter()
+        .map(|&o| match o {
+            Operand::Var(v) => super::build::unalias(&lam.body, v).into(),
+            c => c,
+        })
+        .collect();
+    if outs != res || pos.len() != lam.params.len() {
         return None;
     }
     let mut tys = vec![Type::Prim(parad_base::PrimType::Bool); lam.params.len()];
