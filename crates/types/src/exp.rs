@@ -91,13 +91,14 @@ impl Checker {
             ExpKind::Lit(l) => Ok(self.check_lit(l, span)),
             ExpKind::StringLit(s) => {
                 let u8t = Type::Prim(PrimType::Int(IntType::U8));
-                let elems = s
+                let elems: Vec<TExp> = s
                     .bytes()
                     .map(|b| lit(Literal::Int(b as i128), u8t.clone(), span))
                     .collect();
+                let n = Dim::Const(elems.len() as i64);
                 Ok(TExp::new(
                     TExpKind::ArrayLit(elems),
-                    Type::array(u8t, 1),
+                    Type::array_dims(u8t, vec![n]),
                     span,
                 ))
             }
@@ -174,9 +175,10 @@ impl Checker {
                         "arrays of functions are not allowed",
                     ));
                 }
+                let n = Dim::Const(out.len() as i64);
                 Ok(TExp::new(
                     TExpKind::ArrayLit(out),
-                    Type::array(elem, 1),
+                    Type::array_dims(elem, vec![n]),
                     span,
                 ))
             }
@@ -296,7 +298,8 @@ impl Checker {
                         format!("this branch has type '{}'", self.show(&tt.ty)),
                     )
                 })?;
-                let ty = tt.ty.clone();
+                // A size the branches disagree on is unknown.
+                let ty = merge_dims(&self.inf.zonk(&tt.ty), &self.inf.zonk(&tf.ty));
                 Ok(TExp::new(
                     TExpKind::If(Box::new(tc), Box::new(tt), Box::new(tf)),
                     ty,
@@ -1168,7 +1171,13 @@ impl Checker {
             let t = self.inf.fresh();
             let mut binds = vec![];
             let tpat = self.check_pat(pat, &t, None, &mut sz, &mut binds)?;
-            self.unify_at(tinit.span, &t, &tinit.ty)?;
+            // Sizes of loop parameters may change from one iteration to the
+            // next: each is a fresh size variable, fixed to the initial
+            // value's size after the body if the body keeps it.
+            let mut fresh = vec![];
+            let init_ty = self.inf.zonk(&tinit.ty);
+            let param_ty = self.fresh_dims(&init_ty, &mut fresh);
+            self.unify_at(tinit.span, &t, &param_ty)?;
             self.bind_all(binds);
             let tform = match (form, pre) {
                 (LoopForm::For(i, _), Some(tb)) => {
@@ -1214,7 +1223,8 @@ impl Checker {
                 _ => unreachable!("loop form checked above"),
             };
             let tbody = self.check_exp(body)?;
-            self.inf.unify(&t, &tbody.ty).map_err(|_| {
+            let body_ty = self.anon_dims(&tbody.ty);
+            self.inf.unify(&t, &body_ty).map_err(|_| {
                 Diagnostic::error(
                     body.span,
                     format!(
@@ -1224,6 +1234,20 @@ impl Checker {
                     ),
                 )
             })?;
+            let body_z = self.inf.zonk(&tbody.ty);
+            let mut pairs = vec![];
+            pair_dims(&param_ty, &body_z, &mut pairs);
+            for (p, bd) in pairs {
+                let Some((_, init)) = fresh.iter().find(|(q, _)| *q == p) else {
+                    continue;
+                };
+                if self.inf.zonk_dim(&p) == self.inf.zonk_dim(&bd) {
+                    self.inf.unify_dim(&p, init);
+                } else {
+                    self.inf.forget_dim(&p);
+                }
+            }
+            let loop_ty = merge_dims(&self.inf.zonk(&t), &self.inf.zonk(&tbody.ty));
             Ok(TExp::new(
                 TExpKind::Loop {
                     pat: tpat,
@@ -1231,7 +1255,7 @@ impl Checker {
                     form: tform,
                     body: Box::new(tbody),
                 },
-                t,
+                loop_ty,
                 span,
             ))
         })();
@@ -1277,7 +1301,82 @@ impl Checker {
     }
 }
 
+/// `a` (of the same type as `b` up to sizes) with the dimensions where
+/// `b` differs made unknown.
+fn merge_dims(a: &Type, b: &Type) -> Type {
+    match (a, b) {
+        (Type::Array(ea, da), Type::Array(eb, db)) if da.len() == db.len() => Type::array_dims(
+            merge_dims(ea, eb),
+            da.iter()
+                .zip(db)
+                .map(|(x, y)| if x == y { x.clone() } else { Dim::Any })
+                .collect(),
+        ),
+        (Type::Array(..), _) | (_, Type::Array(..)) => a.map_dims(&|_| Dim::Any),
+        (Type::Tuple(xs), Type::Tuple(ys)) if xs.len() == ys.len() => {
+            Type::Tuple(xs.iter().zip(ys).map(|(x, y)| merge_dims(x, y)).collect())
+        }
+        (Type::Record(xs), Type::Record(ys)) if xs.len() == ys.len() => Type::Record(
+            xs.iter()
+                .zip(ys)
+                .map(|((n, x), (_, y))| (n.clone(), merge_dims(x, y)))
+                .collect(),
+        ),
+        _ => a.clone(),
+    }
+}
+
+/// The dimensions at the same positions of two types of the same shape.
+fn pair_dims(a: &Type, b: &Type, out: &mut Vec<(Dim, Dim)>) {
+    match (a, b) {
+        (Type::Array(ea, da), Type::Array(eb, db)) if da.len() == db.len() => {
+            out.extend(da.iter().cloned().zip(db.iter().cloned()));
+            pair_dims(ea, eb, out);
+        }
+        (Type::Tuple(xs), Type::Tuple(ys)) => {
+            xs.iter().zip(ys).for_each(|(x, y)| pair_dims(x, y, out));
+        }
+        (Type::Record(xs), Type::Record(ys)) => {
+            xs.iter()
+                .zip(ys)
+                .for_each(|((_, x), (_, y))| pair_dims(x, y, out));
+        }
+        _ => {}
+    }
+}
+
 impl Checker {
+    /// A copy of `t` (zonked) with a fresh size variable for every
+    /// dimension; `out` receives each with the dimension it replaces.
+    fn fresh_dims(&mut self, t: &Type, out: &mut Vec<(Dim, Dim)>) -> Type {
+        match t {
+            Type::Array(e, ds) => {
+                let ds: Vec<Dim> = ds
+                    .iter()
+                    .map(|d| {
+                        let f = self.inf.fresh_dim();
+                        out.push((f.clone(), d.clone()));
+                        f
+                    })
+                    .collect();
+                let e = self.fresh_dims(e, out);
+                Type::array_dims(e, ds)
+            }
+            Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| self.fresh_dims(t, out)).collect()),
+            Type::Record(fs) => Type::Record(
+                fs.iter()
+                    .map(|(n, t)| (n.clone(), self.fresh_dims(t, out)))
+                    .collect(),
+            ),
+            t => t.clone(),
+        }
+    }
+
+    /// `t` with every dimension unknown.
+    fn anon_dims(&self, t: &Type) -> Type {
+        self.inf.zonk(t).map_dims(&|_| Dim::Any)
+    }
+
     /// The size scheme of a function with size parameters `size_params`,
     /// parameters `params` and type `fty`, and `fty` with every dimension
     /// that names a variable out of scope at the function's uses made

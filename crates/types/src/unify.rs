@@ -121,6 +121,13 @@ impl Infer {
         }
     }
 
+    /// Makes `d` unknown if it is an unbound size variable.
+    pub fn forget_dim(&mut self, d: &Dim) {
+        if let Dim::Infer(x) = self.zonk_dim(d) {
+            self.dims[x as usize] = Some(Dim::Any);
+        }
+    }
+
     /// Follows the links of size variables completely.
     pub fn zonk_dim(&self, d: &Dim) -> Dim {
         match d {

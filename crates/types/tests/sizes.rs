@@ -120,3 +120,24 @@ fn sizes_of_a_function_body_do_not_escape() {
                entry f (xs: []i32) : [][]i32 = unflatten (g xs)";
     assert_eq!(uses(src, "f", "unflatten"), vec![vec!["?", "?"]]);
 }
+
+#[test]
+fn loops_keep_only_sizes_the_body_keeps() {
+    // The body keeps the size: the result has the initial value's size.
+    let src = "entry f (n: i64) (m: i64) =
+      let xs = loop acc = replicate (n * m) 0i32 for i < 3 do map (+ 1) acc
+      in unflatten xs : [n][m]i32";
+    assert_eq!(uses(src, "f", "unflatten"), vec![vec!["n", "m"]]);
+    // The body doubles the size: nothing is known after the loop.
+    let src = "entry f (n: i64) (m: i64) =
+      let xs = loop acc = replicate (n * m) 0i32 for i < 3 do acc ++ acc
+      in unflatten xs";
+    assert_eq!(uses(src, "f", "unflatten"), vec![vec!["?", "?"]]);
+}
+
+#[test]
+fn branches_that_disagree_give_unknown_sizes() {
+    let src =
+        "entry f (b: bool) = unflatten (if b then [1i32, 2, 3, 4] else [1i32, 2, 3, 4, 5, 6])";
+    assert_eq!(uses(src, "f", "unflatten"), vec![vec!["?", "?"]]);
+}
