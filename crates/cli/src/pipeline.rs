@@ -89,8 +89,8 @@ pub fn lower(
         unsupported = differentiate_each(&mut program, &sources);
         checked("automatic differentiation", &program, &sources)?;
         if simplify {
-            parad_opt::simplify(&mut program);
-            checked("simplification after AD", &program, &sources)?;
+            parad_opt::optimise(&mut program);
+            checked("optimisation after AD", &program, &sources)?;
         }
     }
     Ok(Lowered {

@@ -3,10 +3,12 @@
 //!
 //! - [`cse`]: common-subexpression elimination;
 //! - [`dce`]: dead-code elimination;
+//! - [`hoist`]: map-invariant code motion (after AD);
 //! - [`subst`]: renaming of uses.
 
 pub mod cse;
 pub mod dce;
+pub mod hoist;
 pub mod subst;
 
 use parad_core::Program;
@@ -17,4 +19,13 @@ pub fn simplify(prog: &mut Program) {
         cse::cse_fun(f);
         dce::dce_fun(f);
     }
+}
+
+/// [`simplify`], then invariant code motion out of maps, then
+/// [`simplify`] again (hoisting lines up copies of the same computation
+/// for CSE).
+pub fn optimise(prog: &mut Program) {
+    simplify(prog);
+    hoist::hoist_program(prog);
+    simplify(prog);
 }

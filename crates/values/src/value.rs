@@ -69,6 +69,24 @@ impl Scalar {
             Scalar::Bool(_) => PrimType::Bool,
         }
     }
+
+    /// The zero (or `false`) of a primitive type.
+    pub fn zero(t: PrimType) -> Scalar {
+        match t {
+            PrimType::Int(IntType::I8) => Scalar::I8(0),
+            PrimType::Int(IntType::I16) => Scalar::I16(0),
+            PrimType::Int(IntType::I32) => Scalar::I32(0),
+            PrimType::Int(IntType::I64) => Scalar::I64(0),
+            PrimType::Int(IntType::U8) => Scalar::U8(0),
+            PrimType::Int(IntType::U16) => Scalar::U16(0),
+            PrimType::Int(IntType::U32) => Scalar::U32(0),
+            PrimType::Int(IntType::U64) => Scalar::U64(0),
+            PrimType::Float(FloatType::F16) => Scalar::F16(f16::ZERO),
+            PrimType::Float(FloatType::F32) => Scalar::F32(0.0),
+            PrimType::Float(FloatType::F64) => Scalar::F64(0.0),
+            PrimType::Bool => Scalar::Bool(false),
+        }
+    }
 }
 
 /// Applies `$body` to the vector inside any `ArrayData` variant.

@@ -1,0 +1,293 @@
+//! Map-invariant code motion: statements of a `map` lambda that do not
+//! depend on its parameters are computed once, before the `map`.
+//!
+//! This is what makes `jmp`/`mjp` (a `map` of `jvp`/`vjp` over seeds)
+//! compute the primal part of the program once rather than once per
+//! seed, and it helps user code that recomputes the same value in every
+//! iteration.
+//!
+//! Semantics are kept exactly: the hoisted statements run under
+//! `if 0 < w`, so a `map` over an empty array still evaluates nothing
+//! (an out-of-bounds index or failing assertion among them cannot fire
+//! where it would not have). The `else` branch yields placeholders: zeros
+//! and empty or uninitialised arrays, never read. Arrays that the lambda
+//! consumes (in-place updates, scatter and histogram destinations, loop
+//! parameters, accumulators) stay inside: every iteration needs its own.
+//!
+//! Inner maps are processed first, so an invariant guarded block can move
+//! out through several levels of nesting.
+
+use crate::subst::{self, Subst};
+use parad_base::{IntType, PrimType};
+use parad_core::free::stm_uses;
+use parad_core::*;
+use parad_values::Scalar;
+use rustc_hash::FxHashSet;
+
+pub fn hoist_program(prog: &mut Program) {
+    let mut names = std::mem::take(&mut prog.names);
+    for f in &mut prog.funs {
+        hoist_body(&mut f.body, &mut names);
+    }
+    prog.names = names;
+}
+
+fn hoist_body(body: &mut Body, names: &mut NameSource) {
+    let stms = std::mem::take(&mut body.stms);
+    for mut s in stms {
+        nested(&mut s.exp, names);
+        if let Exp::Map { w, lam, .. } = &mut s.exp {
+            if let Some(guard) = hoist_map(*w, lam, names, s.span) {
+                body.stms.extend(guard);
+            }
+        }
+        body.stms.push(s);
+    }
+}
+
+fn hoist_lambda(l: &mut Lambda, names: &mut NameSource) {
+    hoist_body(&mut l.body, names)
+}
+
+/// Hoists inside every body nested in `e`.
+fn nested(e: &mut Exp, names: &mut NameSource) {
+    match e {
+        Exp::If {
+            then_br, else_br, ..
+        } => {
+            hoist_body(then_br, names);
+            hoist_body(else_br, names)
+        }
+        Exp::Loop { body, .. } => hoist_body(body, names),
+        Exp::Map { lam, .. } | Exp::Jvp { lam, .. } | Exp::Vjp { lam, .. } => {
+            hoist_lambda(lam, names)
+        }
+        Exp::Reduce { op, .. } | Exp::Scan { op, .. } | Exp::Hist { op, .. } => {
+            hoist_lambda(&mut op.lam, names)
+        }
+        Exp::WithAcc { inputs, lam } => {
+            for i in inputs.iter_mut() {
+                if let Some(op) = &mut i.op {
+                    hoist_lambda(&mut op.lam, names)
+                }
+            }
+            hoist_lambda(lam, names)
+        }
+        Exp::WithVjp { lam, adj, .. } => {
+            hoist_lambda(lam, names);
+            hoist_lambda(adj, names)
+        }
+        _ => {}
+    }
+}
+
+/// Names whose values `e` consumes or updates in place.
+fn consumed(e: &Exp, out: &mut FxHashSet<VName>) {
+    match e {
+        Exp::Update { arr, .. } => {
+            out.insert(*arr);
+        }
+        Exp::Scatter { dests, .. } => out.extend(dests.iter().map(|d| d.arr)),
+        Exp::Hist { dests, .. } => out.extend(dests.iter().copied()),
+        Exp::WithAcc { inputs, .. } => {
+            out.extend(inputs.iter().flat_map(|i| i.arrs.iter().copied()))
+        }
+        Exp::Upd { acc, .. } => {
+            out.insert(*acc);
+        }
+        Exp::Loop { params, .. } => out.extend(params.iter().filter_map(|(_, o)| o.var())),
+        _ => {}
+    }
+}
+
+fn consumed_in_body(b: &Body, out: &mut FxHashSet<VName>) {
+    for s in &b.stms {
+        consumed(&s.exp, out);
+        each_nested_body(&s.exp, &mut |nb| consumed_in_body(nb, out));
+    }
+}
+
+fn each_nested_body(e: &Exp, f: &mut dyn FnMut(&Body)) {
+    match e {
+        Exp::If {
+            then_br, else_br, ..
+        } => {
+            f(then_br);
+            f(else_br)
+        }
+        Exp::Loop { body, .. } => f(body),
+        Exp::Map { lam, .. } | Exp::Jvp { lam, .. } | Exp::Vjp { lam, .. } => f(&lam.body),
+        Exp::Reduce { op, .. } | Exp::Scan { op, .. } | Exp::Hist { op, .. } => f(&op.lam.body),
+        Exp::WithAcc { inputs, lam } => {
+            for o in inputs.iter().filter_map(|i| i.op.as_ref()) {
+                f(&o.lam.body)
+            }
+            f(&lam.body)
+        }
+        Exp::WithVjp { lam, adj, .. } => {
+            f(&lam.body);
+            f(&adj.body)
+        }
+        _ => {}
+    }
+}
+
+fn worth_hoisting(e: &Exp) -> bool {
+    matches!(
+        e,
+        Exp::Map { .. }
+            | Exp::Reduce { .. }
+            | Exp::Scan { .. }
+            | Exp::Hist { .. }
+            | Exp::Scatter { .. }
+            | Exp::Loop { .. }
+            | Exp::If { .. }
+            | Exp::WithVjp { .. }
+    )
+}
+
+fn is_acc_stm(s: &Stm) -> bool {
+    s.pat.iter().any(|p| p.ty.is_acc())
+}
+
+/// Moves the invariant statements of `lam` into a guarded block, returned
+/// as the statements to put before the map (`None` if there are none).
+fn hoist_map(
+    w: Operand,
+    lam: &mut Lambda,
+    names: &mut NameSource,
+    span: parad_base::Span,
+) -> Option<Vec<Stm>> {
+    let mut variant: FxHashSet<VName> = lam.params.iter().map(|p| p.name).collect();
+    let mut keep_inside = FxHashSet::default();
+    consumed_in_body(&lam.body, &mut keep_inside);
+    let mut hoisted = vec![];
+    let mut rest = vec![];
+    for s in std::mem::take(&mut lam.body.stms) {
+        let mut uses_variant = false;
+        stm_uses(&s, &mut |v| uses_variant |= variant.contains(&v));
+        let movable = !uses_variant
+            && !is_acc_stm(&s)
+            && !s.pat.iter().any(|p| keep_inside.contains(&p.name))
+            && !matches!(s.exp, Exp::Upd { .. } | Exp::WithAcc { .. });
+        if movable {
+            hoisted.push(s);
+        } else {
+            variant.extend(s.pat.iter().map(|p| p.name));
+            rest.push(s);
+        }
+    }
+    lam.body.stms = rest;
+    // Only blocks doing real work (a loop or a parallel operation) are
+    // worth a guard; cheap scalar and layout work stays where it is.
+    if !hoisted.iter().any(|s| worth_hoisting(&s.exp)) {
+        let mut stms = hoisted;
+        stms.append(&mut lam.body.stms);
+        lam.body.stms = stms;
+        return None;
+    }
+    Some(guarded(w, hoisted, names, span))
+}
+
+/// `let (x…) = if 0 < w then { hoisted, renamed; x'… } else { placeholders }`
+/// binding the hoisted statements' own names.
+fn guarded(
+    w: Operand,
+    hoisted: Vec<Stm>,
+    names: &mut NameSource,
+    span: parad_base::Span,
+) -> Vec<Stm> {
+    let bound: Vec<Param> = hoisted.iter().flat_map(|s| s.pat.iter().cloned()).collect();
+    let inner: FxHashSet<VName> = bound.iter().map(|p| p.name).collect();
+    // Fresh names inside the branch; the original ones are bound by the `if`.
+    let mut sub = Subst::default();
+    for p in &bound {
+        sub.insert(p.name, names.fresh_like(p.name));
+    }
+    let mut then_stms = hoisted;
+    for s in &mut then_stms {
+        for p in &mut s.pat {
+            p.name = sub[&p.name];
+        }
+    }
+    let mut then_br = Body {
+        stms: then_stms,
+        result: bound.iter().map(|p| Operand::Var(p.name)).collect(),
+    };
+    subst::body(&mut then_br, &sub);
+    let ret: Vec<Type> = bound.iter().map(|p| erase(&p.ty, &inner)).collect();
+    let mut else_br = Body {
+        stms: vec![],
+        result: vec![],
+    };
+    for t in &ret {
+        let o = placeholder(t, &mut else_br, names, span);
+        else_br.result.push(o);
+    }
+    let c = names.fresh("nonempty");
+    let cond = Stm {
+        pat: vec![Param::new(c, Type::Prim(PrimType::Bool))],
+        exp: Exp::Cmp(CmpOp::Lt, PrimType::Int(IntType::I64), Operand::i64(0), w),
+        span,
+    };
+    let pat = bound
+        .into_iter()
+        .zip(&ret)
+        .map(|(p, t)| Param::new(p.name, t.clone()))
+        .collect();
+    vec![
+        cond,
+        Stm {
+            pat,
+            exp: Exp::If {
+                cond: Operand::Var(c),
+                then_br,
+                else_br,
+                ret,
+            },
+            span,
+        },
+    ]
+}
+
+/// `t` with the dimensions named by `inner` made existential.
+fn erase(t: &Type, inner: &FxHashSet<VName>) -> Type {
+    let d = |d: &Dim| match d {
+        Dim::Var(v) if inner.contains(v) => Dim::Ext,
+        d => *d,
+    };
+    match t {
+        Type::Array { elem, shape } => Type::Array {
+            elem: *elem,
+            shape: shape.iter().map(d).collect(),
+        },
+        t => t.clone(),
+    }
+}
+
+/// A value of type `t` that is never read: zero, or an uninitialised
+/// array (of length zero in existential dimensions).
+fn placeholder(
+    t: &Type,
+    out: &mut Body,
+    names: &mut NameSource,
+    span: parad_base::Span,
+) -> Operand {
+    match t {
+        Type::Prim(p) => Operand::Const(Scalar::zero(*p)),
+        Type::Array { elem, shape } => {
+            let shape: Vec<Operand> = shape
+                .iter()
+                .map(|d| d.operand().unwrap_or(Operand::i64(0)))
+                .collect();
+            let v = names.fresh("placeholder");
+            out.stms.push(Stm {
+                pat: vec![Param::new(v, t.clone())],
+                exp: Exp::Scratch { elem: *elem, shape },
+                span,
+            });
+            Operand::Var(v)
+        }
+        Type::Acc(_) => unreachable!("accumulators are never hoisted"),
+    }
+}
