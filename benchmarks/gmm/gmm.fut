@@ -23,6 +23,9 @@
 -- input @ ../data/gmm_test.in output @ ../data/gmm_test.J
 -- input @ ../data/gmm_d2_K10_1k.in output @ ../data/gmm_d2_K10_1k.J
 -- input @ ../data/gmm_d10_K5_1k.in
+-- entry: gradient_fwd
+-- input @ ../data/gmm_test.in output @ ../data/gmm_test.J
+-- input @ ../data/gmm_d2_K10_1k.in output @ ../data/gmm_d2_K10_1k.J
 -- entry: fd_check
 -- input @ ../data/gmm_test.in output { true }
 -- input @ ../data/gmm_d2_K10_1k.in output { true }
@@ -100,3 +103,30 @@ entry fd_check [k] [d] [m] [n] (alphas: [k]f64) (means: [k][d]f64) (icf: [k][m]f
   let dot2 a b = f64.sum (map2 (\u v -> f64.sum (map2 (*) u v)) a b)
   let ad = f64.sum (map2 (*) ga da) + dot2 gmu dmu + dot2 gq dq
   in f64.abs (fd - ad) <= 1e-6 * f64.max 1 (f64.abs ad)
+
+-- The gradient by forward mode: one jvp per parameter (jmp over the unit
+-- directions), so K(1 + d + d(d+1)/2) passes over the data.
+entry gradient_fwd [k] [d] [m] [n] (alphas: [k]f64) (means: [k][d]f64) (icf: [k][m]f64)
+                                   (x: [n][d]f64) (gamma: f64) (wm: i64)
+                                   : ([k]f64, [k][d]f64, [k][m]f64) =
+  let p = k + k * d + k * m
+  let unit j = ( tabulate k (\i -> f64.bool (i == j))
+               , tabulate_2d k d (\i t -> f64.bool (k + i * d + t == j))
+               , tabulate_2d k m (\i t -> f64.bool (k + k * d + i * m + t == j)) )
+  let g = jmp (\(a, mu, q) -> gmm_objective a mu q x gamma wm) (alphas, means, icf)
+              (map unit (iota p))
+  in ( tabulate k (\i -> g[i])
+     , tabulate_2d k d (\i t -> g[k + i * d + t])
+     , tabulate_2d k m (\i t -> g[k + k * d + i * m + t]) )
+
+-- Whether the reverse-mode gradient agrees with an expected one to
+-- rtol * max(1, largest expected magnitude).
+entry gradient_close [k] [d] [m] [n] (alphas: [k]f64) (means: [k][d]f64) (icf: [k][m]f64)
+                                     (x: [n][d]f64) (gamma: f64) (wm: i64)
+                                     (ea: [k]f64) (emu: [k][d]f64) (eq: [k][m]f64) (rtol: f64)
+                                     : bool =
+  let (ga, gmu, gq) = gradient alphas means icf x gamma wm
+  let got = ga ++ flatten gmu ++ flatten gq
+  let want = ea ++ flatten emu ++ flatten eq
+  let scale = f64.max 1 (f64.maximum (map f64.abs want))
+  in f64.maximum (map2 (\u v -> f64.abs (u - v)) got want) <= rtol * scale

@@ -10,7 +10,9 @@ Each reference module defines FILE (the program, relative to
 tests/realistic), REF (entry point name -> function returning a list of
 (value, type) results) and CASES ([(entries, typed arguments, comment)]).
 The block runs from the line `-- ==` to the first line that is not a
-comment; it is replaced as a whole.
+comment; it is replaced as a whole. A module with CODE_FROM (a path
+relative to tests/realistic) also gets the program text after the block
+copied from that file.
 """
 
 import importlib
@@ -34,6 +36,23 @@ def replace_block(text, new):
     return "\n".join(lines[:start] + new.split("\n") + lines[end:])
 
 
+def after_block(lines):
+    """Index of the first line after the test block (and its blank line)."""
+    end = lines.index("-- ==") + 1
+    while end < len(lines) and lines[end].startswith("--"):
+        end += 1
+    return end
+
+
+def replace_code(text, source):
+    """The program text after the block, taken from `source` (a module's
+    CODE_FROM), so that a test shares the code of a benchmark."""
+    with open(source) as f:
+        src = f.read().split("\n")
+    lines = text.split("\n")
+    return "\n".join(lines[:after_block(lines)] + src[after_block(src):])
+
+
 def main(argv):
     check = "--check" in argv
     names = [a for a in argv if not a.startswith("--")] or MODULES
@@ -44,6 +63,8 @@ def main(argv):
         with open(path) as f:
             old = f.read()
         new = replace_block(old, block(mod.CASES, mod.REF))
+        if hasattr(mod, "CODE_FROM"):
+            new = replace_code(new, os.path.join(os.path.dirname(HERE), mod.CODE_FROM))
         if new == old:
             print("%s: up to date" % mod.FILE)
         elif check:
