@@ -25,6 +25,13 @@ pub enum Adj {
 pub struct Rev {
     pub subst: Subst,
     pub adj: FxHashMap<VName, Adj>,
+    /// Statically sparse adjoints (seed 001 §3.2): arrays whose adjoint
+    /// is zero except at the listed rows, `(index, row adjoint)`, as the
+    /// `min`/`max` reduction rule produces. A name is never in both maps;
+    /// every accessor of [`Self::adj`] makes a sparse adjoint dense first,
+    /// except the `map` rule, which runs only the iterations at the points
+    /// (see [`super::sparse`]).
+    pub sparse: FxHashMap<VName, Vec<(Operand, Operand)>>,
     pub active: FxHashSet<VName>,
 }
 
@@ -60,6 +67,7 @@ impl Rev {
         Rev {
             subst: Subst::default(),
             adj: FxHashMap::default(),
+            sparse: FxHashMap::default(),
             active,
         }
     }
@@ -83,7 +91,39 @@ impl Rev {
     }
 
     pub fn has_adj(&self, v: VName) -> bool {
-        self.adj.contains_key(&v)
+        self.adj.contains_key(&v) || self.sparse.contains_key(&v)
+    }
+
+    /// Turns a sparse adjoint of `v` into an ordinary one.
+    pub fn densify(&mut self, b: &mut Builder, v: VName) {
+        if let Some(points) = self.sparse.remove(&v) {
+            for (i, c) in points {
+                let idx = b.replicate(Operand::i64(1), i);
+                let val = b.replicate(Operand::i64(1), c);
+                self.add_scatter(b, v, idx, val);
+            }
+        }
+    }
+
+    /// `v̄[i] += c` for one row `i` (ignored when out of bounds), kept
+    /// sparse while `v` has no other adjoint.
+    pub fn add_point(&mut self, b: &mut Builder, v: VName, i: Operand, c: Operand) {
+        if !self.wants(b, v) {
+            return;
+        }
+        if !self.adj.contains_key(&v) {
+            self.sparse.entry(v).or_default().push((i, c));
+            return;
+        }
+        let idx = b.replicate(Operand::i64(1), i);
+        let val = b.replicate(Operand::i64(1), c);
+        self.add_scatter(b, v, idx, val);
+    }
+
+    /// Forgets any adjoint of `v`.
+    pub fn forget(&mut self, v: VName) {
+        self.adj.remove(&v);
+        self.sparse.remove(&v);
     }
 
     /// Forgets the adjoints of every name bound in `body` (a scope about
@@ -91,11 +131,13 @@ impl Rev {
     pub fn forget_body(&mut self, body: &Body) {
         body_binds(body, &mut |v| {
             self.adj.remove(&v);
+            self.sparse.remove(&v);
         });
     }
 
     /// The adjoint of `v` as a value (zeros if none yet).
     pub fn adj_val(&mut self, b: &mut Builder, v: VName) -> Operand {
+        self.densify(b, v);
         match self.adj.get(&v) {
             Some(Adj::Val(o)) => *o,
             Some(Adj::Acc(_)) => panic!("rev: reading the accumulated adjoint of {v}"),
@@ -109,6 +151,7 @@ impl Rev {
 
     /// The adjoint of `v`, materialising zeros for a missing value adjoint.
     pub fn adj_any(&mut self, b: &mut Builder, v: VName) -> Adj {
+        self.densify(b, v);
         match self.adj.get(&v) {
             Some(a) => *a,
             None => Adj::Val(self.adj_val(b, v)),
@@ -120,6 +163,7 @@ impl Rev {
         if !self.wants(b, v) {
             return;
         }
+        self.densify(b, v);
         let new = match self.adj.get(&v) {
             None => Adj::Val(c),
             Some(Adj::Val(a)) => Adj::Val(add_values(b, *a, c)),
@@ -139,6 +183,7 @@ impl Rev {
         if !self.wants(b, v) {
             return;
         }
+        self.densify(b, v);
         let new = match self.adj.get(&v).copied() {
             Some(Adj::Acc(acc)) => Adj::Acc(acc_add_slice(b, acc, slice, c)),
             cur => {

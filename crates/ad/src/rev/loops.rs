@@ -213,7 +213,7 @@ pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm, saved: Saved) -> Result<()> {
         for (k, (p, _)) in params.iter().enumerate() {
             let v = b.index(checkpoints[k], &[idx.into()]);
             r.subst.set(p.name, v);
-            r.adj.remove(&p.name);
+            r.forget(p.name);
         }
         let iv = match it {
             IntType::I64 => idx,

@@ -14,10 +14,12 @@ use parad_base::PrimType;
 use parad_core::free::free_in_lambda;
 use parad_core::*;
 
-/// The `+` operator on one float element, for accumulators.
+/// The adjoint `+` on one element, for accumulators.
 pub fn plus_op(b: &mut Builder, t: PrimType) -> AccOp {
     let ty = Type::Prim(t);
-    let lam = b.lambda(vec![ty.clone(), ty], |b, p| vec![b.add(p[0], p[1]).into()]);
+    let lam = b.lambda(vec![ty.clone(), ty], |b, p| {
+        vec![crate::linear::add(b, p[0].into(), p[1].into())]
+    });
     AccOp {
         lam,
         neutral: vec![super::build::const_of(t, 0.0)],
@@ -208,7 +210,7 @@ impl MapCtx<'_> {
             })
             .collect();
         for p in &self.lam.params {
-            r.adj.remove(&p.name);
+            r.forget(p.name);
         }
         let mut seeds = vec![];
         let mut inputs: Vec<VName> = self.arrs.iter().map(|&a| r.p(a)).collect();
@@ -232,7 +234,7 @@ impl MapCtx<'_> {
             inputs.push(a);
         }
         for v in self.fscal {
-            r.adj.remove(v);
+            r.forget(*v);
         }
         for (&v, &p) in self.farr.iter().zip(&acc_params) {
             r.adj.insert(v, Adj::Acc(p));

@@ -11,7 +11,8 @@
 //! One file per rule: [`scalar`], [`index`] (indexing and layout
 //! operations), [`update`], [`scatter`], [`if_`], [`map`], [`reduce`],
 //! [`scan`], [`hist`], [`loops`], [`acc`] (accumulators, for `vjp` of
-//! `vjp`), [`custom`] (`with_vjp`); [`adjenv`] holds the sweep state and [`rename`] the renamer.
+//! `vjp`), [`custom`] (`with_vjp`), [`sparse`] (maps whose result
+//! adjoint is sparse); [`adjenv`] holds the sweep state and [`rename`] the renamer.
 
 pub mod acc;
 pub mod adjenv;
@@ -27,6 +28,7 @@ pub mod rename;
 pub mod scalar;
 pub mod scan;
 pub mod scatter;
+pub mod sparse;
 pub mod update;
 
 use crate::{AdError, Result};
@@ -92,6 +94,7 @@ pub enum Saved {
 impl Rev {
     /// The adjoint of `v` after the sweep: zeros for non-float values.
     pub fn final_adj(&mut self, b: &mut Builder, v: VName) -> Operand {
+        self.densify(b, v);
         if self.wants(b, v) {
             if let Some(adjenv::Adj::Val(o)) = self.adj.get(&v) {
                 return *o;
@@ -208,7 +211,12 @@ impl Rev {
                 Ok(())
             }
             (Exp::If { .. }, _) => if_::rev(self, b, s),
-            (Exp::Map { .. }, _) => map::rev(self, b, s),
+            (Exp::Map { .. }, _) => {
+                if sparse::rev(self, b, s)? {
+                    return Ok(());
+                }
+                map::rev(self, b, s)
+            }
             (Exp::Reduce { .. }, _) => reduce::rev(self, b, s),
             (Exp::Scan { .. }, _) => scan::rev(self, b, s),
             (Exp::Hist { .. }, _) => hist::rev(self, b, s),

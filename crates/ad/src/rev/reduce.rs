@@ -107,9 +107,7 @@ pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<()> {
             if r.wants(b, arrs[0]) {
                 let ne = r.po(op.neutral[0]);
                 let (_, i) = argminmax(b, w, xs[0], ne, sp == Special::Min);
-                let idx = b.replicate(Operand::i64(1), i);
-                let val = b.replicate(Operand::i64(1), seeds[0]);
-                r.add_scatter(b, arrs[0], idx, val);
+                r.add_point(b, arrs[0], i.into(), seeds[0]);
             }
             Ok(())
         }
