@@ -162,3 +162,11 @@ def lcg(seed):
         state[0] = (state[0] * 6364136223846793005 + 1442695040888963407) % 2 ** 64
         return ((state[0] >> 33) % 2000 - 1000) / 1000.0
     return nxt
+
+
+def plain_refs(file, ref):
+    """REFS in the convention of tests/tools/check_expected.py: entry name ->
+    function returning the plain result values as a tuple."""
+    def wrap(f):
+        return lambda *args: tuple(v for v, _ in f(*args))
+    return {"realistic/" + file: {e: wrap(f) for e, f in ref.items()}}

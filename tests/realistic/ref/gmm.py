@@ -9,7 +9,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import exp, flatten, grad, jvp, lcg, log, re, real_part  # noqa: E402
+from common import exp, flatten, grad, jvp, lcg, log, plain_refs, re, real_part  # noqa: E402
 
 FILE = "gmm.fut"
 CODE_FROM = "../../benchmarks/gmm/gmm.fut"
@@ -96,7 +96,7 @@ def gradient_close(alphas, means, icf, x, gamma, wm, ea, emu, eq, rtol):
 
 REF = {"objective": objective, "gradient": gradient, "gradient_fwd": gradient,
        "fd_check": fd_check, "gradient_close": gradient_close}
-REFS = {"realistic/" + FILE: REF}
+REFS = plain_refs(FILE, REF)
 
 # ADBench's unit-test instance (data/gmm/test.txt) and the values its C++
 # tests expect (test.F.txt, test.J.txt)

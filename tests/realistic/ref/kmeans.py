@@ -12,7 +12,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import grad, lcg, re  # noqa: E402
+from common import grad, lcg, plain_refs, re  # noqa: E402
 
 FILE = "kmeans.fut"
 
@@ -79,7 +79,7 @@ def kmeans(points, centres, tol, max_iter):
 
 
 REF = {"cost_grad_hess": cost_grad_hess, "newton_step": newton_step, "kmeans": kmeans}
-REFS = {"realistic/" + FILE: REF}
+REFS = plain_refs(FILE, REF)
 
 
 def clusters(seed, n, d, centres):

@@ -6,7 +6,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import dot, exp, grad, jvp, lcg, log, real_part, sigmoid, tanh  # noqa: E402
+from common import dot, exp, grad, jvp, lcg, log, plain_refs, real_part, sigmoid, tanh  # noqa: E402
 
 FILE = "lstm.fut"
 
@@ -63,7 +63,7 @@ def dot_check(main, extra, state, seq, dmain, dextra):
 
 REF = {"objective": objective, "gradient": gradient, "directional": directional,
        "dot_check": dot_check}
-REFS = {"realistic/" + FILE: REF}
+REFS = plain_refs(FILE, REF)
 
 
 def instance(seed, l, b, c):
