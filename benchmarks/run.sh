@@ -63,6 +63,7 @@ EOF
 } > "$prog"
 
 echo "== timing (parad bench -r $runs)"
+cut -d' ' -f1-3 /proc/loadavg > "$out/load.txt" 2>/dev/null || echo "?" > "$out/load.txt"
 "$PARAD" bench -r "$runs" --json "$out/parad.json" "$prog" | tee "$out/bench.log"
 
 jax_json=""
@@ -89,5 +90,5 @@ for s in $sets; do
 done
 
 python3 "$here/tools/report.py" --parad "$out/parad.json" --jax "${jax_json:-none}" \
-  --test-log "$out/test.log" --checks "$out/checks.tsv" --runs "$runs" --sets "$sets" > "$here/RESULTS.md"
+  --test-log "$out/test.log" --checks "$out/checks.tsv" --load "$out/load.txt" --runs "$runs" --sets "$sets" > "$here/RESULTS.md"
 echo "== wrote $here/RESULTS.md"

@@ -92,6 +92,11 @@ def main(argv):
     p()
     p("- date: %s" % datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"))
     p("- machine: %s, `nproc` = %s, %s" % (cpu_model(), os.cpu_count(), platform.platform()))
+    load = arg(argv, "--load")
+    if load and os.path.exists(load):
+        with open(load) as f:
+            p("- load average (1, 5, 15 min) when the timing started: %s (other jobs share the "
+              "machine; times vary by tens of percent between runs)" % f.read().strip())
     p("- parad: commit %s, %s, backend: reference interpreter (single-threaded)"
       % (cmd(["git", "rev-parse", "--short", "HEAD"]), cmd(["rustc", "--version"])))
     if jax:
