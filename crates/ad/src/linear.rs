@@ -77,8 +77,18 @@ fn prim(b: &Builder, x: Operand) -> PrimType {
         .unwrap_or_else(|| panic!("ad: {x} is not a scalar"))
 }
 
-/// Scalar tangent addition.
+fn const_zero(o: Operand) -> bool {
+    matches!(o, Operand::Const(c) if is_zero(c))
+}
+
+/// Scalar tangent addition (a constant zero operand is dropped).
 pub fn add(b: &mut Builder, x: Operand, y: Operand) -> Operand {
+    if const_zero(x) {
+        return y;
+    }
+    if const_zero(y) {
+        return x;
+    }
     let op = if prim(b, x) == PrimType::Bool {
         BinOp::Or
     } else {
@@ -87,9 +97,15 @@ pub fn add(b: &mut Builder, x: Operand, y: Operand) -> Operand {
     b.binop(op, x, y).into()
 }
 
-/// Scalar tangent multiplication (a constant factor one is dropped).
+/// Scalar tangent multiplication. A constant factor one is dropped and a
+/// constant factor zero gives zero: a zero tangent or adjoint contributes
+/// nothing, even where the other factor is infinite (as with static
+/// zeros), and Jacobians built symbolically show their zero entries.
 pub fn mul(b: &mut Builder, x: Operand, y: Operand) -> Operand {
     let t = prim(b, x);
+    if const_zero(x) || const_zero(y) {
+        return const_of(t, 0.0);
+    }
     if x == const_of(t, 1.0) {
         return y;
     }

@@ -80,22 +80,41 @@ fn contributions(
     let d = fl.len();
     let zero_of = |t: &Type| const_of(t.as_prim().expect("scalar"), 0.0);
 
-    // cᵢ as d² arrays, row-major: column q is the vjp of x ↦ x ⊙ a[i+1]
-    // seeded with the unit vector e_q.
+    // The pattern of the Jacobians (seed 000 §7.4), read off a symbolic
+    // copy whose statements are discarded: entries that are constant zero
+    // in it are zero for every element.
+    let probe: Vec<Type> = elem_tys.clone();
+    let (_, pm) = b.nested(|b| -> Result<Vec<Operand>> {
+        let x: Vec<Operand> = probe
+            .iter()
+            .map(|t| b.param("probe", t.clone()).name.into())
+            .collect();
+        let a: Vec<Operand> = probe
+            .iter()
+            .map(|t| b.param("probe", t.clone()).name.into())
+            .collect();
+        jacobian(b, lam, &elem_tys, &fl, &x, &a)
+    });
+    let pattern = Pattern::detect(&pm?, d);
+    let entries = pattern.entries(d);
+
+    // cᵢ as the matrix entries the pattern keeps: column q of the full
+    // matrix is the vjp of x ↦ x ⊙ a[i+1] seeded with the unit vector e_q.
     let is = b.iota(w);
     let mut err = None;
     let last = b.sub(w, Operand::i64(1));
     let cs = map(b, w, &[is], |b, i| {
         let i = i[0];
         let is_last = b.cmp(CmpOp::Eq, i, last);
-        let ret = vec![Type::Prim(ft); d * d];
+        let ret = vec![Type::Prim(ft); entries.len()];
         if_(
             b,
             is_last,
             ret,
             |_| {
-                (0..d * d)
-                    .map(|e| const_of(ft, if e / d == e % d { 1.0 } else { 0.0 }))
+                entries
+                    .iter()
+                    .map(|&(r, c)| const_of(ft, if r == c { 1.0 } else { 0.0 }))
                     .collect()
             },
             |b| {
@@ -105,32 +124,13 @@ fn contributions(
                     .iter()
                     .map(|&v| b.index(v, &[i1.into()]).into())
                     .collect();
-                let f = lambda(b, elem_tys.clone(), |b, xp| {
-                    let args: Vec<Operand> =
-                        xp.iter().map(|&v| v.into()).chain(a.clone()).collect();
-                    apply_lambda(b, lam, &args)
-                });
-                let mut m = vec![Operand::i64(0); d * d];
-                for (qpos, &q) in fl.iter().enumerate() {
-                    let seeds: Vec<Operand> = (0..elem_tys.len())
-                        .map(|j| {
-                            let t = elem_tys[j].as_prim().expect("scalar");
-                            const_of(t, if j == q { 1.0 } else { 0.0 })
-                        })
-                        .collect();
-                    match vjp_inline(b, &f, &x, &seeds) {
-                        Ok((_, adj)) => {
-                            for (mpos, &mm) in fl.iter().enumerate() {
-                                m[mpos * d + qpos] = adj[mm];
-                            }
-                        }
-                        Err(e) => err = Some(e),
+                match jacobian(b, lam, &elem_tys, &fl, &x, &a) {
+                    Ok(m) => entries.iter().map(|&(r, c)| m[r * d + c]).collect(),
+                    Err(e) => {
+                        err = Some(e);
+                        vec![const_of(ft, 0.0); entries.len()]
                     }
                 }
-                if err.is_some() {
-                    return vec![const_of(ft, 0.0); d * d];
-                }
-                m
             },
         )
         .into_iter()
@@ -140,45 +140,27 @@ fn contributions(
     if let Some(e) = err {
         return Err(e);
     }
-    // Compose the affine maps x ↦ ȳ[i] + cᵢ·x from the end.
-    let mut rev_in: Vec<VName> = vec![];
-    for &j in &fl {
-        let yb = seeds[j].var().expect("array adjoint");
-        rev_in.push(b.reverse(yb));
-    }
-    for &c in &cs {
-        rev_in.push(b.reverse(c));
-    }
-    let mut neutral: Vec<Operand> = vec![const_of(ft, 0.0); d];
-    neutral.extend((0..d * d).map(|e| const_of(ft, if e / d == e % d { 1.0 } else { 0.0 })));
-    let scanned = b.scan(&rev_in, neutral, |b, x, y| {
-        let (d1, c1) = (&x[..d], &x[d..]);
-        let (d2, c2) = (&y[..d], &y[d..]);
-        let mut out: Vec<Operand> = vec![];
-        for m in 0..d {
-            let mut acc: Operand = d2[m].into();
-            for l in 0..d {
-                let t = b.mul(c2[m * d + l], d1[l]);
-                acc = b.add(acc, t).into();
-            }
-            out.push(acc);
-        }
-        for m in 0..d {
-            for j in 0..d {
-                let mut acc: Option<Operand> = None;
-                for l in 0..d {
-                    let t = b.mul(c2[m * d + l], c1[l * d + j]);
-                    acc = Some(match acc {
-                        None => t.into(),
-                        Some(a) => b.add(a, t).into(),
-                    });
-                }
-                out.push(acc.expect("d > 0"));
-            }
-        }
-        out
-    });
-    let rbar: Vec<VName> = scanned[..d].iter().map(|&v| b.reverse(v)).collect();
+    // Solve the recurrence by scans over composed affine maps.
+    let ybar: Vec<VName> = fl
+        .iter()
+        .map(|&j| seeds[j].var().expect("array adjoint"))
+        .collect();
+    let rbar: Vec<VName> = match pattern {
+        Pattern::Generic => solve(b, ft, &ybar, &cs, d, 1),
+        Pattern::Blocks { q, shared: true } => solve(b, ft, &ybar, &cs, q, d / q),
+        Pattern::Blocks { q, shared: false } => (0..d / q)
+            .flat_map(|k| {
+                solve(
+                    b,
+                    ft,
+                    &ybar[k * q..(k + 1) * q],
+                    &cs[k * q * q..(k + 1) * q * q],
+                    q,
+                    1,
+                )
+            })
+            .collect(),
+    };
     // ā[i] = vjp(a ↦ y[i-1] ⊙ a)(r̄[i]).
     let mut inputs = vec![is];
     inputs.extend(&rbar);
@@ -227,6 +209,132 @@ fn contributions(
         return Err(e);
     }
     Ok(contribs)
+}
+
+/// Column `q` (for each `q` in `fl`) of the transposed Jacobian of
+/// `x ↦ x ⊙ a` at `x`, as a row-major `d×d` matrix over the components
+/// `fl`.
+fn jacobian(
+    b: &mut Builder,
+    lam: &Lambda,
+    elem_tys: &[Type],
+    fl: &[usize],
+    x: &[Operand],
+    a: &[Operand],
+) -> Result<Vec<Operand>> {
+    let d = fl.len();
+    let f = lambda(b, elem_tys.to_vec(), |b, xp| {
+        let args: Vec<Operand> = xp.iter().map(|&v| v.into()).chain(a.to_vec()).collect();
+        apply_lambda(b, lam, &args)
+    });
+    let mut m = vec![Operand::i64(0); d * d];
+    for (qpos, &q) in fl.iter().enumerate() {
+        let seeds: Vec<Operand> = (0..elem_tys.len())
+            .map(|j| {
+                let t = elem_tys[j].as_prim().expect("scalar");
+                const_of(t, if j == q { 1.0 } else { 0.0 })
+            })
+            .collect();
+        let (_, adj) = vjp_inline(b, &f, x, &seeds)?;
+        for (mpos, &mm) in fl.iter().enumerate() {
+            m[mpos * d + qpos] = adj[mm];
+        }
+    }
+    Ok(m)
+}
+
+/// The sparsity pattern of the scan's Jacobians (seed 000 §7.4).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Pattern {
+    Generic,
+    /// Block-diagonal with `d/q` blocks of size `q×q` (ZeroQuad); all
+    /// blocks the same (MatrixMul) when `shared`.
+    Blocks {
+        q: usize,
+        shared: bool,
+    },
+}
+
+impl Pattern {
+    /// The smallest block size whose blocks hold every entry that is not
+    /// a constant zero.
+    fn detect(m: &[Operand], d: usize) -> Pattern {
+        let zero = |o: &Operand| matches!(o, Operand::Const(c) if crate::linear::is_zero(*c));
+        for q in (1..d).filter(|q| d % q == 0) {
+            let fits = (0..d * d).all(|e| e / d / q == e % d / q || zero(&m[e]));
+            if fits {
+                let shared = (1..d / q).all(|k| {
+                    (0..q * q).all(|e| {
+                        let (r, c) = (e / q, e % q);
+                        m[(k * q + r) * d + k * q + c] == m[r * d + c]
+                    })
+                });
+                return Pattern::Blocks { q, shared };
+            }
+        }
+        Pattern::Generic
+    }
+
+    /// The `(row, column)` entries kept, block by block, row-major.
+    fn entries(self, d: usize) -> Vec<(usize, usize)> {
+        let (q, blocks) = match self {
+            Pattern::Generic => (d, 1),
+            Pattern::Blocks { q, shared: true } => (q, 1),
+            Pattern::Blocks { q, shared: false } => (q, d / q),
+        };
+        (0..blocks)
+            .flat_map(|k| (0..q * q).map(move |e| (k * q + e / q, k * q + e % q)))
+            .collect()
+    }
+}
+
+/// `r̄` from `r̄[i] = ȳ[i] + cᵢ·r̄[i+1]` where `cᵢ` is block-diagonal with
+/// `k` copies of the `q×q` matrix `cs` (so `ybar` has `k·q` components):
+/// a scan from the end over `(v, M)` pairs composed as
+/// `(v₁, M₁) ∘ (v₂, M₂) = (v₂ + M₂·v₁, M₂·M₁)`, blockwise.
+fn solve(
+    b: &mut Builder,
+    ft: parad_base::PrimType,
+    ybar: &[VName],
+    cs: &[VName],
+    q: usize,
+    k: usize,
+) -> Vec<VName> {
+    let d = q * k;
+    let mut rev_in: Vec<VName> = ybar.iter().map(|&y| b.reverse(y)).collect();
+    rev_in.extend(cs.iter().map(|&c| b.reverse(c)));
+    let mut neutral: Vec<Operand> = vec![const_of(ft, 0.0); d];
+    neutral.extend((0..q * q).map(|e| const_of(ft, if e / q == e % q { 1.0 } else { 0.0 })));
+    let scanned = b.scan(&rev_in, neutral, |b, x, y| {
+        let (v1, m1) = (&x[..d], &x[d..]);
+        let (v2, m2) = (&y[..d], &y[d..]);
+        let mut out: Vec<Operand> = vec![];
+        for blk in 0..k {
+            for r in 0..q {
+                let mut acc: Operand = v2[blk * q + r].into();
+                for l in 0..q {
+                    let t = b.mul(m2[r * q + l], v1[blk * q + l]);
+                    acc = b.add(acc, t).into();
+                }
+                out.push(acc);
+            }
+        }
+        for r in 0..q {
+            for c in 0..q {
+                let mut acc: Option<Operand> = None;
+                for l in 0..q {
+                    let t = b.mul(m2[r * q + l], m1[l * q + c]);
+                    acc = Some(match acc {
+                        None => t.into(),
+                        Some(a) => b.add(a, t).into(),
+                    });
+                }
+                out.push(acc.expect("q > 0"));
+            }
+        }
+        out
+    });
+    scanned[..d].iter().map(|&v| b.reverse(v)).collect()
 }
 
 /// The scalar operator inside a vectorised one (`map ⊙'` applied to all
