@@ -15,6 +15,7 @@ impl Checker {
             Decl::Type(t) => self.check_type_decl(t),
             Decl::Module(m) => Err(unsupported_modules(m.span)),
             Decl::ModType(m) => Err(unsupported_modules(m.span)),
+            // `import` is handled by the caller (`check_file`).
             Decl::Open(_, span) | Decl::Import(_, span) => Err(unsupported_modules(*span)),
             Decl::Local(d, _) => self.check_decl(d, entries),
         }
@@ -73,7 +74,8 @@ impl Checker {
         let ty = self.resolve(&fty, v.span)?;
         let (scheme, ty) = self.size_scheme(&parts.size_params, &parts.params, &ty, |_| false);
 
-        let is_entry = v.kind == ValKind::Entry || v.name.name == "main";
+        let is_entry =
+            (v.kind == ValKind::Entry || v.name.name == "main") && !self.in_import;
         if is_entry && !self.in_prelude {
             if !type_params.is_empty() {
                 return Err(Diagnostic::error(

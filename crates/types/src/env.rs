@@ -64,6 +64,8 @@ pub(crate) struct Checker {
     /// Numeric modules opened by `f32.(e)`, innermost last.
     pub opened: Vec<PrimType>,
     pub in_prelude: bool,
+    /// Checking an imported file: its entry points are ordinary functions.
+    pub in_import: bool,
     /// The prelude's `reduce`, used by `f32.sum` and friends.
     pub reduce_fun: Option<FunId>,
     /// Size schemes of top-level and local functions that have sizes.
