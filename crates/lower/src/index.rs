@@ -233,9 +233,12 @@ impl<'p> Lowerer<'p> {
         let n = es.len() as i64;
         let mut names = vec![];
         for (k, rt) in row_types.iter().enumerate() {
-            let p = rt
-                .elem()
-                .expect("leaf types are arrays of scalars or scalars");
+            let Some(p) = rt.elem() else {
+                return Err(LowerError::unsupported(
+                    span,
+                    "accumulators cannot be stored in arrays",
+                ));
+            };
             let mut shape = vec![Operand::i64(n)];
             for d in 0..rt.rank() {
                 shape.push(match vals.first().map(|v| v[k]) {

@@ -27,7 +27,9 @@ pub fn arity(name: &str) -> usize {
         }
         "__reduce" | "__reduce_comm" | "__scan" | "__unflatten" | "__jvp2" | "__vjp2"
         | "__with_vjp" => 3,
-        "__hist" => 5,
+        "__hist" | "__hist_stream" => 5,
+        "__scatter_stream" | "__acc_write" => 3,
+        "__flatmap" => 2,
         "fma" | "mad" | "lerp" | "mad_hi" | "set_bit" => 3,
         "neg" | "abs" | "sgn" | "not" | "isnan" | "isinf" | "popc" | "clz" | "ctz" | "to_bits"
         | "from_bits" | "convert" => 1,
@@ -306,8 +308,104 @@ impl<'p> Lowerer<'p> {
                 let names = b.emit_as("custom", Exp::WithVjp { lam, adj, args });
                 from_names(&r, 0, &names, span)
             }
+            "__scatter_stream" | "__hist_stream" => {
+                let bs = args.pop().unwrap();
+                let f = args.pop().unwrap();
+                let op = if name == "__hist_stream" {
+                    let ne = args.pop().unwrap();
+                    let op = args.pop().unwrap();
+                    Some(self.operator(b, op, ne, &ty(0), span)?)
+                } else {
+                    None
+                };
+                let dest = args.pop().unwrap();
+                self.acc_stream(b, dest, op, f, bs, &ty(0), &ty(1), span)
+            }
+            "__acc_write" => {
+                let v = args.pop().unwrap();
+                let i = prim_arg(&args.pop().unwrap(), span)?;
+                let SV::Acc(acc) = args.pop().unwrap() else {
+                    return Err(LowerError::bug(span, "acc_write of a non-accumulator"));
+                };
+                let vals = v.leaves(span)?;
+                b.set_span(span);
+                Ok(SV::Acc(b.upd(acc, vec![i], vals)))
+            }
+            "__flatmap" => {
+                let xs = args.pop().unwrap();
+                let f = args.pop().unwrap();
+                self.flatmap(b, f, xs, inst, span)
+            }
             _ => Err(LowerError::bug(span, format!("unknown intrinsic {name}"))),
         }
+    }
+
+    /// `scatter_stream dest f bs` (`op` absent) and `hist_stream dest op
+    /// ne f bs`: a `withacc` over the leaves of `dest` whose function maps
+    /// over `bs`, threading the accumulator through `f` (a core map takes
+    /// the accumulator as an input and returns it updated).
+    #[allow(clippy::too_many_arguments)]
+    fn acc_stream(
+        &mut self,
+        b: &mut Builder,
+        dest: SV<'p>,
+        op: Option<AccOp>,
+        f: SV<'p>,
+        bs: SV<'p>,
+        a: &Type,
+        elem: &Type,
+        span: Span,
+    ) -> R<SV<'p>> {
+        let arrs = dest.arrays(span)?;
+        let Some(&first) = arrs.first() else {
+            return Err(LowerError::unsupported(
+                span,
+                "an accumulator of an array of empty tuples",
+            ));
+        };
+        b.set_span(span);
+        let k = size(b, first, 0);
+        same_width(b, k, &arrs[1..], span)?;
+        let xs = bs.arrays(span)?;
+        let w = width(b, &xs, span)?;
+        let acc_ty = Type::Acc(Box::new(Type::array(a.clone(), 1)));
+        let input = parad_core::AccInput {
+            ispace: vec![k],
+            arrs,
+            op,
+        };
+        let mut failed = None;
+        let names = b.withacc(vec![input], |b, accs| {
+            let acc = accs[0];
+            let lam = self.lambda(
+                b,
+                &[acc_ty.clone(), elem.clone()],
+                &acc_ty,
+                span,
+                |s, b, mut ps| {
+                    let x = ps.pop().unwrap();
+                    let acc = ps.pop().unwrap();
+                    s.apply(b, f, vec![acc, x], span)
+                },
+            );
+            match lam {
+                Ok(lam) => {
+                    b.set_span(span);
+                    let mut ins = vec![acc];
+                    ins.extend(xs);
+                    let r = b.emit1_as("accs", Exp::Map { w, lam, arrs: ins });
+                    vec![Operand::Var(r)]
+                }
+                Err(e) => {
+                    failed = Some(e);
+                    vec![Operand::Var(acc)]
+                }
+            }
+        });
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        from_names(a, 1, &names, span)
     }
 
     /// `map f xs` with elements of type `a` and results of type `r`.
@@ -547,5 +645,19 @@ fn as_bits(b: &mut Builder, x: Operand, t: PrimType, span: Span) -> R<(Operand, 
             Ok((Operand::Var(b.bitcast(it, x)), it))
         }
         PrimType::Bool => Err(LowerError::bug(span, "bits of a bool")),
+    }
+}
+
+impl<'p> Lowerer<'p> {
+    /// `flatmap f xs`.
+    fn flatmap(
+        &mut self,
+        _b: &mut Builder,
+        _f: SV<'p>,
+        _xs: SV<'p>,
+        _inst: &[Type],
+        span: Span,
+    ) -> R<SV<'p>> {
+        Err(LowerError::unsupported(span, "flatmap"))
     }
 }

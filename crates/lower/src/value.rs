@@ -24,6 +24,9 @@ pub enum SV<'p> {
     /// A record (fields sorted by name), or an array of records.
     Record(Vec<(String, SV<'p>)>),
     Fun(Rc<Closure<'p>>),
+    /// An accumulator (`acc t`): one core variable of accumulator type
+    /// covering every leaf array of `t`.
+    Acc(VName),
 }
 
 /// A function value: a callee and the arguments given so far.
@@ -85,7 +88,7 @@ impl<'p> SV<'p> {
     fn push_leaves(&self, out: &mut Vec<Operand>, span: Span) -> R<()> {
         match self {
             SV::Prim(o) => out.push(*o),
-            SV::Arr(v) => out.push(Operand::Var(*v)),
+            SV::Arr(v) | SV::Acc(v) => out.push(Operand::Var(*v)),
             SV::Tuple(xs) => {
                 for x in xs {
                     x.push_leaves(out, span)?
@@ -124,6 +127,7 @@ impl<'p> SV<'p> {
         Ok(match self {
             SV::Prim(o) => f(*o)?,
             SV::Arr(v) => f(Operand::Var(*v))?,
+            SV::Acc(_) => return Err(LowerError::bug(Span::default(), "map_leaves on an accumulator")),
             SV::Tuple(xs) => SV::Tuple(xs.iter().map(|x| x.map_leaves(f)).collect::<R<_>>()?),
             SV::Record(fs) => SV::Record(
                 fs.iter()
@@ -181,11 +185,38 @@ pub fn leaf_types(t: &Type, outer: usize, out: &mut Vec<parad_core::Type>, span:
                 "functions cannot be stored in arrays, loops or branches",
             ))
         }
+        Type::Acc(arr) => {
+            if outer > 0 {
+                return Err(LowerError::unsupported(
+                    span,
+                    "accumulators cannot be stored in arrays",
+                ));
+            }
+            out.push(acc_type(arr, span)?);
+        }
         Type::Param(_) | Type::Var(_) => {
             return Err(LowerError::bug(span, format!("unresolved type {t}")))
         }
     }
     Ok(())
+}
+
+/// The core type of an accumulator of the array type `arr` (resolved):
+/// indexed by the outer dimension, with the row types of `arr`'s leaves
+/// as elements. Dimensions are unknown (core IR does not compare them).
+pub fn acc_type(arr: &Type, span: Span) -> R<parad_core::Type> {
+    let Type::Array(e, ds) = arr else {
+        return Err(LowerError::bug(
+            span,
+            format!("accumulator of a non-array type {arr}"),
+        ));
+    };
+    let mut elems = vec![];
+    leaf_types(e, ds.len() - 1, &mut elems, span)?;
+    Ok(parad_core::Type::Acc(parad_core::AccType {
+        ispace: vec![Dim::Ext],
+        elems,
+    }))
 }
 
 pub fn types_of(t: &Type, outer: usize, span: Span) -> R<Vec<parad_core::Type>> {
@@ -224,6 +255,16 @@ pub fn from_leaves<'p>(
                 .map(|(n, t)| Ok((n.clone(), from_leaves(t, outer, leaves, span)?)))
                 .collect::<R<_>>()?,
         ),
+        Type::Acc(_) if outer > 0 => {
+            return Err(LowerError::unsupported(
+                span,
+                "accumulators cannot be stored in arrays",
+            ))
+        }
+        Type::Acc(_) => match next()? {
+            Operand::Var(v) => SV::Acc(v),
+            Operand::Const(_) => return Err(LowerError::bug(span, "constant accumulator")),
+        },
         Type::Arrow(..) | Type::Param(_) | Type::Var(_) => {
             return Err(LowerError::bug(
                 span,

@@ -100,6 +100,15 @@ impl Checker {
                     ),
                 ));
             }
+            if params.iter().any(contains_acc) || contains_acc(&ret) {
+                return Err(Diagnostic::error(
+                    v.name.span,
+                    format!(
+                        "entry point '{}' cannot take or return accumulators",
+                        v.name.name
+                    ),
+                ));
+            }
             let show = |t: &Type| self.show(t);
             let params: Vec<String> = params.iter().map(show).collect();
             let results = match &ret {
@@ -152,6 +161,16 @@ fn contains_arrow(t: &Type) -> bool {
         Type::Array(e, _) => contains_arrow(e),
         Type::Tuple(ts) => ts.iter().any(contains_arrow),
         Type::Record(fs) => fs.iter().any(|(_, t)| contains_arrow(t)),
+        _ => false,
+    }
+}
+
+fn contains_acc(t: &Type) -> bool {
+    match t {
+        Type::Acc(..) => true,
+        Type::Array(e, _) => contains_acc(e),
+        Type::Tuple(ts) => ts.iter().any(contains_acc),
+        Type::Record(fs) => fs.iter().any(|(_, t)| contains_acc(t)),
         _ => false,
     }
 }

@@ -50,6 +50,14 @@ fn builtin_op(name: &str) -> Option<BuiltinOp> {
     })
 }
 
+/// The array intrinsics reachable as `intrinsics.NAME` (for `__NAME`).
+const INTRINSICS_MODULE: &[&str] = &[
+    "__scatter_stream",
+    "__hist_stream",
+    "__acc_write",
+    "__flatmap",
+];
+
 fn lit(l: Literal, ty: Type, span: Span) -> TExp {
     TExp::new(TExpKind::Lit(l), ty, span)
 }
@@ -617,6 +625,19 @@ impl Checker {
             }
             return Ok(e);
         }
+        // `intrinsics.scatter_stream` and friends: the array intrinsics
+        // that Futhark's `intrinsics` module offers to programs.
+        if let ("intrinsics", 1) = (head.as_str(), q.quals.len()) {
+            if let Some(sig) = array_intrinsic(&format!("__{}", q.name))
+                .filter(|s| INTRINSICS_MODULE.contains(&s.name))
+            {
+                return Ok(self.intrinsic_exp(sig, span));
+            }
+            return Err(Diagnostic::error(
+                span,
+                format!("module 'intrinsics' has no member '{}'", q.name),
+            ));
+        }
         if let (Some(p), 1) = (PrimType::from_name(head), q.quals.len()) {
             return match self.numeric_member(p, &q.name, span)? {
                 Some(e) => Ok(e),
@@ -630,6 +651,17 @@ impl Checker {
             Diagnostic::error(span, format!("unknown variable '{}'", q.full()))
                 .with_note("modules are not supported yet"),
         )
+    }
+
+    /// A use of an array intrinsic, at fresh types.
+    fn intrinsic_exp(&mut self, sig: crate::intrinsics::Signature, span: Span) -> TExp {
+        let inst: Vec<Type> = sig
+            .params
+            .iter()
+            .map(|c| self.inf.fresh_class(*c))
+            .collect();
+        let ty = (sig.build)(&inst);
+        TExp::new(TExpKind::Intrinsic(sig.name, inst), ty, span)
     }
 
     fn check_name(&mut self, name: &str, span: Span) -> Res<TExp> {
@@ -650,13 +682,7 @@ impl Checker {
             return Ok(TExp::new(TExpKind::Global(id, inst, sinst), ty, span));
         }
         if let Some(sig) = array_intrinsic(name) {
-            let inst: Vec<Type> = sig
-                .params
-                .iter()
-                .map(|c| self.inf.fresh_class(*c))
-                .collect();
-            let ty = (sig.build)(&inst);
-            return Ok(TExp::new(TExpKind::Intrinsic(sig.name, inst), ty, span));
+            return Ok(self.intrinsic_exp(sig, span));
         }
         if matches!(self.lookup_type(name), Some(TypeName::Size)) {
             return Err(Diagnostic::error(

@@ -34,7 +34,17 @@ impl Checker {
             };
             self.inf.set(v, t);
         }
-        Ok(self.inf.zonk(t).map_dims(&close_dim))
+        let t = self.inf.zonk(t).map_dims(&close_dim);
+        if array_of_acc(&t) {
+            return Err(Diagnostic::error(
+                span,
+                format!(
+                    "arrays of accumulators are not allowed (this has type '{}')",
+                    self.show(&t)
+                ),
+            ));
+        }
+        Ok(t)
     }
 
     pub(crate) fn finish_pat(&mut self, p: &mut TPat) -> Res<()> {
@@ -212,5 +222,26 @@ fn fix_literal(l: Literal, ty: &Type, span: Span) -> Res<Literal> {
             }))
         }
         _ => Ok(l),
+    }
+}
+
+/// Whether `t` has an array whose elements contain an accumulator.
+fn array_of_acc(t: &Type) -> bool {
+    fn has_acc(t: &Type) -> bool {
+        match t {
+            Type::Acc(_) => true,
+            Type::Array(e, _) => has_acc(e),
+            Type::Tuple(ts) => ts.iter().any(has_acc),
+            Type::Record(fs) => fs.iter().any(|(_, t)| has_acc(t)),
+            _ => false,
+        }
+    }
+    match t {
+        Type::Array(e, _) => has_acc(e),
+        Type::Tuple(ts) => ts.iter().any(array_of_acc),
+        Type::Record(fs) => fs.iter().any(|(_, t)| array_of_acc(t)),
+        Type::Arrow(a, b) => array_of_acc(a) || array_of_acc(b),
+        Type::Acc(t) => array_of_acc(t),
+        _ => false,
     }
 }

@@ -24,6 +24,10 @@
 //! | `__copy [a]`     | `a -> a` (a fresh, unshared copy)                      |
 //! | `__jvp2 [a b]`   | `(a -> b) -> a -> a -> (b, b)` (primal, tangent)       |
 //! | `__vjp2 [a b]`   | `(a -> b) -> a -> b -> (b, a)` (primal, cotangent)     |
+//! | `__scatter_stream [a b]` | `[]a -> (acc([]a) -> b -> acc([]a)) -> []b -> []a` (the function writes through the accumulator, one call per element; later writes win) |
+//! | `__hist_stream [a b]` | `[]a -> (a -> a -> a) -> a -> (acc([]a) -> b -> acc([]a)) -> []b -> []a` (as `__scatter_stream`, writes combined with the operator) |
+//! | `__acc_write [a]` | `acc([]a) -> i64 -> a -> acc([]a)` (out-of-range ignored) |
+//! | `__flatmap [a b c]` | `(a -> ([]b, c)) -> []a -> ([]i64, []bool, []i64, []b, []c)` (shapes, flags, offsets, data, values) |
 //! | `__with_vjp [a b]` | `(a -> b) -> (b -> b -> a) -> a -> b` (custom adjoint: result, result's cotangent ↦ argument's cotangent) |
 //!
 //! Scalar intrinsics have one type parameter `t`, a primitive type
@@ -102,6 +106,10 @@ const ARRAY_INTRINSICS: &[&str] = &[
     "__jvp2",
     "__vjp2",
     "__with_vjp",
+    "__scatter_stream",
+    "__hist_stream",
+    "__acc_write",
+    "__flatmap",
 ];
 
 /// Looks up an array intrinsic by its source name (`__map`, …).
@@ -173,6 +181,34 @@ pub(crate) fn array_intrinsic(name: &str) -> Option<Signature> {
             let adj = Type::arrow(b(t), Type::arrow(b(t), a(t)));
             f(&[Type::arrow(a(t), b(t)), adj, a(t)], b(t))
         }),
+        "__scatter_stream" => (vec![any, any], |t| {
+            f(&[arr(a(t), 1), acc_fn(t), arr(b(t), 1)], arr(a(t), 1))
+        }),
+        "__hist_stream" => (vec![any, any], |t| {
+            f(
+                &[arr(a(t), 1), op2(t), a(t), acc_fn(t), arr(b(t), 1)],
+                arr(a(t), 1),
+            )
+        }),
+        "__acc_write" => (vec![any], |t| {
+            let acc = Type::Acc(Box::new(arr(a(t), 1)));
+            f(&[acc.clone(), Type::i64(), a(t)], acc)
+        }),
+        "__flatmap" => (vec![any, any, any], |t| {
+            let c = t[2].clone();
+            let fun = Type::arrow(a(t), Type::Tuple(vec![arr(b(t), 1), c.clone()]));
+            let i64s = arr(Type::i64(), 1);
+            f(
+                &[fun, arr(a(t), 1)],
+                Type::Tuple(vec![
+                    i64s.clone(),
+                    arr(Type::bool(), 1),
+                    i64s,
+                    arr(b(t), 1),
+                    arr(c, 1),
+                ]),
+            )
+        }),
         _ => return None,
     };
     Some(Signature {
@@ -180,6 +216,12 @@ pub(crate) fn array_intrinsic(name: &str) -> Option<Signature> {
         params,
         build,
     })
+}
+
+/// `acc([]a) -> b -> acc([]a)`: the function of the stream intrinsics.
+fn acc_fn(t: &[Type]) -> Type {
+    let acc = Type::Acc(Box::new(arr(a(t), 1)));
+    f(&[acc.clone(), b(t)], acc)
 }
 
 fn op2(t: &[Type]) -> Type {

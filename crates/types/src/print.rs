@@ -50,6 +50,11 @@ pub(crate) fn write_type(
             f.write_str(" -> ")?;
             write_type(f, b, param, var)
         }
+        Type::Acc(t) => {
+            f.write_str("acc (")?;
+            write_type(f, t, param, var)?;
+            f.write_str(")")
+        }
         Type::Param(p) => f.write_str(&param(*p)),
         Type::Var(v) => f.write_str(&var(*v)),
     }

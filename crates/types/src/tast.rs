@@ -83,6 +83,10 @@ pub enum Type {
     /// Fields sorted by name.
     Record(Vec<(String, Type)>),
     Arrow(Box<Type>, Box<Type>),
+    /// `acc t`: an accumulator of the array type `t` (`intrinsics.acc`),
+    /// a write-only view of an array that `scatter_stream`/`hist_stream`
+    /// pass to their function and `acc_write` updates.
+    Acc(Box<Type>),
     Param(TypeParamId),
     /// An inference variable. Only exists while checking: every one is
     /// resolved, generalised or defaulted before a program is returned.
@@ -140,6 +144,7 @@ impl Type {
                 Type::Record(fs.iter().map(|(n, t)| (n.clone(), t.map_dims(f))).collect())
             }
             Type::Arrow(a, b) => Type::arrow(a.map_dims(f), b.map_dims(f)),
+            Type::Acc(t) => Type::Acc(Box::new(t.map_dims(f))),
         }
     }
     /// Calls `f` on every dimension.
@@ -156,6 +161,7 @@ impl Type {
                 a.each_dim(f);
                 b.each_dim(f);
             }
+            Type::Acc(t) => t.each_dim(f),
         }
     }
     /// The function type `a1 -> … -> an -> r`.
@@ -173,6 +179,7 @@ impl Type {
             Type::Tuple(ts) => ts.iter().any(Type::contains_var),
             Type::Record(fs) => fs.iter().any(|(_, t)| t.contains_var()),
             Type::Arrow(a, b) => a.contains_var() || b.contains_var(),
+            Type::Acc(t) => t.contains_var(),
         }
     }
     /// Replaces type parameters by types (for instantiation).
@@ -186,6 +193,7 @@ impl Type {
                 Type::Record(fs.iter().map(|(n, t)| (n.clone(), t.subst(f))).collect())
             }
             Type::Arrow(a, b) => Type::arrow(a.subst(f), b.subst(f)),
+            Type::Acc(t) => Type::Acc(Box::new(t.subst(f))),
         }
     }
 }

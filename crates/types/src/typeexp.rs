@@ -26,6 +26,12 @@ impl Checker {
                             return Ok(Type::Prim(p));
                         }
                     }
+                    // `intrinsics.acc t`: an accumulator of the array type `t`.
+                    if let ([q], "acc") = (name.quals.as_slice(), name.name.as_str()) {
+                        if q == "intrinsics" && self.lookup_type(q).is_none() {
+                            return self.acc_type(args, *span);
+                        }
+                    }
                     return Err(unsupported_modules(*span));
                 }
                 if let Some(p) = PrimType::from_name(&name.name) {
@@ -152,6 +158,12 @@ impl Checker {
                         "arrays of functions are not allowed",
                     ));
                 }
+                if matches!(e, Type::Acc(..)) {
+                    return Err(Diagnostic::error(
+                        elem.span(),
+                        "arrays of accumulators are not allowed",
+                    ));
+                }
                 Ok(Type::array_dims(e, vec![d]))
             }
             TypeExp::Unique(t, _) => self.type_exp(t),
@@ -176,6 +188,28 @@ impl Checker {
                 t
             }
         }
+    }
+
+    /// `intrinsics.acc t`: `t` must be an array type (or a type parameter
+    /// that is instantiated with one).
+    fn acc_type(&mut self, args: &[TypeArg], span: parad_base::Span) -> Res<Type> {
+        let [TypeArg::Type(t)] = args else {
+            return Err(Diagnostic::error(
+                span,
+                "type 'intrinsics.acc' takes one type argument",
+            ));
+        };
+        let inner = self.type_exp(t)?;
+        if matches!(inner, Type::Prim(_) | Type::Tuple(_) | Type::Record(_) | Type::Arrow(..)) {
+            return Err(Diagnostic::error(
+                t.span(),
+                format!(
+                    "an accumulator must be of an array type, not '{}'",
+                    self.show(&inner)
+                ),
+            ));
+        }
+        Ok(Type::Acc(Box::new(inner)))
     }
 
     /// Checks that the names in a size expression are in scope, and

@@ -233,6 +233,7 @@ impl Infer {
                 Type::Record(fs.iter().map(|(n, t)| (n.clone(), self.zonk(t))).collect())
             }
             Type::Arrow(a, b) => Type::arrow(self.zonk(&a), self.zonk(&b)),
+            Type::Acc(a) => Type::Acc(Box::new(self.zonk(&a))),
             t => t,
         }
     }
@@ -254,7 +255,7 @@ impl Infer {
                 }
             }
             Type::Prim(_) | Type::Param(_) => {}
-            Type::Array(e, _) => self.free_vars(&e, out),
+            Type::Array(e, _) | Type::Acc(e) => self.free_vars(&e, out),
             Type::Tuple(ts) => ts.iter().for_each(|t| self.free_vars(t, out)),
             Type::Record(fs) => fs.iter().for_each(|(_, t)| self.free_vars(t, out)),
             Type::Arrow(a, b) => {
@@ -304,6 +305,7 @@ impl Infer {
                 self.unify(a1, a2)?;
                 self.unify(b1, b2)
             }
+            (Type::Acc(x), Type::Acc(y)) => self.unify(x, y),
             _ => Err(UnifyError::Mismatch),
         }
     }
@@ -374,7 +376,7 @@ impl Infer {
                 Ok(())
             }
             Type::Prim(_) | Type::Param(_) => Ok(()),
-            Type::Array(e, _) => self.occurs_adjust(v, level, &e),
+            Type::Array(e, _) | Type::Acc(e) => self.occurs_adjust(v, level, &e),
             Type::Tuple(ts) => ts.iter().try_for_each(|t| self.occurs_adjust(v, level, t)),
             Type::Record(fs) => fs
                 .iter()

@@ -1,0 +1,10 @@
+-- `import` of a file that imports a file this program also imports
+-- (through a `./` and a `../` path).
+-- ==
+-- input { [1i32, 2i32, 3i32] }
+-- output { [2i32, 4i32, 6i32] 4i32 }
+
+import "./lib/twice"
+import "../accs/lib/acc"
+
+def main (xs: *[]i32) = (twice xs, main 3)
