@@ -139,3 +139,83 @@ fn hessian_vector_product_of_a_matrix_function_by_vjp_of_vjp() {
         "[2.0, 4.0]",
     );
 }
+
+/// The scans in the differentiated program, as their numbers of results.
+fn scan_arities(p: &Program) -> Vec<usize> {
+    fn body(b: &parad_core::Body, out: &mut Vec<usize>) {
+        for s in &b.stms {
+            if let parad_core::Exp::Scan { arrs, .. } = &s.exp {
+                out.push(arrs.len());
+            }
+            match &s.exp {
+                parad_core::Exp::Map { lam, .. } => body(&lam.body, out),
+                parad_core::Exp::If {
+                    then_br, else_br, ..
+                } => {
+                    body(then_br, out);
+                    body(else_br, out)
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = vec![];
+    for f in &p.funs {
+        body(&f.body, &mut out);
+    }
+    out
+}
+
+/// Seed 000 §7.4: a tuple operator acting componentwise has a diagonal
+/// Jacobian, so the backward recurrence is three scans over (value,
+/// 1×1 matrix) pairs instead of one over 3 values and 3×3 matrices; the
+/// gradient is unchanged (checked by hand: d/dx_j Σ_i prefix sums is the
+/// suffix count, of products Σ_{i≥j} Π_{k≤i, k≠j} y_k, of maxima the
+/// number of prefixes whose maximum is z_j).
+#[test]
+fn componentwise_tuple_scan_uses_diagonal_jacobians() {
+    let src = "def op (a1: f64, b1: f64, c1: f64) (a2: f64, b2: f64, c2: f64) =\n\
+                 (a1 + a2, b1 * b2, f64.max c1 c2)\n\
+               entry main (xs: []f64) (ys: []f64) (zs: []f64) =\n\
+                 vjp (\\(xs, ys, zs) ->\n\
+                        let (a, b, c) = unzip3 (scan op (0, 1, -f64.inf) (zip3 xs ys zs))\n\
+                        in f64.sum a + f64.sum b + f64.sum c) (xs, ys, zs) 1";
+    let p = compile(src);
+    let ar = scan_arities(&p);
+    assert!(ar.contains(&2) && !ar.contains(&12), "scans: {ar:?}");
+    // ys = [2, 3, 1]: prefix products 2, 6, 6: d/dy0 = 1 + 3 + 3 = 7,
+    // d/dy1 = 2 + 2 = 4, d/dy2 = 6. zs = [1, 3, 2]: maxima 1, 3, 3: z0
+    // once, z1 twice, z2 never.
+    expect(
+        src,
+        "[1.0, 1.0, 1.0] [2.0, 3.0, 1.0] [1.0, 3.0, 2.0]",
+        "[3.0, 2.0, 1.0] [7.0, 4.0, 6.0] [1.0, 2.0, 0.0]",
+    );
+}
+
+/// 2×2 matrix products as 4-tuples: the Jacobian of `x ↦ x·a` is
+/// block-diagonal with two 2×2 blocks, so no 4×4 matrices are formed.
+#[test]
+fn matrix_product_scan_uses_2x2_blocks() {
+    let src =
+        "def mm (a1: f64, b1: f64, c1: f64, d1: f64) (a2: f64, b2: f64, c2: f64, d2: f64) =\n\
+                 (a1 * a2 + b1 * c2, a1 * b2 + b1 * d2, c1 * a2 + d1 * c2, c1 * b2 + d1 * d2)\n\
+               entry main (as: []f64) (bs: []f64) (cs: []f64) (ds: []f64) =\n\
+                 let xs = zip4 as bs cs ds\n\
+                 in unzip4 (vjp (\\xs -> let (a, b, c, d) = unzip4 (scan mm (1, 0, 0, 1) xs)\n\
+                                        in f64.sum a + f64.sum b + f64.sum c + f64.sum d) xs 1)";
+    let p = compile(src);
+    let ar = scan_arities(&p);
+    assert!(
+        !ar.contains(&20),
+        "a 4x4 Jacobian recurrence remains: {ar:?}"
+    );
+    // M1 = [[1,2],[3,4]], M2 = [[0,1],[1,0]]; the sum of the entries of
+    // M1 and M1·M2 has gradient 1 + (row sums of M2) = 2 for M1 and the
+    // column sums of M1 (4, 6) down the rows of M2.
+    expect(
+        src,
+        "[1.0, 0.0] [2.0, 1.0] [3.0, 1.0] [4.0, 0.0]",
+        "[2.0, 4.0] [2.0, 4.0] [2.0, 6.0] [2.0, 6.0]",
+    );
+}
