@@ -98,11 +98,35 @@ impl Rev {
     pub fn densify(&mut self, b: &mut Builder, v: VName) {
         if let Some(points) = self.sparse.remove(&v) {
             for (i, c) in points {
-                let idx = b.replicate(Operand::i64(1), i);
-                let val = b.replicate(Operand::i64(1), c);
-                self.add_scatter(b, v, idx, val);
+                self.add_row(b, v, i, c);
             }
         }
+    }
+
+    /// `v̄[i] += c` for one row, nothing if `i` is out of bounds.
+    fn add_row(&mut self, b: &mut Builder, v: VName, i: Operand, c: Operand) {
+        let new = match self.adj_any(b, v) {
+            Adj::Acc(acc) => Adj::Acc(acc_add_slice(b, acc, &[DimIndex::Fix(i)], c)),
+            Adj::Val(a) => {
+                let a = a.var().expect("array adjoint");
+                let n = b.width(a);
+                let ok = in_bounds(b, i, n);
+                let t = b.type_of(a);
+                let r = super::build::if_(
+                    b,
+                    ok,
+                    vec![t],
+                    |b| {
+                        let old = b.index(a, &[i]);
+                        let sum = add_values(b, old.into(), c);
+                        vec![b.update(a, &[i], sum).into()]
+                    },
+                    |_| vec![a.into()],
+                );
+                Adj::Val(r[0].into())
+            }
+        };
+        self.adj.insert(v, new);
     }
 
     /// `v̄[i] += c` for one row `i` (ignored when out of bounds), kept
@@ -115,9 +139,7 @@ impl Rev {
             self.sparse.entry(v).or_default().push((i, c));
             return;
         }
-        let idx = b.replicate(Operand::i64(1), i);
-        let val = b.replicate(Operand::i64(1), c);
-        self.add_scatter(b, v, idx, val);
+        self.add_row(b, v, i, c);
     }
 
     /// Forgets any adjoint of `v`.
