@@ -42,7 +42,7 @@ entry later (n: i64) (m: i64) (xs: []f64) : [n]f64 =
   let zs: [n][m]f64 = ys
   in map f64.sum zs
 
-entry declared (n: i64) (m: i64) (xs: []f64) =
+entry declared (n: i64) (m: i64) (xs: []f64) : [m][n]f64 =
   let ys: [n][m]f64 = unflatten (xs :> [n * m]f64)
   in transpose ys
 

@@ -52,6 +52,90 @@ def with_primal(x, y):
     return (math.log(x * y) + x / y, 1 / x + 1 / y, 1 / y - x / (y * y))
 
 
+# ---- ad/int_bool.fut: integers wrap around, booleans in (||, &&)
+
+def wrap_int(v, bits):
+    v &= (1 << bits) - 1
+    return v - (1 << bits) if v >> (bits - 1) else v
+
+
+def cube(x):
+    return wrap_int(3 * x * x, 32)
+
+
+def wrap(x, y):
+    return wrap_int(2 * y, 64)
+
+
+def wrap32(x, y):
+    return wrap_int(2 * y, 32)
+
+
+def div_x(x, y):
+    # 1 quot y, truncating towards zero
+    return int(1 / y) if y != 0 else 0
+
+
+def argmax_grad(xs):
+    k = xs.index(max(xs))
+    return [1 if i == k else 0 for i in range(len(xs))]
+
+
+def bools(x, y):
+    # d(!x) = x·ẋ; && and || short-circuit: the tangent of the branch taken
+    return (x, x, not x)
+
+
+def scatter_dup(xs):
+    # writes at [0, 1, 0, 2] of xs·[1, 2, 3, 4]; the last write to 0 wins
+    return [0.0, 2.0, 3.0, 4.0]
+
+
+# ---- ad/custom_vjp.fut: the custom adjoints, not the true derivatives
+
+def custom_rev(x):
+    return 3 * 10 + math.sqrt(2 * x)
+
+
+def pairs(as_, bs):
+    return ([1.0] * len(as_), [2.0] * len(bs))
+
+
+def tape(x):
+    return math.copysign(1.0, x) * 2 if x != 0 else 0.0
+
+
+# ---- ad/sparse_minmax.fut: nearest centres, first minimum on ties
+
+def nearest(p, cs):
+    ds = [sum((a - b) ** 2 for a, b in zip(p, c)) for c in cs]
+    return ds.index(min(ds))
+
+
+def kmeans_grad(ps, cs):
+    g = [[0.0] * len(c) for c in cs]
+    for p in ps:
+        if cs:
+            j = nearest(p, cs)
+            g[j] = [gi + 2 * (c - a) for gi, c, a in zip(g[j], cs[j], p)]
+    return g
+
+
+def kmeans_grad_points(ps, cs):
+    return [[2 * (a - c) for a, c in zip(p, cs[nearest(p, cs)])] for p in ps]
+
+
+def max_square(xs):
+    sq = [x * x for x in xs]
+    k = sq.index(max(sq))
+    return [2 * x if i == k else 0.0 for i, x in enumerate(xs)]
+
+
+def max_plus_sum(xs):
+    k = xs.index(max(xs))
+    return [2.0 if i == k else 1.0 for i in range(len(xs))]
+
+
 REFS = {
     "ad/vjp_rules.fut": {
         "sumsq_sin": sumsq_sin,
@@ -64,4 +148,31 @@ REFS = {
         "with_primal": with_primal,
     },
     "ad/vjp_scan.fut": {"prefix_sums": prefix_sums},
+    "ad/int_bool.fut": {
+        "cube_jvp": cube,
+        "cube_vjp": cube,
+        "wrap": wrap,
+        "wrap32": wrap32,
+        "div_x": div_x,
+        "conv": lambda x: 3.0,
+        "conv_back": lambda x: 1,
+        "argmax_grad": argmax_grad,
+        "bools": bools,
+        "compare": lambda x: 0,
+        "scatter_dup": scatter_dup,
+    },
+    "ad/custom_vjp.fut": {
+        "primal": lambda x: 2 * x,
+        "fwd": lambda x: 4.0,
+        "rev": custom_rev,
+        "pairs": pairs,
+        "tape": tape,
+        "in_loop": lambda x: 1000.0,
+    },
+    "ad/sparse_minmax.fut": {
+        "kmeans_grad": kmeans_grad,
+        "kmeans_grad_points": kmeans_grad_points,
+        "max_square": max_square,
+        "max_plus_sum": max_plus_sum,
+    },
 }

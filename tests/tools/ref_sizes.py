@@ -1,0 +1,102 @@
+"""References for tests/sizes: reshapes by hand, size errors raised where
+the declared sizes cannot hold."""
+import fut
+
+
+def _l(v):
+    return fut.plain(v)
+
+
+def _rows(xs, m):
+    return [xs[i:i + m] for i in range(0, len(xs), m)] if m else []
+
+
+def _need(ok):
+    if not ok:
+        raise ValueError("size mismatch")
+
+
+def unflat_jvp(r, c, xs, dxs):
+    return _rows(_l(dxs), c)
+
+
+def squares_vjp(r, c, xs, seed):
+    flat = [s for row in _l(seed) for s in row]
+    return [2 * x * s for x, s in zip(_l(xs), flat)]
+
+
+def rows_jvp(xss, dxss):
+    return [[2 * x * d for x, d in zip(xr, dr)] for xr, dr in zip(_l(xss), _l(dxss))]
+
+
+def doubled(r, xs):
+    return [list(_l(xs)) for _ in range(r)]
+
+
+def branch(b, n):
+    xs = list(range(n * n))
+    return _rows(xs if b else xs[::-1], n)
+
+
+def pattern(k, xs):
+    xs = _l(xs)
+    return (sum(xs[:k]), sum(xs[k:]))
+
+
+def declared_result(k, xs):
+    return (_l(xs)[:k], _l(xs)[k:])
+
+
+def wrong_total(k, xs):
+    xs = _l(xs)
+    _need(len(xs) == 2 * k)
+    return (xs[:k], xs[k:])
+
+
+def later(n, m, xs):
+    xs = _l(xs)
+    _need(n * m == len(xs))
+    return [sum(r) for r in _rows(xs, m)]
+
+
+def declared(n, m, xs):
+    rows = _rows(_l(xs), m)
+    return [[rows[i][j] for i in range(n)] for j in range(m)]
+
+
+def by_coercion(r, c, xs):
+    xs = _l(xs)
+    _need(r * c == len(xs))
+    return _rows(xs, c)
+
+
+REFS = {
+    "sizes/ad.fut": {
+        "unflat_jvp": unflat_jvp,
+        "unflat_vjp": lambda r, c, xs: _l(xs),
+        "squares_vjp": squares_vjp,
+        "rows_jvp": rows_jvp,
+    },
+    "sizes/loops_ifs.fut": {
+        "kept": lambda n, m: [[3] * m for _ in range(n)],
+        "doubled": doubled,
+        "branch": branch,
+    },
+    "sizes/split.fut": {
+        "parts": lambda a, b: (_l(a), _l(b)),
+        "pattern": pattern,
+        "declared_result": declared_result,
+        "wrong_total": wrong_total,
+    },
+    "sizes/unflatten.fut": {
+        "rows4": lambda xs: xs,
+        "inner": lambda xs: [[[2 * v for v in r] for r in m] for m in _l(xs)],
+        "tab": lambda n, m: _rows(list(range(n * m)), m) if n else fut.Empty([0, m], "i64"),
+        "later": later,
+        "declared": declared,
+        "cube": lambda xs: xs,
+        "cube3": lambda xs: xs,
+        "by_coercion": by_coercion,
+        "local_fun": lambda xs: [[v + 1 for v in r] for r in _l(xs)],
+    },
+}
