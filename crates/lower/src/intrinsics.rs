@@ -649,15 +649,141 @@ fn as_bits(b: &mut Builder, x: Operand, t: PrimType, span: Span) -> R<(Operand, 
 }
 
 impl<'p> Lowerer<'p> {
-    /// `flatmap f xs`.
+    /// `flatmap f xs` with `f: a -> ([k]b, c)` (`inst` = `[a, b, c]`):
+    /// the shapes, flags, offsets, data and values of the irregular result.
+    ///
+    /// Core IR has only regular arrays, so the data is built with maps,
+    /// scans and a gather (every step differentiable in both modes):
+    ///
+    /// 1. a map applies `f` and keeps each segment's length and the value;
+    /// 2. offsets are an exclusive scan of the lengths, `m` their sum and
+    ///    `p` the largest length;
+    /// 3. a second map applies `f` again and pads each segment to `p` rows
+    ///    with zeros (concatenation), giving a regular `[n][p]b`;
+    /// 4. the segment of each data index comes from scattering segment
+    ///    numbers to the segments' starts and a max-scan (the flags are the
+    ///    same scatter of `true`), and the data is a gather from the padded
+    ///    array at (segment, index − offset).
+    ///
+    /// `f` is thus evaluated twice per element, and the padding costs
+    /// `n * p` rows of memory.
     fn flatmap(
         &mut self,
-        _b: &mut Builder,
-        _f: SV<'p>,
-        _xs: SV<'p>,
-        _inst: &[Type],
+        b: &mut Builder,
+        f: SV<'p>,
+        xs: SV<'p>,
+        inst: &[Type],
         span: Span,
     ) -> R<SV<'p>> {
-        Err(LowerError::unsupported(span, "flatmap"))
+        let (ta, tb, tc) = (&inst[0], &inst[1], &inst[2]);
+        let arrs = xs.arrays(span)?;
+        let w = width(b, &arrs, span)?;
+        let i64t = Type::i64();
+        let segment = |r: &SV<'p>| -> R<(Vec<VName>, Operand)> {
+            let data = r.project("0", span)?.arrays(span)?;
+            let Some(&first) = data.first() else {
+                return Err(LowerError::unsupported(
+                    span,
+                    "flatmap whose segments are arrays of empty tuples",
+                ));
+            };
+            Ok((data, Operand::Var(first)))
+        };
+
+        // 1. Lengths and values.
+        let f1 = f.clone();
+        let lam = self.lambda(
+            b,
+            std::slice::from_ref(ta),
+            &Type::Tuple(vec![i64t.clone(), tc.clone()]),
+            span,
+            |s, b, mut ps| {
+                let r = s.apply(b, f1, vec![ps.pop().unwrap()], span)?;
+                let (_, first) = segment(&r)?;
+                let k = size(b, first.var().unwrap_or_else(|| unreachable!()), 0);
+                Ok(SV::Tuple(vec![SV::Prim(k), r.project("1", span)?]))
+            },
+        )?;
+        b.set_span(span);
+        let names = b.emit_as(
+            "fm",
+            Exp::Map {
+                w,
+                lam,
+                arrs: arrs.clone(),
+            },
+        );
+        let shapes = names[0];
+        let vals = from_names(tc, 1, &names[1..], span)?;
+
+        // 2. Offsets, total and largest length.
+        let zero = Operand::i64(0);
+        let m = b.reduce_op(BinOp::Add, &[shapes], vec![zero])[0];
+        let p = b.reduce_op(BinOp::Max, &[shapes], vec![zero])[0];
+        let incl = b.scan(&[shapes], vec![zero], |b, x, y| {
+            vec![b.add(x[0], y[0]).into()]
+        })[0];
+        let offsets = b.map(&[incl, shapes], |b, q| vec![b.sub(q[0], q[1]).into()])[0];
+
+        // 3. Segments padded to `p` rows.
+        let rows_b = Type::array(tb.clone(), 1);
+        let lam = self.lambda(b, std::slice::from_ref(ta), &rows_b, span, |s, b, mut ps| {
+            let r = s.apply(b, f, vec![ps.pop().unwrap()], span)?;
+            let (data, first) = segment(&r)?;
+            let k = size(b, first.var().unwrap_or_else(|| unreachable!()), 0);
+            let pad = b.sub(p, k);
+            let mut out = vec![];
+            for leaf in data {
+                let t = b.type_of(leaf);
+                let elem = t.elem().ok_or_else(|| {
+                    LowerError::bug(span, "flatmap segment leaf is not an array")
+                })?;
+                let mut z = Operand::Const(crate::value::num_scalar(elem, 0));
+                for d in (1..t.rank()).rev() {
+                    let n = size(b, leaf, d);
+                    z = Operand::Var(b.replicate(n, z));
+                }
+                let zs = b.replicate(pad, z);
+                out.push(b.concat(vec![leaf, zs]));
+            }
+            from_names(&rows_b, 0, &out, span)
+        })?;
+        b.set_span(span);
+        let padded = b.emit_as("fmpad", Exp::Map { w, lam, arrs });
+
+        // 4. Flags, segment numbers and the gather.
+        let starts = b.map(&[shapes, offsets], |b, q| {
+            let nonempty = b.cmp(CmpOp::Gt, q[0], Operand::i64(0));
+            let c = b.cast(PrimType::Int(IntType::I64), nonempty);
+            let o1 = b.add(q[1], Operand::i64(1));
+            let t = b.mul(c, o1);
+            vec![b.sub(t, Operand::i64(1)).into()]
+        })[0];
+        let trues = b.replicate(w, Operand::bool(true));
+        let falses = b.replicate(m, Operand::bool(false));
+        let flags = b.scatter(falses, starts, trues);
+        let ids = b.iota(w);
+        let zeros = b.replicate(m, zero);
+        let seg_starts = b.scatter(zeros, starts, ids);
+        let segs = b.scan(&[seg_starts], vec![zero], |b, x, y| {
+            vec![b.binop(BinOp::Max, x[0], y[0]).into()]
+        })[0];
+        let js = b.iota(m);
+        let data = b.map(&[js, segs], |b, q| {
+            let o = b.index(offsets, &[Operand::Var(q[1])]);
+            let at = b.sub(q[0], o);
+            padded
+                .iter()
+                .map(|&a| Operand::Var(b.index(a, &[Operand::Var(q[1]), Operand::Var(at)])))
+                .collect()
+        });
+        let data = from_names(tb, 1, &data, span)?;
+        Ok(SV::Tuple(vec![
+            SV::Arr(shapes),
+            SV::Arr(flags),
+            SV::Arr(offsets),
+            data,
+            vals,
+        ]))
     }
 }

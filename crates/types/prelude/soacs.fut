@@ -93,3 +93,16 @@ def reduce_by_index_3d 'a [k] [m] [l] [n] (dest: *[k][m][l]a) (op: a -> a -> a) 
   let flat = __map (\(i, j, h) -> if inside i j h then (i * m + j) * l + h else -1) is
   let res = __hist (__flatten (__flatten dest)) op ne flat vs
   in __map (\row -> __unflatten m l row) (__unflatten k (m * l) res)
+
+-- Maps `f` over `xs`, where `f` gives each element a segment of any
+-- length and a value. The result: the segments' lengths, flags marking
+-- the first element of each non-empty segment, the segments' offsets, the
+-- segments concatenated, and the values.
+def flatmap [n] 'a 'b 'c (f: a -> ?[k].([k]b, c)) (xs: [n]a)
+    : ?[m].([n]i64, [m]bool, [n]i64, [m]b, [n]c) =
+  __flatmap f xs
+
+-- `flatmap` of a function that gives only segments.
+def flatmap' [n] 'a 'b (f: a -> ?[k].[k]b) (xs: [n]a) : ?[m].([n]i64, [m]bool, [n]i64, [m]b) =
+  let (s, fl, o, d, _) = __flatmap (\x -> (f x, ())) xs
+  in (s, fl, o, d)
