@@ -727,27 +727,33 @@ impl<'p> Lowerer<'p> {
 
         // 3. Segments padded to `p` rows.
         let rows_b = Type::array(tb.clone(), 1);
-        let lam = self.lambda(b, std::slice::from_ref(ta), &rows_b, span, |s, b, mut ps| {
-            let r = s.apply(b, f, vec![ps.pop().unwrap()], span)?;
-            let (data, first) = segment(&r)?;
-            let k = size(b, first.var().unwrap_or_else(|| unreachable!()), 0);
-            let pad = b.sub(p, k);
-            let mut out = vec![];
-            for leaf in data {
-                let t = b.type_of(leaf);
-                let elem = t.elem().ok_or_else(|| {
-                    LowerError::bug(span, "flatmap segment leaf is not an array")
-                })?;
-                let mut z = Operand::Const(crate::value::num_scalar(elem, 0));
-                for d in (1..t.rank()).rev() {
-                    let n = size(b, leaf, d);
-                    z = Operand::Var(b.replicate(n, z));
+        let lam = self.lambda(
+            b,
+            std::slice::from_ref(ta),
+            &rows_b,
+            span,
+            |s, b, mut ps| {
+                let r = s.apply(b, f, vec![ps.pop().unwrap()], span)?;
+                let (data, first) = segment(&r)?;
+                let k = size(b, first.var().unwrap_or_else(|| unreachable!()), 0);
+                let pad = b.sub(p, k);
+                let mut out = vec![];
+                for leaf in data {
+                    let t = b.type_of(leaf);
+                    let elem = t.elem().ok_or_else(|| {
+                        LowerError::bug(span, "flatmap segment leaf is not an array")
+                    })?;
+                    let mut z = Operand::Const(crate::value::num_scalar(elem, 0));
+                    for d in (1..t.rank()).rev() {
+                        let n = size(b, leaf, d);
+                        z = Operand::Var(b.replicate(n, z));
+                    }
+                    let zs = b.replicate(pad, z);
+                    out.push(b.concat(vec![leaf, zs]));
                 }
-                let zs = b.replicate(pad, z);
-                out.push(b.concat(vec![leaf, zs]));
-            }
-            from_names(&rows_b, 0, &out, span)
-        })?;
+                from_names(&rows_b, 0, &out, span)
+            },
+        )?;
         b.set_span(span);
         let padded = b.emit_as("fmpad", Exp::Map { w, lam, arrs });
 

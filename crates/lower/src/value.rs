@@ -127,7 +127,12 @@ impl<'p> SV<'p> {
         Ok(match self {
             SV::Prim(o) => f(*o)?,
             SV::Arr(v) => f(Operand::Var(*v))?,
-            SV::Acc(_) => return Err(LowerError::bug(Span::default(), "map_leaves on an accumulator")),
+            SV::Acc(_) => {
+                return Err(LowerError::bug(
+                    Span::default(),
+                    "map_leaves on an accumulator",
+                ))
+            }
             SV::Tuple(xs) => SV::Tuple(xs.iter().map(|x| x.map_leaves(f)).collect::<R<_>>()?),
             SV::Record(fs) => SV::Record(
                 fs.iter()

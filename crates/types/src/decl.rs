@@ -74,8 +74,7 @@ impl Checker {
         let ty = self.resolve(&fty, v.span)?;
         let (scheme, ty) = self.size_scheme(&parts.size_params, &parts.params, &ty, |_| false);
 
-        let is_entry =
-            (v.kind == ValKind::Entry || v.name.name == "main") && !self.in_import;
+        let is_entry = (v.kind == ValKind::Entry || v.name.name == "main") && !self.in_import;
         if is_entry && !self.in_prelude {
             if !type_params.is_empty() {
                 return Err(Diagnostic::error(

@@ -86,8 +86,15 @@ pub fn check_file(sources: &mut SourceMap, file: FileId) -> Result<Checked, Vec<
             sources.get(file).name.clone(),
         )],
     };
-    check_decls(&mut ck, sources, file, &program.decls, &mut entries, &mut imports)
-        .map_err(|d| vec![d])?;
+    check_decls(
+        &mut ck,
+        sources,
+        file,
+        &program.decls,
+        &mut entries,
+        &mut imports,
+    )
+    .map_err(|d| vec![d])?;
     let typed = TProgram {
         funs: ck.funs,
         vars: ck.vars,
@@ -181,13 +188,18 @@ fn import_file(
     let text = std::fs::read_to_string(&name).map_err(|e| {
         Diagnostic::error(
             span,
-            format!("cannot import '{path}': cannot read {}: {e}", name.display()),
+            format!(
+                "cannot import '{path}': cannot read {}: {e}",
+                name.display()
+            ),
         )
     })?;
     let fid = sources.add(name.display().to_string(), text.clone());
     let (prog, next) = parad_syntax::parse_with_ids(fid, &text, imports.next_id)?;
     imports.next_id = next;
-    imports.active.push((key.clone(), name.display().to_string()));
+    imports
+        .active
+        .push((key.clone(), name.display().to_string()));
     // Entry points of imported files are ordinary functions.
     let was = std::mem::replace(&mut ck.in_import, true);
     let mut ignored = vec![];

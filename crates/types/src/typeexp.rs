@@ -200,7 +200,10 @@ impl Checker {
             ));
         };
         let inner = self.type_exp(t)?;
-        if matches!(inner, Type::Prim(_) | Type::Tuple(_) | Type::Record(_) | Type::Arrow(..)) {
+        if matches!(
+            inner,
+            Type::Prim(_) | Type::Tuple(_) | Type::Record(_) | Type::Arrow(..)
+        ) {
             return Err(Diagnostic::error(
                 t.span(),
                 format!(
