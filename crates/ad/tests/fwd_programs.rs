@@ -472,28 +472,12 @@ fn map_over_an_accumulator() {
 
 /// Every `map` in the program's functions, innermost included.
 fn maps(p: &Program) -> Vec<(usize, usize)> {
-    fn body(b: &Body, out: &mut Vec<(usize, usize)>) {
-        for s in &b.stms {
-            match &s.exp {
-                Exp::Map { lam, arrs, .. } => {
-                    out.push((arrs.len(), lam.ret.len()));
-                    body(&lam.body, out)
-                }
-                Exp::If {
-                    then_br, else_br, ..
-                } => {
-                    body(then_br, out);
-                    body(else_br, out)
-                }
-                Exp::Loop { body: lb, .. } => body(lb, out),
-                _ => {}
-            }
-        }
-    }
     let mut out = vec![];
-    for f in &p.funs {
-        body(&f.body, &mut out);
-    }
+    each_exp(p, &mut |e| {
+        if let Exp::Map { lam, arrs, .. } = e {
+            out.push((arrs.len(), lam.ret.len()))
+        }
+    });
     out
 }
 

@@ -1,6 +1,7 @@
 //! Reverse mode on programs written in Futhark source: lowering, AD
 //! expansion, IR check and interpretation.
 
+mod harness;
 use parad_ad::differentiate;
 use parad_core::{check_program, Program};
 use parad_values::{read_values, Value};
@@ -142,27 +143,12 @@ fn hessian_vector_product_of_a_matrix_function_by_vjp_of_vjp() {
 
 /// The scans in the differentiated program, as their numbers of results.
 fn scan_arities(p: &Program) -> Vec<usize> {
-    fn body(b: &parad_core::Body, out: &mut Vec<usize>) {
-        for s in &b.stms {
-            if let parad_core::Exp::Scan { arrs, .. } = &s.exp {
-                out.push(arrs.len());
-            }
-            match &s.exp {
-                parad_core::Exp::Map { lam, .. } => body(&lam.body, out),
-                parad_core::Exp::If {
-                    then_br, else_br, ..
-                } => {
-                    body(then_br, out);
-                    body(else_br, out)
-                }
-                _ => {}
-            }
-        }
-    }
     let mut out = vec![];
-    for f in &p.funs {
-        body(&f.body, &mut out);
-    }
+    harness::each_exp(p, &mut |e| {
+        if let parad_core::Exp::Scan { arrs, .. } = e {
+            out.push(arrs.len())
+        }
+    });
     out
 }
 

@@ -383,3 +383,33 @@ pub fn c(x: f64) -> Operand {
 pub fn f64_type() -> Type {
     F64
 }
+
+/// Calls `f` on the expression of every statement of `p`, nested bodies
+/// included (branches, loops, SOAC and AD lambdas).
+pub fn each_exp(p: &Program, f: &mut dyn FnMut(&Exp)) {
+    fn body(b: &Body, f: &mut dyn FnMut(&Exp)) {
+        for s in &b.stms {
+            f(&s.exp);
+            match &s.exp {
+                Exp::If {
+                    then_br, else_br, ..
+                } => {
+                    body(then_br, f);
+                    body(else_br, f)
+                }
+                Exp::Loop { body: lb, .. } => body(lb, f),
+                Exp::Map { lam, .. }
+                | Exp::Jvp { lam, .. }
+                | Exp::Vjp { lam, .. }
+                | Exp::WithAcc { lam, .. } => body(&lam.body, f),
+                Exp::Reduce { op, .. } | Exp::Scan { op, .. } | Exp::Hist { op, .. } => {
+                    body(&op.lam.body, f)
+                }
+                _ => {}
+            }
+        }
+    }
+    for fun in &p.funs {
+        body(&fun.body, f);
+    }
+}
