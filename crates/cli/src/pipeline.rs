@@ -72,21 +72,36 @@ pub fn lower(
         checked: ck,
         ..
     } = compiled;
-    let mut program = parad_lower::lower(&ck).map_err(|e| {
+    // An entry point needing an unsupported feature is left out; the
+    // others still run.
+    let (mut program, skipped) = parad_lower::lower_each(&ck).map_err(|e| {
         let text = e.diagnostic().render(&sources);
         match e.kind {
             ErrorKind::Unsupported => LoadError::Unsupported(text.trim_end().to_string()),
             ErrorKind::Program | ErrorKind::Bug => LoadError::Compile(text),
         }
     })?;
+    let mut unsupported: Vec<(String, String)> = skipped
+        .into_iter()
+        .map(|(entry, e)| {
+            (
+                entry,
+                e.diagnostic().render(&sources).trim_end().to_string(),
+            )
+        })
+        .collect();
+    if program.entries.is_empty() {
+        if let Some((_, why)) = unsupported.first() {
+            return Err(LoadError::Unsupported(why.clone()));
+        }
+    }
     checked("lowering", &program, &sources)?;
-    let mut unsupported = vec![];
     if simplify {
         parad_opt::simplify(&mut program);
         checked("simplification", &program, &sources)?;
     }
     if differentiate {
-        unsupported = differentiate_each(&mut program, &sources);
+        unsupported.extend(differentiate_each(&mut program, &sources));
         checked("automatic differentiation", &program, &sources)?;
         if simplify {
             parad_opt::optimise(&mut program);

@@ -49,10 +49,27 @@ pub fn lower(checked: &Checked) -> Result<Program, LowerError> {
 /// Lowers every entry point of `prog` (on a thread with a large stack:
 /// inlining recurses as deeply as the program's calls nest).
 pub fn lower_typed(prog: &TProgram) -> Result<Program, LowerError> {
+    let (p, skipped) = on_big_stack(|| lower_on_this_thread(prog, false))?;
+    debug_assert!(skipped.is_empty());
+    Ok(p)
+}
+
+/// Like [`lower`], but an entry point that needs a feature lowering does
+/// not support yet is left out (returned with its error) while the others
+/// are kept; any other error fails the whole program.
+pub fn lower_each(checked: &Checked) -> Result<(Program, Vec<(String, LowerError)>), LowerError> {
+    on_big_stack(|| lower_on_this_thread(&checked.typed, true))
+}
+
+type Lowered = (Program, Vec<(String, LowerError)>);
+
+fn on_big_stack(
+    f: impl FnOnce() -> Result<Lowered, LowerError> + Send,
+) -> Result<Lowered, LowerError> {
     std::thread::scope(|s| {
         std::thread::Builder::new()
             .stack_size(512 << 20)
-            .spawn_scoped(s, || lower_on_this_thread(prog))
+            .spawn_scoped(s, f)
             .expect("cannot start the lowering thread")
             .join()
             .unwrap_or_else(|_| {
@@ -64,21 +81,31 @@ pub fn lower_typed(prog: &TProgram) -> Result<Program, LowerError> {
     })
 }
 
-fn lower_on_this_thread(prog: &TProgram) -> Result<Program, LowerError> {
+fn lower_on_this_thread(prog: &TProgram, skip_unsupported: bool) -> Result<Lowered, LowerError> {
     let mut ctx = Ctx::default();
     let mut lw = Lowerer { prog, depth: 0 };
     let mut funs = vec![];
     let mut entries = vec![];
+    let mut skipped = vec![];
     for f in prog.funs.iter().filter(|f| f.entry && !f.prelude) {
-        let (def, entry) = lw.entry(&mut ctx, f)?;
-        funs.push(def);
-        entries.push(entry);
+        match lw.entry(&mut ctx, f) {
+            Ok((def, entry)) => {
+                funs.push(def);
+                entries.push(entry);
+            }
+            Err(e) if skip_unsupported && e.kind == ErrorKind::Unsupported => {
+                lw.depth = 0;
+                skipped.push((f.name.clone(), e));
+            }
+            Err(e) => return Err(e),
+        }
     }
-    Ok(Program {
+    let p = Program {
         funs,
         entries,
         names: ctx.names,
-    })
+    };
+    Ok((p, skipped))
 }
 
 impl<'p> Lowerer<'p> {
