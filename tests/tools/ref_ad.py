@@ -136,6 +136,25 @@ def max_plus_sum(xs):
     return [2.0 if i == k else 1.0 for i in range(len(xs))]
 
 
+
+# ---- ad/acc_writes.fut: writes keep the adjoint of their cell
+
+def acc_writes(xs, is_, ys, scale=2.0):
+    n = len(xs)
+    written = {i for i in is_ if 0 <= i < n}
+    xbar = [0.0 if j in written else 1.0 for j in range(n)]
+    ybar = [scale if 0 <= i < n else 0.0 for i in is_]
+    return (xbar, ybar)
+
+
+def acc_rows(xs, is_, ys):
+    n, k = len(xs), len(xs[0])
+    written = {i for i in is_ if 0 <= i < n}
+    xbar = [[0.0 if j in written else 1.0] * k for j in range(n)]
+    ybar = [[3.0 if 0 <= i < n else 0.0] * k for i in is_]
+    return (xbar, ybar)
+
+
 REFS = {
     "ad/vjp_rules.fut": {
         "sumsq_sin": sumsq_sin,
@@ -169,6 +188,7 @@ REFS = {
         "tape": tape,
         "in_loop": lambda x: 1000.0,
     },
+    "ad/acc_writes.fut": {"writes": acc_writes, "rows": acc_rows},
     "ad/sparse_minmax.fut": {
         "kmeans_grad": kmeans_grad,
         "kmeans_grad_points": kmeans_grad_points,

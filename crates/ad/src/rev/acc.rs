@@ -29,8 +29,20 @@ pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<()> {
     };
     let mut k = 0;
     let mut prologue = vec![];
+    // Adjoints of the arrays of an overwriting accumulator, added to the
+    // inputs only where nothing was written (after the sweep).
+    let mut overwritten: Vec<(VName, VName)> = vec![];
     for (inp, p) in inputs.iter().zip(&lam.params) {
-        if !matches!(&inp.op, Some(op) if matches!(classify(&op.lam), Some((Special::Add, _)))) {
+        let overwrite = inp.op.is_none();
+        if overwrite && !overwrite_supported(inputs, lam) {
+            return Err(AdError::new(
+                s.span,
+                "reverse AD of writes through an accumulator is only supported for a single accumulator",
+            ));
+        }
+        if !overwrite
+            && !matches!(&inp.op, Some(op) if matches!(classify(&op.lam), Some((Special::Add, _))))
+        {
             return Err(AdError::new(
                 s.span,
                 "reverse AD of an accumulator whose operator is not + is not supported",
@@ -42,7 +54,11 @@ pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<()> {
             k += 1;
             if r.wants(b, out) {
                 let o = r.adj_val(b, out).var().expect("array adjoint");
-                r.add(b, a, o.into());
+                if overwrite {
+                    overwritten.push((a, o));
+                } else {
+                    r.add(b, a, o.into());
+                }
                 obar.push(Some(o));
             } else {
                 obar.push(None);
@@ -74,7 +90,167 @@ pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<()> {
         .collect();
     seeds.extend(r.seeds(b, &s.pat[k..]));
     r.body(b, &body, &seeds)?;
+    if !overwritten.is_empty() {
+        let written = written_adjoints(r, b, s, &overwritten);
+        for ((a, o), w) in overwritten.into_iter().zip(written) {
+            let t = b.type_of(o).elem().expect("array");
+            let neg = super::build::scale(b, w.into(), const_of(t, -1.0));
+            let kept = super::build::add_values(b, o.into(), neg);
+            r.add(b, a, kept);
+        }
+    }
     Ok(())
+}
+
+/// Writes (no operator) are differentiated for a `withacc` of one input
+/// whose body creates no accumulators of its own (every `upd` in it then
+/// writes to that input). Duplicate writes to one position are not
+/// supported (their order is unspecified, as for `scatter`).
+fn overwrite_supported(inputs: &[AccInput], lam: &Lambda) -> bool {
+    let mut nested = false;
+    let mut find = |e: &Exp| nested |= matches!(e, Exp::WithAcc { .. });
+    each_exp(&lam.body, &mut find);
+    inputs.len() == 1 && !nested
+}
+
+fn each_exp(body: &Body, f: &mut dyn FnMut(&Exp)) {
+    for s in &body.stms {
+        f(&s.exp);
+        match &s.exp {
+            Exp::If {
+                then_br, else_br, ..
+            } => {
+                each_exp(then_br, f);
+                each_exp(else_br, f)
+            }
+            Exp::Loop { body, .. } => each_exp(body, f),
+            Exp::Map { lam, .. } | Exp::WithAcc { lam, .. } => each_exp(&lam.body, f),
+            Exp::Reduce { op, .. } | Exp::Scan { op, .. } | Exp::Hist { op, .. } => {
+                each_exp(&op.lam.body, f)
+            }
+            _ => {}
+        }
+    }
+}
+
+/// For each `(input, ōut)` of an overwriting accumulator: `ōut` at the
+/// written positions and zero elsewhere, by re-running the `withacc` on
+/// zeros with every write replaced by a read of `ōut` at its index.
+fn written_adjoints(r: &mut Rev, b: &mut Builder, s: &Stm, pairs: &[(VName, VName)]) -> Vec<VName> {
+    let Exp::WithAcc { inputs, lam } = &s.exp else {
+        unreachable!()
+    };
+    let obars: Vec<VName> = pairs.iter().map(|&(_, o)| o).collect();
+    let body = reads_for_writes(b, &lam.body, &obars);
+    let zeros: Vec<VName> = obars
+        .iter()
+        .map(|&o| super::build::zeros_like(b, o.into()).var().expect("array"))
+        .collect();
+    let inputs = vec![AccInput {
+        ispace: inputs[0].ispace.clone(),
+        arrs: zeros,
+        op: None,
+    }];
+    let copy = Stm {
+        pat: s.pat.clone(),
+        exp: Exp::WithAcc {
+            inputs,
+            lam: Lambda {
+                params: lam.params.clone(),
+                ret: lam.ret.clone(),
+                body,
+            },
+        },
+        span: s.span,
+    };
+    // The copy's binders must not replace the primal's in the substitution.
+    let names: Vec<VName> = s.pat.iter().map(|p| p.name).collect();
+    let saved = r.save_subst(&names);
+    let copy = super::rename::Renamer {
+        ctx: b.ctx,
+        subst: &mut r.subst,
+    }
+    .stm(&copy);
+    r.restore_subst(&saved);
+    let out: Vec<VName> = copy.pat[..obars.len()].iter().map(|p| p.name).collect();
+    b.add_stm(copy);
+    out
+}
+
+/// `body` with every `upd acc i vs` turned into `upd acc i (ōut[i])`
+/// (zeros where `i` is out of bounds, which `upd` ignores anyway).
+fn reads_for_writes(b: &mut Builder, body: &Body, obars: &[VName]) -> Body {
+    let mut stms = vec![];
+    for s in &body.stms {
+        let exp = match &s.exp {
+            Exp::Upd { acc, inds, vals } => {
+                let (pre, new_vals) = b.nested(|b| {
+                    obars
+                        .iter()
+                        .zip(vals)
+                        .map(|(&o, &v)| guarded_read(b, o, inds, v))
+                        .collect::<Vec<Operand>>()
+                });
+                stms.extend(pre);
+                Exp::Upd {
+                    acc: *acc,
+                    inds: inds.clone(),
+                    vals: new_vals,
+                }
+            }
+            Exp::If {
+                cond,
+                then_br,
+                else_br,
+                ret,
+            } => Exp::If {
+                cond: *cond,
+                then_br: reads_for_writes(b, then_br, obars),
+                else_br: reads_for_writes(b, else_br, obars),
+                ret: ret.clone(),
+            },
+            Exp::Loop { params, form, body } => Exp::Loop {
+                params: params.clone(),
+                form: form.clone(),
+                body: reads_for_writes(b, body, obars),
+            },
+            Exp::Map { w, lam, arrs } => Exp::Map {
+                w: *w,
+                lam: Lambda {
+                    params: lam.params.clone(),
+                    ret: lam.ret.clone(),
+                    body: reads_for_writes(b, &lam.body, obars),
+                },
+                arrs: arrs.clone(),
+            },
+            e => e.clone(),
+        };
+        stms.push(Stm { exp, ..s.clone() });
+    }
+    Body::new(stms, body.result.clone())
+}
+
+/// `o[inds]` if in bounds, else zeros shaped like `v`.
+fn guarded_read(b: &mut Builder, o: VName, inds: &[Operand], v: Operand) -> Operand {
+    let mut ok: Option<VName> = None;
+    for (k, &i) in inds.iter().enumerate() {
+        let n = b.dim(o, k);
+        let c = in_bounds(b, i, n);
+        ok = Some(match ok {
+            None => c,
+            Some(p) => b.binop(BinOp::And, p, c),
+        });
+    }
+    let ok: Operand = ok.map_or(Operand::bool(true), Operand::Var);
+    let t = b.type_of(v);
+    if_(
+        b,
+        ok,
+        vec![t],
+        |b| vec![b.index(o, inds).into()],
+        |b| vec![super::build::zeros_like(b, v)],
+    )[0]
+    .into()
 }
 
 /// The adjoints of the arrays behind one accumulator (`None`: not
