@@ -81,6 +81,34 @@ impl<'p> Lowerer<'p> {
         args: Vec<SV<'p>>,
         span: Span,
     ) -> R<SV<'p>> {
+        // Code inlined from the prelude is located at the user's call;
+        // user code called from inside the prelude (a lambda passed to
+        // `map`) keeps its own locations.
+        let user = match &callee {
+            Callee::Lambda { body, .. } => !self.prelude_files.contains(&body.span.file),
+            Callee::Global(f, ..) => !self.prog.fun(*f).prelude,
+            Callee::Local { fun, .. } => !self.prelude_files.contains(&fun.body.span.file),
+            Callee::Intrinsic(..) => false,
+        };
+        let pin = match (user, b.pinned_span()) {
+            (true, Some(_)) => Some(b.pin_span(None)),
+            (false, None) => Some(b.pin_span(Some(span))),
+            _ => None,
+        };
+        let r = self.call_callee(b, callee, args, span);
+        if let Some(old) = pin {
+            b.pin_span(old);
+        }
+        r
+    }
+
+    fn call_callee(
+        &mut self,
+        b: &mut Builder,
+        callee: Callee<'p>,
+        args: Vec<SV<'p>>,
+        span: Span,
+    ) -> R<SV<'p>> {
         match callee {
             Callee::Lambda { params, body, env } => {
                 let mut env = env;
@@ -293,6 +321,10 @@ impl<'p> Lowerer<'p> {
                     self.bind_pat(b, env, p, c)?;
                 }
             }
+            TPat::Constr(name, ps, t, span) => {
+                self.bind_constr(b, env, (name, ps, t, *span), v)?;
+            }
+            TPat::Lit(..) => {}
         }
         Ok(())
     }

@@ -86,8 +86,33 @@ impl<'p> Lowerer<'p> {
         )?)))
     }
 
-    /// Structural equality of two values of type `t`.
+    /// Structural equality of two values of the same type.
     fn equal(&mut self, b: &mut Builder, x: &SV<'p>, y: &SV<'p>, span: Span) -> R<Operand> {
+        let mut rec = |s: &mut Self, b: &mut Builder, x: &SV<'p>, y: &SV<'p>| s.equal(b, x, y, span);
+        match (x, y) {
+            (SV::Tuple(xs), SV::Tuple(ys)) => {
+                let mut acc = Operand::bool(true);
+                for (a, c) in xs.iter().zip(ys) {
+                    let e = rec(self, b, a, c)?;
+                    acc = and_op(b, acc, e);
+                }
+                return Ok(acc);
+            }
+            (SV::Record(xs), SV::Record(ys)) => {
+                let mut acc = Operand::bool(true);
+                for ((_, a), (_, c)) in xs.iter().zip(ys) {
+                    let e = rec(self, b, a, c)?;
+                    acc = and_op(b, acc, e);
+                }
+                return Ok(acc);
+            }
+            (SV::Sum(..), SV::Sum(..)) => {
+                if let Some(e) = self.sum_equal(b, x, y, span, &mut rec)? {
+                    return Ok(e);
+                }
+            }
+            _ => {}
+        }
         let xs = x.leaves(span)?;
         let ys = y.leaves(span)?;
         let mut acc = Operand::bool(true);
@@ -498,6 +523,17 @@ impl<'p> Lowerer<'p> {
             ret: ret_tys,
             body: parad_core::Body::new(stms, res?),
         })
+    }
+}
+
+/// `x && y`, without an operation when either is `true`.
+fn and_op(b: &mut Builder, x: Operand, y: Operand) -> Operand {
+    if x == Operand::bool(true) {
+        y
+    } else if y == Operand::bool(true) {
+        x
+    } else {
+        Operand::Var(b.binop(BinOp::And, x, y))
     }
 }
 

@@ -15,6 +15,7 @@
 //! - [`exp`]: expressions; [`apply`]: calls, patterns and sizes;
 //! - [`index`]: indexing, slices, updates, ranges, array literals;
 //! - [`loops`]: `loop`; [`intrinsics`]: built-in functions and SOACs;
+//! - [`sums`]: sum types (constructors, `match`, their representation);
 //! - [`value`]: static values and the flattening of types.
 
 pub mod apply;
@@ -23,6 +24,7 @@ pub mod exp;
 pub mod index;
 pub mod intrinsics;
 pub mod loops;
+pub mod sums;
 pub mod value;
 
 pub use error::{ErrorKind, LowerError};
@@ -39,6 +41,9 @@ pub struct Lowerer<'p> {
     pub prog: &'p TProgram,
     /// Current inlining depth (to stop runaway expansion).
     depth: usize,
+    /// The files of the prelude: code inlined from them gets the location
+    /// of the user's call (see [`apply`]).
+    prelude_files: rustc_hash::FxHashSet<parad_base::FileId>,
 }
 
 /// Lowers every entry point of a checked program.
@@ -83,7 +88,17 @@ fn on_big_stack(
 
 fn lower_on_this_thread(prog: &TProgram, skip_unsupported: bool) -> Result<Lowered, LowerError> {
     let mut ctx = Ctx::default();
-    let mut lw = Lowerer { prog, depth: 0 };
+    let prelude_files = prog
+        .funs
+        .iter()
+        .filter(|f| f.prelude)
+        .map(|f| f.span.file)
+        .collect();
+    let mut lw = Lowerer {
+        prog,
+        depth: 0,
+        prelude_files,
+    };
     let mut funs = vec![];
     let mut entries = vec![];
     let mut skipped = vec![];

@@ -27,6 +27,17 @@ pub enum SV<'p> {
     /// An accumulator (`acc t`): one core variable of accumulator type
     /// covering every leaf array of `t`.
     Acc(VName),
+    /// A value of a sum type (or an array of them): the tag (the index
+    /// of the constructor in the sorted list of the type's constructors;
+    /// a scalar, or an array of tags) and the payload of every
+    /// constructor. Payloads of constructors other than the tag's are
+    /// blanks (zeros and empty arrays), so that values of one sum type
+    /// always have the same leaves. A tag known at compile time lets
+    /// `match` pick its case statically.
+    Sum(Box<SV<'p>>, Vec<Vec<SV<'p>>>),
+    /// The blank of a function-typed payload of a constructor the value
+    /// statically does not have; it has no leaves.
+    Absent,
 }
 
 /// A function value: a callee and the arguments given so far.
@@ -99,7 +110,13 @@ impl<'p> SV<'p> {
                     x.push_leaves(out, span)?
                 }
             }
-            SV::Fun(_) => {
+            SV::Sum(tag, ps) => {
+                tag.push_leaves(out, span)?;
+                for x in ps.iter().flatten() {
+                    x.push_leaves(out, span)?
+                }
+            }
+            SV::Fun(_) | SV::Absent => {
                 return Err(LowerError::unsupported(
                     span,
                     "a function value cannot be stored in data here",
@@ -139,7 +156,15 @@ impl<'p> SV<'p> {
                     .map(|(n, x)| Ok((n.clone(), x.map_leaves(f)?)))
                     .collect::<R<_>>()?,
             ),
-            SV::Fun(_) => return Err(LowerError::bug(Span::default(), "map_leaves on a function")),
+            SV::Sum(tag, ps) => SV::Sum(
+                Box::new(tag.map_leaves(f)?),
+                ps.iter()
+                    .map(|p| p.iter().map(|x| x.map_leaves(f)).collect::<R<_>>())
+                    .collect::<R<_>>()?,
+            ),
+            SV::Fun(_) | SV::Absent => {
+                return Err(LowerError::bug(Span::default(), "map_leaves on a function"))
+            }
         })
     }
 
@@ -199,11 +224,28 @@ pub fn leaf_types(t: &Type, outer: usize, out: &mut Vec<parad_core::Type>, span:
             }
             out.push(acc_type(arr, span)?);
         }
+        Type::Sum(cs) => {
+            let tag = Type::Prim(tag_type(cs.len()));
+            leaf_types(&tag, outer, out, span)?;
+            for t in cs.iter().flat_map(|(_, ts)| ts) {
+                leaf_types(t, outer, out, span)?
+            }
+        }
         Type::Param(_) | Type::Var(_) => {
             return Err(LowerError::bug(span, format!("unresolved type {t}")))
         }
     }
     Ok(())
+}
+
+/// The type of the tag of a sum type with `n` constructors.
+pub fn tag_type(n: usize) -> PrimType {
+    PrimType::Int(if n <= 127 { IntType::I8 } else { IntType::I32 })
+}
+
+/// The tag of constructor number `k` of a sum type with `n` constructors.
+pub fn tag_scalar(n: usize, k: usize) -> Scalar {
+    num_scalar(tag_type(n), k as i64)
 }
 
 /// The core type of an accumulator of the array type `arr` (resolved):
@@ -260,6 +302,18 @@ pub fn from_leaves<'p>(
                 .map(|(n, t)| Ok((n.clone(), from_leaves(t, outer, leaves, span)?)))
                 .collect::<R<_>>()?,
         ),
+        Type::Sum(cs) => {
+            let tag = from_leaves(&Type::Prim(tag_type(cs.len())), outer, leaves, span)?;
+            let ps = cs
+                .iter()
+                .map(|(_, ts)| {
+                    ts.iter()
+                        .map(|t| from_leaves(t, outer, leaves, span))
+                        .collect::<R<Vec<_>>>()
+                })
+                .collect::<R<_>>()?;
+            SV::Sum(Box::new(tag), ps)
+        }
         Type::Acc(_) if outer > 0 => {
             return Err(LowerError::unsupported(
                 span,

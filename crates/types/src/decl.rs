@@ -160,6 +160,7 @@ fn contains_arrow(t: &Type) -> bool {
         Type::Array(e, _) => contains_arrow(e),
         Type::Tuple(ts) => ts.iter().any(contains_arrow),
         Type::Record(fs) => fs.iter().any(|(_, t)| contains_arrow(t)),
+        Type::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(contains_arrow)),
         _ => false,
     }
 }
@@ -170,6 +171,7 @@ fn contains_acc(t: &Type) -> bool {
         Type::Array(e, _) => contains_acc(e),
         Type::Tuple(ts) => ts.iter().any(contains_acc),
         Type::Record(fs) => fs.iter().any(|(_, t)| contains_acc(t)),
+        Type::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(contains_acc)),
         _ => false,
     }
 }

@@ -133,7 +133,11 @@ impl Checker {
             // Overloaded literals are shown at the type they would default to.
             &|v| {
                 let c = self.inf.class_of(v);
-                if c.is_any() {
+                if self.inf.has_constrs(v) {
+                    let mut cs = self.inf.constrs_of(v);
+                    cs.sort_by(|a, b| a.0.cmp(&b.0));
+                    format!("{} | ...", self.show(&Type::Sum(cs)))
+                } else if c.is_any() {
                     format!("t{v}")
                 } else {
                     c.default_type().name().to_string()
@@ -180,6 +184,26 @@ impl Checker {
                 ),
             ),
             UnifyError::NoField(t, f) => no_field(span, &self.show(&t), &f),
+            UnifyError::Unshared(cs) => Diagnostic::error(
+                span,
+                format!(
+                    "cannot unify '{}' with '{}': Unshared constructors: {}.",
+                    self.show(expected),
+                    self.show(actual),
+                    cs.iter()
+                        .map(|c| format!("#{c}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ),
+            UnifyError::Arity(c) => Diagnostic::error(
+                span,
+                format!(
+                    "cannot unify '{}' with '{}': uses of constructor #{c} differ in arity",
+                    self.show(expected),
+                    self.show(actual)
+                ),
+            ),
         }
     }
 }

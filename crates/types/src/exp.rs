@@ -4,7 +4,7 @@ use crate::env::{no_field, Checker, Local, Res, SizeScheme, TypeName};
 use crate::intrinsics::array_intrinsic;
 use crate::pat::Sizes;
 use crate::tast::*;
-use crate::typeexp::{unsupported_modules, unsupported_sums};
+use crate::typeexp::unsupported_modules;
 use crate::unify::{field_type, ClassSet, UnifyError};
 use parad_base::{Diagnostic, IntType, PrimType, Span};
 use parad_syntax::ast::{
@@ -488,7 +488,20 @@ impl Checker {
                     span,
                 ))
             }
-            ExpKind::Match(..) | ExpKind::Constr(..) => Err(unsupported_sums(span)),
+            ExpKind::Constr(name, args) => {
+                let targs = args
+                    .iter()
+                    .map(|a| self.check_exp(a))
+                    .collect::<Res<Vec<_>>>()?;
+                let payload = targs.iter().map(|a| a.ty.clone()).collect();
+                let ty = self.inf.fresh_with_constr(&name.name, payload);
+                Ok(TExp::new(
+                    TExpKind::Constr(name.name.clone(), targs),
+                    ty,
+                    span,
+                ))
+            }
+            ExpKind::Match(scrut, cases) => self.check_match(scrut, cases, span),
             ExpKind::Attr(_, inner) => self.check_exp(inner),
             ExpKind::QualParens(q, inner) => {
                 match (q.quals.is_empty(), PrimType::from_name(&q.name)) {
@@ -504,7 +517,7 @@ impl Checker {
         }
     }
 
-    fn check_lit(&mut self, l: &Lit, span: Span) -> TExp {
+    pub(crate) fn check_lit(&mut self, l: &Lit, span: Span) -> TExp {
         match l {
             Lit::Int { value, suffix } => {
                 let v = Literal::Int(*value as i128);
@@ -899,6 +912,13 @@ impl Checker {
             for x in [&ta, &tb] {
                 if let Err(e) = self.inf.unify(&t, &x.ty) {
                     return Err(match e {
+                        UnifyError::Class(..) if self.is_sum(&x.ty) => Diagnostic::error(
+                            x.span,
+                            format!(
+                                "cannot apply '{name}' to a value of sum type '{}'",
+                                self.show(&x.ty)
+                            ),
+                        ),
                         UnifyError::Class(..) => Diagnostic::error(
                             x.span,
                             format!("cannot apply '{name}' to type '{}'", self.show(&x.ty)),
@@ -936,8 +956,63 @@ impl Checker {
         self.apply_texp(f, vec![ta, tb], &format!("'{}'", op.full()), span)
     }
 
+    /// `match scrut case p1 -> e1 …`: every pattern against the
+    /// scrutinee's type, every case of one result type.
+    fn check_match(&mut self, scrut: &Exp, cases: &[(Pat, Exp)], span: Span) -> Res<TExp> {
+        let ts = self.check_exp(scrut)?;
+        let rt = self.inf.fresh();
+        let mut out = vec![];
+        for (p, e) in cases {
+            let mark = self.scope.len();
+            let r = (|| {
+                let mut binds = vec![];
+                let tp = self.check_pat(p, &ts.ty, None, &mut Sizes::default(), &mut binds)?;
+                self.bind_all(binds);
+                let te = self.check_exp(e)?;
+                self.inf.unify(&rt, &te.ty).map_err(|_| {
+                    Diagnostic::error(
+                        e.span,
+                        format!(
+                            "cases of 'match' have different types: '{}' and '{}'",
+                            self.show(&rt),
+                            self.show(&te.ty)
+                        ),
+                    )
+                })?;
+                Ok((tp, te))
+            })();
+            self.scope.truncate(mark);
+            out.push(r?);
+        }
+        // A size the cases disagree on is unknown.
+        let mut ty = self.inf.zonk(&rt);
+        if let Some((_, first)) = out.first() {
+            ty = self.inf.zonk(&first.ty);
+            for (_, e) in &out[1..] {
+                ty = merge_dims(&ty, &self.inf.zonk(&e.ty));
+            }
+        }
+        Ok(TExp::new(TExpKind::Match(Box::new(ts), out), ty, span))
+    }
+
+    fn is_sum(&self, t: &Type) -> bool {
+        match self.inf.shallow(t) {
+            Type::Sum(_) => true,
+            Type::Var(v) => self.inf.has_constrs(v),
+            _ => false,
+        }
+    }
+
     fn contains_function(&self, t: &Type) -> bool {
         match self.inf.shallow(t) {
+            Type::Sum(cs) => cs
+                .iter()
+                .any(|(_, ts)| ts.iter().any(|t| self.contains_function(t))),
+            Type::Var(v) => self
+                .inf
+                .constrs_of(v)
+                .iter()
+                .any(|(_, ts)| ts.iter().any(|t| self.contains_function(t))),
             Type::Arrow(..) => true,
             Type::Array(e, _) => self.contains_function(&e),
             Type::Tuple(ts) => ts.iter().any(|t| self.contains_function(t)),
@@ -1090,12 +1165,16 @@ impl Checker {
             for (_, ft) in self.inf.fields_of(*v) {
                 self.inf.free_vars(&ft, &mut blocked);
             }
+            for (_, ts) in self.inf.constrs_of(*v) {
+                ts.iter().for_each(|t| self.inf.free_vars(t, &mut blocked));
+            }
         }
         let mut out = vec![];
         for v in fv {
             if self.inf.level_of(v) > level
                 && self.inf.class_of(v).is_any()
                 && !self.inf.has_fields(v)
+                && !self.inf.has_constrs(v)
                 && !blocked.contains(&v)
             {
                 let name = format!("t{}", out.len());
@@ -1346,6 +1425,17 @@ fn merge_dims(a: &Type, b: &Type) -> Type {
             xs.iter()
                 .zip(ys)
                 .map(|((n, x), (_, y))| (n.clone(), merge_dims(x, y)))
+                .collect(),
+        ),
+        (Type::Sum(xs), Type::Sum(ys)) if xs.len() == ys.len() => Type::Sum(
+            xs.iter()
+                .zip(ys)
+                .map(|((n, x), (_, y))| {
+                    (
+                        n.clone(),
+                        x.iter().zip(y).map(|(x, y)| merge_dims(x, y)).collect(),
+                    )
+                })
                 .collect(),
         ),
         _ => a.clone(),

@@ -26,6 +26,14 @@ impl Checker {
                     ),
                 ));
             }
+            // A sum type known only by some of its constructors is the
+            // sum of those.
+            if self.inf.has_constrs(v) {
+                let mut cs = self.inf.constrs_of(v);
+                cs.sort_by(|a, b| a.0.cmp(&b.0));
+                self.inf.set(v, Type::Sum(cs));
+                continue;
+            }
             let class = self.inf.class_of(v);
             let t = if class.is_any() {
                 Type::unit()
@@ -47,11 +55,49 @@ impl Checker {
         Ok(t)
     }
 
+    /// Finishes a pattern that binds (parameters, `let`, loops): it must
+    /// be irrefutable.
     pub(crate) fn finish_pat(&mut self, p: &mut TPat) -> Res<()> {
+        self.finish_pat_in(p, false)
+    }
+
+    /// Finishes a pattern; literals and constructors of sum types with
+    /// several constructors are allowed only where `refutable` (in `match`).
+    fn finish_pat_in(&mut self, p: &mut TPat, refutable: bool) -> Res<()> {
         match p {
             TPat::Var(_, t, s) | TPat::Wildcard(t, s) => *t = self.resolve(t, *s)?,
-            TPat::Tuple(ps, _) => ps.iter_mut().try_for_each(|p| self.finish_pat(p))?,
-            TPat::Record(fs, _) => fs.iter_mut().try_for_each(|(_, p)| self.finish_pat(p))?,
+            TPat::Tuple(ps, _) => ps
+                .iter_mut()
+                .try_for_each(|p| self.finish_pat_in(p, refutable))?,
+            TPat::Record(fs, _) => fs
+                .iter_mut()
+                .try_for_each(|(_, p)| self.finish_pat_in(p, refutable))?,
+            TPat::Constr(_, ps, t, s) => {
+                *t = self.resolve(t, *s)?;
+                if !refutable && matches!(t, Type::Sum(cs) if cs.len() > 1) {
+                    return Err(Diagnostic::error(
+                        *s,
+                        format!(
+                            "refutable pattern not allowed here: a value of type '{}' may have another constructor",
+                            self.show(t)
+                        ),
+                    )
+                    .with_note("use 'match' to distinguish constructors"));
+                }
+                ps.iter_mut()
+                    .try_for_each(|p| self.finish_pat_in(p, refutable))?;
+            }
+            TPat::Lit(l, t, s) => {
+                if !refutable {
+                    return Err(Diagnostic::error(
+                        *s,
+                        "refutable pattern not allowed here: a literal pattern",
+                    )
+                    .with_note("literal patterns are only allowed in 'match' cases"));
+                }
+                *t = self.resolve(t, *s)?;
+                *l = fix_literal(*l, t, *s)?;
+            }
         }
         Ok(())
     }
@@ -170,6 +216,14 @@ impl Checker {
                 self.finish_exp(x)?;
             }
             TExpKind::Coerce(x) => self.finish_exp(x)?,
+            TExpKind::Constr(_, args) => args.iter_mut().try_for_each(|a| self.finish_exp(a))?,
+            TExpKind::Match(x, cases) => {
+                self.finish_exp(x)?;
+                for (p, e) in cases {
+                    self.finish_pat_in(p, true)?;
+                    self.finish_exp(e)?;
+                }
+            }
         }
         Ok(())
     }
@@ -233,6 +287,7 @@ fn array_of_acc(t: &Type) -> bool {
             Type::Array(e, _) => has_acc(e),
             Type::Tuple(ts) => ts.iter().any(has_acc),
             Type::Record(fs) => fs.iter().any(|(_, t)| has_acc(t)),
+            Type::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(has_acc)),
             _ => false,
         }
     }
@@ -242,6 +297,7 @@ fn array_of_acc(t: &Type) -> bool {
         Type::Record(fs) => fs.iter().any(|(_, t)| array_of_acc(t)),
         Type::Arrow(a, b) => array_of_acc(a) || array_of_acc(b),
         Type::Acc(t) => array_of_acc(t),
+        Type::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(array_of_acc)),
         _ => false,
     }
 }

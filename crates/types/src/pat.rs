@@ -2,8 +2,7 @@
 //! parameters can be read off the shapes of bound values.
 
 use crate::env::{Checker, Res};
-use crate::tast::{SizeSource, TPat, Type, VarId};
-use crate::typeexp::unsupported_sums;
+use crate::tast::{Literal, SizeSource, TExpKind, TPat, Type, VarId};
 use parad_base::{Diagnostic, Span};
 use parad_syntax::ast::{ExpKind, Pat, SizeExp, TypeExp};
 
@@ -193,8 +192,35 @@ impl Checker {
                 self.check_pat(inner, ty, Some(te), sizes, binds)
             }
             Pat::Attr(_, inner, _) => self.check_pat(inner, ty, decl, sizes, binds),
-            // Literal and constructor patterns only occur in `match`.
-            _ => Err(unsupported_sums(p.span())),
+            // Literal patterns are refutable: `finish` rejects them outside
+            // `match` cases.
+            Pat::Lit(l, span) | Pat::NegLit(l, span) => {
+                let t = self.check_lit(l, *span);
+                let TExpKind::Lit(mut v) = t.kind else {
+                    unreachable!("check_lit gives a literal")
+                };
+                if matches!(p, Pat::NegLit(..)) {
+                    v = match v {
+                        Literal::Int(i) => Literal::Int(-i),
+                        Literal::Float(x) => Literal::Float(-x),
+                        Literal::Bool(_) => {
+                            return Err(Diagnostic::error(*span, "cannot negate a boolean"))
+                        }
+                    };
+                }
+                self.unify_at(*span, ty, &t.ty)?;
+                Ok(TPat::Lit(v, t.ty, *span))
+            }
+            Pat::Constr(name, ps, span) => {
+                let payload: Vec<Type> = ps.iter().map(|_| self.inf.fresh()).collect();
+                let want = self.inf.fresh_with_constr(&name.name, payload.clone());
+                self.unify_at(*span, ty, &want)?;
+                let mut out = vec![];
+                for (p, t) in ps.iter().zip(&payload) {
+                    out.push(self.check_pat(p, t, None, sizes, binds)?);
+                }
+                Ok(TPat::Constr(name.name.clone(), out, ty.clone(), *span))
+            }
         }
     }
 

@@ -40,7 +40,7 @@ pub(crate) fn write_type(
             f.write_str("}")
         }
         Type::Arrow(a, b) => {
-            if matches!(**a, Type::Arrow(..)) {
+            if matches!(**a, Type::Arrow(..) | Type::Sum(_)) {
                 f.write_str("(")?;
                 write_type(f, a, param, var)?;
                 f.write_str(")")?;
@@ -55,6 +55,25 @@ pub(crate) fn write_type(
             write_type(f, t, param, var)?;
             f.write_str(")")
         }
+        Type::Sum(cs) => {
+            for (i, (n, ts)) in cs.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(" | ")?;
+                }
+                write!(f, "#{n}")?;
+                for t in ts {
+                    f.write_str(" ")?;
+                    if matches!(t, Type::Array(..)) {
+                        f.write_str("(")?;
+                        write_type(f, t, param, var)?;
+                        f.write_str(")")?;
+                    } else {
+                        write_atom(f, t, param, var)?;
+                    }
+                }
+            }
+            Ok(())
+        }
         Type::Param(p) => f.write_str(&param(*p)),
         Type::Var(v) => f.write_str(&var(*v)),
     }
@@ -66,7 +85,7 @@ fn write_atom(
     param: &dyn Fn(TypeParamId) -> String,
     var: &dyn Fn(u32) -> String,
 ) -> fmt::Result {
-    if matches!(t, Type::Arrow(..)) {
+    if matches!(t, Type::Arrow(..) | Type::Sum(_)) {
         f.write_str("(")?;
         write_type(f, t, param, var)?;
         f.write_str(")")

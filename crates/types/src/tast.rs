@@ -87,6 +87,9 @@ pub enum Type {
     /// a write-only view of an array that `scatter_stream`/`hist_stream`
     /// pass to their function and `acc_write` updates.
     Acc(Box<Type>),
+    /// A sum type `#a t1 t2 | #b`: constructors sorted by name, each with
+    /// its payload types. A value's constructor is its position here.
+    Sum(Vec<(String, Vec<Type>)>),
     Param(TypeParamId),
     /// An inference variable. Only exists while checking: every one is
     /// resolved, generalised or defaulted before a program is returned.
@@ -145,6 +148,11 @@ impl Type {
             }
             Type::Arrow(a, b) => Type::arrow(a.map_dims(f), b.map_dims(f)),
             Type::Acc(t) => Type::Acc(Box::new(t.map_dims(f))),
+            Type::Sum(cs) => Type::Sum(
+                cs.iter()
+                    .map(|(n, ts)| (n.clone(), ts.iter().map(|t| t.map_dims(f)).collect()))
+                    .collect(),
+            ),
         }
     }
     /// Calls `f` on every dimension.
@@ -162,6 +170,9 @@ impl Type {
                 b.each_dim(f);
             }
             Type::Acc(t) => t.each_dim(f),
+            Type::Sum(cs) => cs
+                .iter()
+                .for_each(|(_, ts)| ts.iter().for_each(|t| t.each_dim(f))),
         }
     }
     /// The function type `a1 -> … -> an -> r`.
@@ -180,6 +191,7 @@ impl Type {
             Type::Record(fs) => fs.iter().any(|(_, t)| t.contains_var()),
             Type::Arrow(a, b) => a.contains_var() || b.contains_var(),
             Type::Acc(t) => t.contains_var(),
+            Type::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(Type::contains_var)),
         }
     }
     /// Replaces type parameters by types (for instantiation).
@@ -194,6 +206,11 @@ impl Type {
             }
             Type::Arrow(a, b) => Type::arrow(a.subst(f), b.subst(f)),
             Type::Acc(t) => Type::Acc(Box::new(t.subst(f))),
+            Type::Sum(cs) => Type::Sum(
+                cs.iter()
+                    .map(|(n, ts)| (n.clone(), ts.iter().map(|t| t.subst(f)).collect()))
+                    .collect(),
+            ),
         }
     }
 }
@@ -247,12 +264,19 @@ pub enum TPat {
     Tuple(Vec<TPat>, Span),
     /// Fields sorted by name.
     Record(Vec<(String, TPat)>, Span),
+    /// `#c p1 p2` against a value of the sum type `Type`.
+    Constr(String, Vec<TPat>, Type, Span),
+    /// A literal (only in `match` cases) of type `Type`.
+    Lit(Literal, Type, Span),
 }
 
 impl TPat {
     pub fn ty(&self) -> Type {
         match self {
-            TPat::Var(_, t, _) | TPat::Wildcard(t, _) => t.clone(),
+            TPat::Var(_, t, _)
+            | TPat::Wildcard(t, _)
+            | TPat::Constr(_, _, t, _)
+            | TPat::Lit(_, t, _) => t.clone(),
             TPat::Tuple(ps, _) => Type::Tuple(ps.iter().map(TPat::ty).collect()),
             TPat::Record(fs, _) => {
                 Type::Record(fs.iter().map(|(n, p)| (n.clone(), p.ty())).collect())
@@ -261,17 +285,20 @@ impl TPat {
     }
     pub fn span(&self) -> Span {
         match self {
-            TPat::Var(_, _, s) | TPat::Wildcard(_, s) | TPat::Tuple(_, s) | TPat::Record(_, s) => {
-                *s
-            }
+            TPat::Var(_, _, s)
+            | TPat::Wildcard(_, s)
+            | TPat::Tuple(_, s)
+            | TPat::Record(_, s)
+            | TPat::Constr(_, _, _, s)
+            | TPat::Lit(_, _, s) => *s,
         }
     }
     /// The variables bound, left to right.
     pub fn vars(&self, out: &mut Vec<VarId>) {
         match self {
             TPat::Var(v, _, _) => out.push(*v),
-            TPat::Wildcard(..) => {}
-            TPat::Tuple(ps, _) => ps.iter().for_each(|p| p.vars(out)),
+            TPat::Wildcard(..) | TPat::Lit(..) => {}
+            TPat::Tuple(ps, _) | TPat::Constr(_, ps, _, _) => ps.iter().for_each(|p| p.vars(out)),
             TPat::Record(fs, _) => fs.iter().for_each(|(_, p)| p.vars(out)),
         }
     }
@@ -376,6 +403,10 @@ pub enum TExpKind {
     /// shape must match the known dimensions of this expression's type
     /// (checked at run time).
     Coerce(Box<TExp>),
+    /// `#c e1 e2`: a value of this expression's sum type.
+    Constr(String, Vec<TExp>),
+    /// `match e case p1 -> e1 …`: the first case whose pattern matches.
+    Match(Box<TExp>, Vec<(TPat, TExp)>),
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -11,10 +11,6 @@ pub(crate) fn unsupported_modules(span: parad_base::Span) -> Diagnostic {
     Diagnostic::error(span, "modules are not supported yet")
 }
 
-pub(crate) fn unsupported_sums(span: parad_base::Span) -> Diagnostic {
-    Diagnostic::error(span, "sum types are not supported yet")
-}
-
 impl Checker {
     pub fn type_exp(&mut self, te: &TypeExp) -> Res<Type> {
         match te {
@@ -177,7 +173,31 @@ impl Checker {
                 self.types.truncate(mark);
                 Ok(Type::arrow(a, b?))
             }
-            TypeExp::Sum(_, span) => Err(unsupported_sums(*span)),
+            TypeExp::Sum(cs, _) => {
+                let mut out: Vec<(String, Vec<Type>)> = vec![];
+                for (name, ts) in cs {
+                    if out.iter().any(|(n, _)| *n == name.name) {
+                        return Err(Diagnostic::error(
+                            name.span,
+                            format!("constructor #{} appears twice in sum type", name.name),
+                        ));
+                    }
+                    let mut payload = vec![];
+                    for t in ts {
+                        let pt = self.type_exp(t)?;
+                        if matches!(pt, Type::Acc(..)) {
+                            return Err(Diagnostic::error(
+                                t.span(),
+                                "accumulators cannot be stored in sum types",
+                            ));
+                        }
+                        payload.push(pt);
+                    }
+                    out.push((name.name.clone(), payload));
+                }
+                out.sort_by(|a, b| a.0.cmp(&b.0));
+                Ok(Type::Sum(out))
+            }
             TypeExp::Exists(names, t, _) => {
                 let mark = self.types.len();
                 for n in names {

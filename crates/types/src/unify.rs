@@ -1,7 +1,8 @@
 //! Inference variables and unification (Hindley–Milner with levels), plus
 //! the constraints that Futhark's overloading needs: a variable may be
 //! restricted to a class of primitive types (from literals and operators)
-//! or required to be a record/tuple with certain fields (from `r.x`).
+//! or required to be a record/tuple with certain fields (from `r.x`), or
+//! a sum type with certain constructors (from `#c x` and `case #c p`).
 
 use crate::tast::{Dim, Type};
 use parad_base::{FloatType, IntType, PrimType};
@@ -77,6 +78,8 @@ struct TVar {
     class: ClassSet,
     /// Fields the variable's record or tuple type must have.
     fields: Vec<(String, Type)>,
+    /// Constructors (with payload types) the variable's sum type must have.
+    constrs: Vec<(String, Vec<Type>)>,
 }
 
 /// Why two types do not unify; formatted by the caller, which knows the
@@ -90,6 +93,11 @@ pub(crate) enum UnifyError {
     NoField(Type, String),
     /// Unifying would build an infinite type.
     Occurs,
+    /// Two sum types (or a sum type and a constructor) whose constructors
+    /// differ: the constructors only one side has.
+    Unshared(Vec<String>),
+    /// A constructor used with payloads of different arities.
+    Arity(String),
 }
 
 #[derive(Default)]
@@ -180,8 +188,29 @@ impl Infer {
             level: self.level,
             class,
             fields: vec![],
+            constrs: vec![],
         });
         Type::Var(self.vars.len() as u32 - 1)
+    }
+
+    /// A variable that must be a sum type with constructor `name` of
+    /// payload types `payload`.
+    pub fn fresh_with_constr(&mut self, name: &str, payload: Vec<Type>) -> Type {
+        let v = self.fresh();
+        if let Type::Var(i) = v {
+            self.vars[i as usize]
+                .constrs
+                .push((name.to_string(), payload));
+        }
+        v
+    }
+
+    pub fn has_constrs(&self, v: u32) -> bool {
+        !self.vars[v as usize].constrs.is_empty()
+    }
+
+    pub fn constrs_of(&self, v: u32) -> Vec<(String, Vec<Type>)> {
+        self.vars[v as usize].constrs.clone()
     }
 
     /// A variable that must be a record or tuple with field `name` of type
@@ -234,6 +263,11 @@ impl Infer {
             }
             Type::Arrow(a, b) => Type::arrow(self.zonk(&a), self.zonk(&b)),
             Type::Acc(a) => Type::Acc(Box::new(self.zonk(&a))),
+            Type::Sum(cs) => Type::Sum(
+                cs.iter()
+                    .map(|(n, ts)| (n.clone(), ts.iter().map(|t| self.zonk(t)).collect()))
+                    .collect(),
+            ),
             t => t,
         }
     }
@@ -253,7 +287,13 @@ impl Infer {
                 for (_, ft) in self.vars[v as usize].fields.clone() {
                     self.free_vars(&ft, out);
                 }
+                for (_, ts) in self.vars[v as usize].constrs.clone() {
+                    ts.iter().for_each(|t| self.free_vars(t, out));
+                }
             }
+            Type::Sum(cs) => cs
+                .iter()
+                .for_each(|(_, ts)| ts.iter().for_each(|t| self.free_vars(t, out))),
             Type::Prim(_) | Type::Param(_) => {}
             Type::Array(e, _) | Type::Acc(e) => self.free_vars(&e, out),
             Type::Tuple(ts) => ts.iter().for_each(|t| self.free_vars(t, out)),
@@ -306,6 +346,27 @@ impl Infer {
                 self.unify(b1, b2)
             }
             (Type::Acc(x), Type::Acc(y)) => self.unify(x, y),
+            (Type::Sum(xs), Type::Sum(ys)) => {
+                let mut unshared: Vec<String> = xs
+                    .iter()
+                    .filter(|(n, _)| !ys.iter().any(|(m, _)| m == n))
+                    .chain(ys.iter().filter(|(n, _)| !xs.iter().any(|(m, _)| m == n)))
+                    .map(|(n, _)| n.clone())
+                    .collect();
+                if !unshared.is_empty() {
+                    unshared.sort();
+                    return Err(UnifyError::Unshared(unshared));
+                }
+                for ((n, p), (_, q)) in xs.iter().zip(ys) {
+                    if p.len() != q.len() {
+                        return Err(UnifyError::Arity(n.clone()));
+                    }
+                    for (x, y) in p.iter().zip(q) {
+                        self.unify(x, y)?;
+                    }
+                }
+                Ok(())
+            }
             _ => Err(UnifyError::Mismatch),
         }
     }
@@ -315,16 +376,27 @@ impl Infer {
         self.occurs_adjust(v, level, t)?;
         let class = self.vars[v as usize].class;
         let fields = std::mem::take(&mut self.vars[v as usize].fields);
+        let constrs = std::mem::take(&mut self.vars[v as usize].constrs);
         match t {
             Type::Var(w) => {
                 let w = *w as usize;
+                let restore = |s: &mut Self, fields, constrs| {
+                    s.vars[v as usize].fields = fields;
+                    s.vars[v as usize].constrs = constrs;
+                };
                 let Some(m) = self.vars[w].class.meet(class) else {
-                    self.vars[v as usize].fields = fields;
+                    restore(self, fields, constrs);
                     return Err(UnifyError::Class(t.clone(), class));
                 };
-                if !m.is_any() && (!fields.is_empty() || !self.vars[w].fields.is_empty()) {
-                    self.vars[v as usize].fields = fields;
+                let has_fields = !fields.is_empty() || !self.vars[w].fields.is_empty();
+                let has_constrs = !constrs.is_empty() || !self.vars[w].constrs.is_empty();
+                if !m.is_any() && (has_fields || has_constrs) {
+                    restore(self, fields, constrs);
                     return Err(UnifyError::Class(t.clone(), class));
+                }
+                if has_fields && has_constrs {
+                    restore(self, fields, constrs);
+                    return Err(UnifyError::Mismatch);
                 }
                 self.vars[w].class = m;
                 self.vars[v as usize].link = Some(t.clone());
@@ -337,6 +409,22 @@ impl Infer {
                     match existing {
                         Some(et) => self.unify(&et, &ft)?,
                         None => self.vars[w].fields.push((name, ft)),
+                    }
+                }
+                for (name, ts) in constrs {
+                    let existing = self.vars[w]
+                        .constrs
+                        .iter()
+                        .find(|(n, _)| *n == name)
+                        .map(|x| x.1.clone());
+                    match existing {
+                        Some(es) if es.len() != ts.len() => return Err(UnifyError::Arity(name)),
+                        Some(es) => {
+                            for (x, y) in es.iter().zip(&ts) {
+                                self.unify(x, y)?;
+                            }
+                        }
+                        None => self.vars[w].constrs.push((name, ts)),
                     }
                 }
                 Ok(())
@@ -353,6 +441,22 @@ impl Infer {
                     match field_type(t, &name) {
                         Some(et) => self.unify(&et, &ft)?,
                         None => return Err(UnifyError::NoField(t.clone(), name)),
+                    }
+                }
+                if !constrs.is_empty() {
+                    let Type::Sum(cs) = t else {
+                        return Err(UnifyError::Mismatch);
+                    };
+                    for (name, ts) in constrs {
+                        let Some((_, es)) = cs.iter().find(|(n, _)| *n == name) else {
+                            return Err(UnifyError::Unshared(vec![name]));
+                        };
+                        if es.len() != ts.len() {
+                            return Err(UnifyError::Arity(name));
+                        }
+                        for (x, y) in es.iter().zip(&ts) {
+                            self.unify(x, y)?;
+                        }
                     }
                 }
                 Ok(())
@@ -373,8 +477,16 @@ impl Infer {
                 for (_, ft) in wv.fields.clone() {
                     self.occurs_adjust(v, level, &ft)?;
                 }
+                for (_, ts) in self.vars[w as usize].constrs.clone() {
+                    for t in &ts {
+                        self.occurs_adjust(v, level, t)?;
+                    }
+                }
                 Ok(())
             }
+            Type::Sum(cs) => cs
+                .iter()
+                .try_for_each(|(_, ts)| ts.iter().try_for_each(|t| self.occurs_adjust(v, level, t))),
             Type::Prim(_) | Type::Param(_) => Ok(()),
             Type::Array(e, _) | Type::Acc(e) => self.occurs_adjust(v, level, &e),
             Type::Tuple(ts) => ts.iter().try_for_each(|t| self.occurs_adjust(v, level, t)),
