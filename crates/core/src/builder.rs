@@ -116,6 +116,10 @@ pub struct Builder<'a> {
     pub ctx: &'a mut Ctx,
     stms: Vec<Stm>,
     span: Span,
+    /// While set, every statement gets this location whatever
+    /// [`Self::set_span`] says (lowering pins the user's call site while
+    /// it inlines a prelude function).
+    pinned: Option<Span>,
 }
 
 impl<'a> Builder<'a> {
@@ -124,12 +128,26 @@ impl<'a> Builder<'a> {
             ctx,
             stms: vec![],
             span: Span::default(),
+            pinned: None,
         }
     }
 
     /// Source location given to the statements emitted from now on.
     pub fn set_span(&mut self, span: Span) {
-        self.span = span;
+        self.span = self.pinned.unwrap_or(span);
+    }
+
+    /// Pins the location of the statements built from now on (`None`
+    /// unpins); returns the previous pin.
+    pub fn pin_span(&mut self, pin: Option<Span>) -> Option<Span> {
+        if let Some(s) = pin {
+            self.span = s;
+        }
+        std::mem::replace(&mut self.pinned, pin)
+    }
+
+    pub fn pinned_span(&self) -> Option<Span> {
+        self.pinned
     }
 
     pub fn span(&self) -> Span {
@@ -222,6 +240,7 @@ impl<'a> Builder<'a> {
             ctx: &mut *self.ctx,
             stms: vec![],
             span: self.span,
+            pinned: self.pinned,
         };
         let r = f(&mut inner);
         (inner.stms, r)
