@@ -494,7 +494,7 @@ impl Checker {
                     .map(|a| self.check_exp(a))
                     .collect::<Res<Vec<_>>>()?;
                 let payload = targs.iter().map(|a| a.ty.clone()).collect();
-                let ty = self.inf.fresh_with_constr(&name.name, payload);
+                let ty = self.inf.fresh_with_constr(&name.name, payload, false);
                 Ok(TExp::new(
                     TExpKind::Constr(name.name.clone(), targs),
                     ty,

@@ -27,7 +27,17 @@ impl Checker {
                 ));
             }
             // A sum type known only by some of its constructors is the
-            // sum of those.
+            // sum of those, unless a pattern named one of them (a `match`
+            // may expect more constructors than it names).
+            if self.inf.has_constrs(v) && self.inf.constr_in_pat(v) {
+                return Err(Diagnostic::error(
+                    span,
+                    format!(
+                        "Type is ambiguous: a sum type with constructors {} and perhaps others; add a type annotation",
+                        self.show(&Type::Var(v))
+                    ),
+                ));
+            }
             if self.inf.has_constrs(v) {
                 let mut cs = self.inf.constrs_of(v);
                 cs.sort_by(|a, b| a.0.cmp(&b.0));
@@ -219,9 +229,17 @@ impl Checker {
             TExpKind::Constr(_, args) => args.iter_mut().try_for_each(|a| self.finish_exp(a))?,
             TExpKind::Match(x, cases) => {
                 self.finish_exp(x)?;
-                for (p, e) in cases {
+                for (p, e) in cases.iter_mut() {
                     self.finish_pat_in(p, true)?;
                     self.finish_exp(e)?;
+                }
+                let pats: Vec<&TPat> = cases.iter().map(|(p, _)| p).collect();
+                if let Some(w) = crate::exhaust::unmatched(&x.ty, &pats) {
+                    return Err(Diagnostic::error(
+                        span,
+                        format!("Unmatched cases in match expression: {w}"),
+                    )
+                    .with_note("add a case for this value, or a final 'case _'"));
                 }
             }
         }

@@ -15,6 +15,7 @@
 
 mod decl;
 mod env;
+mod exhaust;
 mod exp;
 mod finish;
 pub mod intrinsics;

@@ -173,7 +173,16 @@ impl Checker {
                 self.types.truncate(mark);
                 Ok(Type::arrow(a, b?))
             }
-            TypeExp::Sum(cs, _) => {
+            TypeExp::Sum(cs, span) => {
+                if cs.len() > 256 {
+                    return Err(Diagnostic::error(
+                        *span,
+                        format!(
+                            "a sum type may have at most 256 constructors, this one has {}",
+                            cs.len()
+                        ),
+                    ));
+                }
                 let mut out: Vec<(String, Vec<Type>)> = vec![];
                 for (name, ts) in cs {
                     if out.iter().any(|(n, _)| *n == name.name) {

@@ -80,6 +80,9 @@ struct TVar {
     fields: Vec<(String, Type)>,
     /// Constructors (with payload types) the variable's sum type must have.
     constrs: Vec<(String, Vec<Type>)>,
+    /// Whether a pattern required one of `constrs` (a sum type known only
+    /// from patterns is ambiguous rather than defaulted).
+    constr_in_pat: bool,
 }
 
 /// Why two types do not unify; formatted by the caller, which knows the
@@ -189,20 +192,27 @@ impl Infer {
             class,
             fields: vec![],
             constrs: vec![],
+            constr_in_pat: false,
         });
         Type::Var(self.vars.len() as u32 - 1)
     }
 
     /// A variable that must be a sum type with constructor `name` of
     /// payload types `payload`.
-    pub fn fresh_with_constr(&mut self, name: &str, payload: Vec<Type>) -> Type {
+    /// `in_pat`: the constructor comes from a pattern.
+    pub fn fresh_with_constr(&mut self, name: &str, payload: Vec<Type>, in_pat: bool) -> Type {
         let v = self.fresh();
         if let Type::Var(i) = v {
-            self.vars[i as usize]
-                .constrs
-                .push((name.to_string(), payload));
+            let tv = &mut self.vars[i as usize];
+            tv.constrs.push((name.to_string(), payload));
+            tv.constr_in_pat = in_pat;
         }
         v
+    }
+
+    /// Whether a pattern required a constructor of unresolved variable `v`.
+    pub fn constr_in_pat(&self, v: u32) -> bool {
+        self.vars[v as usize].constr_in_pat
     }
 
     pub fn has_constrs(&self, v: u32) -> bool {
@@ -399,6 +409,7 @@ impl Infer {
                     return Err(UnifyError::Mismatch);
                 }
                 self.vars[w].class = m;
+                self.vars[w].constr_in_pat |= self.vars[v as usize].constr_in_pat;
                 self.vars[v as usize].link = Some(t.clone());
                 for (name, ft) in fields {
                     let existing = self.vars[w]
