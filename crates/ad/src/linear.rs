@@ -168,3 +168,28 @@ pub fn never_active(e: &Exp) -> bool {
         Exp::Size { .. } | Exp::Cmp(..) | Exp::Iota { .. } | Exp::Scratch { .. }
     )
 }
+
+/// Asserts that `seed` has the shape of `like` (a tangent or adjoint
+/// passed to `jvp`/`vjp` must match the value it belongs to); the check
+/// carries the builder's current span, the AD node's.
+pub fn check_same_shape(b: &mut Builder, seed: Operand, like: Operand, what: &str) {
+    let (Operand::Var(s), Operand::Var(l)) = (seed, like) else {
+        return;
+    };
+    let rank = b.type_of(l).rank();
+    if b.type_of(s).rank() != rank || b.type_of(s).is_acc() {
+        return;
+    }
+    for k in 0..rank {
+        let ns = b.dim(s, k);
+        let nl = b.dim(l, k);
+        let ok = b.cmp(CmpOp::Eq, ns, nl);
+        b.assert(
+            ok,
+            format!(
+                "size mismatch: dimension {} of the {what} differs from the value's",
+                k + 1
+            ),
+        );
+    }
+}

@@ -388,3 +388,27 @@ fn an_entry_point_lowering_cannot_handle_is_skipped_alone() {
     );
     assert_eq!(code(&o), 0, "{out}");
 }
+
+#[test]
+fn errors_inside_prelude_code_and_ad_point_at_the_users_call() {
+    let d = tempfile::tempdir().unwrap();
+    let p = write(
+        d.path(),
+        "p.fut",
+        "entry a (xs: []f64) (ys: []f64) = vjp (map (* 2)) xs ys\n\
+         entry b (xs: []f64) (ys: []f64) = jvp (map (* 2)) xs ys\n\
+         entry c (xs: []f64) (ys: []f64) = map2 (+) xs ys\n",
+    );
+    for (entry, line, what) in [
+        ("a", "p.fut:1:", "adjoint passed to vjp"),
+        ("b", "p.fut:2:", "tangent passed to jvp"),
+        ("c", "p.fut:3:", "size"),
+    ] {
+        let o = parad_with_stdin(&["run", s(&p), "-e", entry], "[1.0, 2.0] [1.0]");
+        no_panic(&o);
+        let err = stderr(&o);
+        assert_eq!(code(&o), 1, "{err}");
+        assert!(err.contains(line) && err.contains(what), "{entry}: {err}");
+        assert!(!err.contains("prelude/"), "{entry}: {err}");
+    }
+}

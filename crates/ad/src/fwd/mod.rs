@@ -77,6 +77,9 @@ pub fn jvp(
     }
     let mut b = Builder::new(ctx);
     b.set_span(span);
+    for (&x, &t) in primals.iter().zip(tangents) {
+        crate::linear::check_same_shape(&mut b, t, x, "tangent passed to jvp");
+    }
     let mut f = Fwd::default();
     for (p, (&x, &t)) in lam.params.iter().zip(primals.iter().zip(tangents)) {
         b.let_pat(vec![p.clone()], Exp::Atom(x));

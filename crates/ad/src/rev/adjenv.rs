@@ -33,6 +33,9 @@ pub struct Rev {
     /// (see [`super::sparse`]).
     pub sparse: FxHashMap<VName, Vec<(Operand, Operand)>>,
     pub active: FxHashSet<VName>,
+    /// Set when the next body's seeds are a user's adjoints, to be checked
+    /// against the results' shapes (with the `vjp`'s location).
+    pub check_seeds: Option<parad_base::Span>,
 }
 
 /// Names that (transitively) depend on `params` in `body`; names bound
@@ -69,6 +72,7 @@ impl Rev {
             adj: FxHashMap::default(),
             sparse: FxHashMap::default(),
             active,
+            check_seeds: None,
         }
     }
 

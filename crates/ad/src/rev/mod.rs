@@ -51,7 +51,7 @@ pub fn vjp(
 ) -> Result<(Vec<Stm>, Vec<Operand>)> {
     let mut b = Builder::new(ctx);
     b.set_span(span);
-    let (res, adjs) = vjp_inline(&mut b, lam, primals, adjoints)?;
+    let (res, adjs) = vjp_with(&mut b, lam, primals, adjoints, Some(span))?;
     Ok((b.finish(), res.into_iter().chain(adjs).collect()))
 }
 
@@ -63,8 +63,21 @@ pub fn vjp_inline(
     primals: &[Operand],
     adjoints: &[Operand],
 ) -> Result<(Vec<Operand>, Vec<Operand>)> {
+    vjp_with(b, lam, primals, adjoints, None)
+}
+
+/// [`vjp_inline`], checking first (for a user's `vjp`) that each adjoint
+/// has the shape of the result it belongs to.
+fn vjp_with(
+    b: &mut Builder,
+    lam: &Lambda,
+    primals: &[Operand],
+    adjoints: &[Operand],
+    check: Option<Span>,
+) -> Result<(Vec<Operand>, Vec<Operand>)> {
     let params: Vec<VName> = lam.params.iter().map(|p| p.name).collect();
     let mut r = Rev::new(activity(&params, &lam.body));
+    r.check_seeds = check;
     for (p, &a) in lam.params.iter().zip(primals) {
         let ty = r.subst.ty(&p.ty);
         let v = b.bind_as(&p.name.base.to_string(), Exp::Atom(a), ty);
@@ -114,6 +127,14 @@ impl Rev {
         self.forget_body(body);
         let saved = self.fwd_stms(b, &body.stms)?;
         let res: Vec<Operand> = body.result.iter().map(|&o| self.po(o)).collect();
+        if let Some(span) = self.check_seeds.take() {
+            let here = b.span();
+            b.set_span(span);
+            for (&s, &r) in seeds.iter().zip(&res) {
+                crate::linear::check_same_shape(b, s, r, "adjoint passed to vjp");
+            }
+            b.set_span(here);
+        }
         for (&r, &s) in body.result.iter().zip(seeds) {
             if let Operand::Var(v) = r {
                 self.add(b, v, s);
