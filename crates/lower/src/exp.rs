@@ -135,7 +135,11 @@ impl<'p> Lowerer<'p> {
                 init,
                 form,
                 body,
-            } => self.loop_(b, env, pat, init, form, body, &env.resolve(&e.ty), span),
+                stripmine,
+            } => {
+                let ty = env.resolve(&e.ty);
+                self.loop_(b, env, pat, init, form, body, &ty, *stripmine, span)
+            }
             TExpKind::Assert(c, x) => {
                 let c = self.exp(b, env, c)?;
                 let SV::Prim(c) = c else {

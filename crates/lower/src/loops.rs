@@ -23,6 +23,7 @@ impl<'p> Lowerer<'p> {
         form: &'p TLoopForm,
         body: &'p TExp,
         ty: &Type,
+        stripmine: Option<u32>,
         span: Span,
     ) -> R<SV<'p>> {
         let init_v = self.exp(b, env, init)?;
@@ -116,7 +117,13 @@ impl<'p> Lowerer<'p> {
             .collect();
         let mut res: Vec<_> = pat_params.iter().map(|p| p.name).collect();
         let is_while = matches!(form, LoopForm::While { .. });
-        b.let_pat(pat_params, Exp::Loop { params, form, body });
+        let exp = match (stripmine, form) {
+            (Some(k), LoopForm::For { i, it, bound }) if k >= 2 => {
+                strip_mined(b, params, (i, it, bound), body, k)
+            }
+            (_, form) => Exp::Loop { params, form, body },
+        };
+        b.let_pat(pat_params, exp);
         if is_while {
             res.remove(0);
         }
@@ -146,6 +153,107 @@ impl<'p> Lowerer<'p> {
             Ok(res)
         });
         Ok(Body::new(stms, res?))
+    }
+}
+
+/// `for i < n do body` as `k` nested loops of `s = ⌈n^(1/k)⌉` iterations
+/// each (`#[stripmine(k)]`), the innermost running the body when
+/// `i = ((j₁·s + j₂)·s + …) + j_k < n`. Same results; reverse AD then
+/// checkpoints `k·s` states instead of `n` and runs each level's forward
+/// sweep again, trading memory for recomputation (seed 001 §4).
+fn strip_mined(
+    b: &mut Builder,
+    params: Vec<(Param, Operand)>,
+    (iv, it, bound): (parad_core::VName, IntType, Operand),
+    body: Body,
+    k: u32,
+) -> Exp {
+    let i64t = PrimType::Int(IntType::I64);
+    let f64t = PrimType::Float(parad_base::FloatType::F64);
+    let n = if it == IntType::I64 {
+        bound
+    } else {
+        b.cast(i64t, bound).into()
+    };
+    // s = ⌈n^(1/k)⌉ + 1 (the extra iterations only skip the body, and they
+    // cover rounding in the floating-point root).
+    let nf = b.cast(f64t, n);
+    let root = b.binop(parad_core::BinOp::Pow, nf, Operand::f64(1.0 / k as f64));
+    let root = b.unop(parad_core::UnOp::Ceil, root);
+    let s = b.cast(i64t, root);
+    let s: Operand = b.add(s, Operand::i64(1)).into();
+    let tys: Vec<CType> = params.iter().map(|(p, _)| p.ty.clone()).collect();
+    let inits: Vec<Operand> = params.iter().map(|(_, o)| *o).collect();
+    let orig: Vec<Param> = params.into_iter().map(|(p, _)| p).collect();
+    build_level(b, &orig, &tys, inits, (iv, it, n, s), body, k, Operand::i64(0))
+}
+
+/// One level of [`strip_mined`]: a loop over `s` values of `j`, with
+/// `base·s + j` passed down (the innermost level computes the index).
+#[allow(clippy::too_many_arguments)]
+fn build_level(
+    b: &mut Builder,
+    orig: &[Param],
+    tys: &[CType],
+    inits: Vec<Operand>,
+    (iv, it, n, s): (parad_core::VName, IntType, Operand, Operand),
+    body: Body,
+    levels: u32,
+    base: Operand,
+) -> Exp {
+    let j = b.param("strip", CType::Prim(PrimType::Int(IntType::I64))).name;
+    let (params, inner_body) = if levels == 1 {
+        // The innermost loop carries the original parameters.
+        let params: Vec<(Param, Operand)> = orig.iter().cloned().zip(inits).collect();
+        let (stms, res) = b.nested(|b| {
+            let scaled = b.mul(base, s);
+            let idx = b.add(scaled, j);
+            let idx: Operand = if it == IntType::I64 {
+                idx.into()
+            } else {
+                b.cast(PrimType::Int(it), idx).into()
+            };
+            b.let_pat(
+                vec![Param::new(iv, CType::Prim(PrimType::Int(it)))],
+                Exp::Atom(idx),
+            );
+            let idx64: Operand = if it == IntType::I64 {
+                idx
+            } else {
+                b.cast(PrimType::Int(IntType::I64), idx).into()
+            };
+            let inside = b.cmp(parad_core::CmpOp::Lt, idx64, n);
+            let keep: Vec<Operand> = orig.iter().map(|p| Operand::Var(p.name)).collect();
+            let r = b.emit(Exp::If {
+                cond: inside.into(),
+                then_br: body,
+                else_br: Body::new(vec![], keep),
+                ret: tys.to_vec(),
+            });
+            r.into_iter().map(Operand::Var).collect::<Vec<_>>()
+        });
+        (params, Body::new(stms, res))
+    } else {
+        let fresh: Vec<Param> = tys.iter().map(|t| b.param("strip_state", t.clone())).collect();
+        let params: Vec<(Param, Operand)> = fresh.iter().cloned().zip(inits).collect();
+        let (stms, res) = b.nested(|b| {
+            let scaled = b.mul(base, s);
+            let next = b.add(scaled, j);
+            let state: Vec<Operand> = fresh.iter().map(|p| Operand::Var(p.name)).collect();
+            let inner = build_level(b, orig, tys, state, (iv, it, n, s), body, levels - 1, next.into());
+            let r = b.emit(inner);
+            r.into_iter().map(Operand::Var).collect::<Vec<_>>()
+        });
+        (params, Body::new(stms, res))
+    };
+    Exp::Loop {
+        params,
+        form: LoopForm::For {
+            i: j,
+            it: IntType::I64,
+            bound: s,
+        },
+        body: inner_body,
     }
 }
 

@@ -136,7 +136,7 @@ impl Checker {
                 if self.inf.has_constrs(v) {
                     let mut cs = self.inf.constrs_of(v);
                     cs.sort_by(|a, b| a.0.cmp(&b.0));
-                    format!("{} | ...", self.show(&Type::Sum(cs)))
+                    format!("({} | ...)", self.show(&Type::Sum(cs)))
                 } else if c.is_any() {
                     format!("t{v}")
                 } else {

@@ -502,7 +502,15 @@ impl Checker {
                 ))
             }
             ExpKind::Match(scrut, cases) => self.check_match(scrut, cases, span),
-            ExpKind::Attr(_, inner) => self.check_exp(inner),
+            ExpKind::Attr(attr, inner) => {
+                let mut t = self.check_exp(inner)?;
+                if let (Some(k), TExpKind::Loop { stripmine, .. }) =
+                    (stripmine_factor(attr), &mut t.kind)
+                {
+                    *stripmine = Some(k);
+                }
+                Ok(t)
+            }
             ExpKind::QualParens(q, inner) => {
                 match (q.quals.is_empty(), PrimType::from_name(&q.name)) {
                     (true, Some(p)) => {
@@ -1359,6 +1367,7 @@ impl Checker {
                     init: Box::new(tinit),
                     form: tform,
                     body: Box::new(tbody),
+                    stripmine: None,
                 },
                 loop_ty,
                 span,
@@ -1546,5 +1555,18 @@ fn describe_fn(f: &Exp) -> String {
     match &f.kind {
         ExpKind::Var(q) => format!("'{}'", q.full()),
         _ => "expression".to_string(),
+    }
+}
+
+/// The factor of a `#[stripmine(k)]` attribute (other attributes are
+/// ignored, as Futhark ignores unknown ones).
+fn stripmine_factor(a: &parad_syntax::ast::Attr) -> Option<u32> {
+    use parad_syntax::ast::Attr;
+    match a {
+        Attr::Comp(name, args, _) if name == "stripmine" => match args.as_slice() {
+            [Attr::Int(k, _)] if *k >= 1 => u32::try_from(*k).ok(),
+            _ => None,
+        },
+        _ => None,
     }
 }

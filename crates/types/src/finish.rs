@@ -27,14 +27,16 @@ impl Checker {
                 ));
             }
             // A sum type known only by some of its constructors is the
-            // sum of those, unless a pattern named one of them (a `match`
-            // may expect more constructors than it names).
-            if self.inf.has_constrs(v) && self.inf.constr_in_pat(v) {
+            // sum of those, unless a pattern names a constructor that no
+            // expression builds (the type is then unclear).
+            let only_in_patterns = self.inf.pattern_only_constrs(v);
+            if !only_in_patterns.is_empty() {
                 return Err(Diagnostic::error(
                     span,
                     format!(
-                        "Type is ambiguous: a sum type with constructors {} and perhaps others; add a type annotation",
-                        self.show(&Type::Var(v))
+                        "Type is ambiguous: a sum type with constructors {}, where #{} only occurs in patterns; add a type annotation",
+                        self.show(&Type::Var(v)),
+                        only_in_patterns.join(", #")
                     ),
                 ));
             }
@@ -88,7 +90,7 @@ impl Checker {
                     return Err(Diagnostic::error(
                         *s,
                         format!(
-                            "refutable pattern not allowed here: a value of type '{}' may have another constructor",
+                            "Refutable pattern not allowed here: a value of type '{}' may have another constructor",
                             self.show(t)
                         ),
                     )
@@ -101,7 +103,7 @@ impl Checker {
                 if !refutable {
                     return Err(Diagnostic::error(
                         *s,
-                        "refutable pattern not allowed here: a literal pattern",
+                        "Refutable pattern not allowed here: a literal pattern",
                     )
                     .with_note("literal patterns are only allowed in 'match' cases"));
                 }
@@ -208,6 +210,7 @@ impl Checker {
                 init,
                 form,
                 body,
+                ..
             } => {
                 self.finish_exp(init)?;
                 self.finish_pat(pat)?;

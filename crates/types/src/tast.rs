@@ -397,6 +397,9 @@ pub enum TExpKind {
         init: Box<TExp>,
         form: TLoopForm,
         body: Box<TExp>,
+        /// `#[stripmine(k)]`: reverse AD may trade memory for
+        /// recomputation by splitting the loop into `k` nested loops.
+        stripmine: Option<u32>,
     },
     Assert(Box<TExp>, Box<TExp>),
     /// `e :> t` or `e : t` where `t` names sizes: the value of `e`, whose

@@ -80,9 +80,9 @@ struct TVar {
     fields: Vec<(String, Type)>,
     /// Constructors (with payload types) the variable's sum type must have.
     constrs: Vec<(String, Vec<Type>)>,
-    /// Whether a pattern required one of `constrs` (a sum type known only
-    /// from patterns is ambiguous rather than defaulted).
-    constr_in_pat: bool,
+    /// The constructors of `constrs` that some expression builds (the
+    /// others only occur in patterns).
+    built: Vec<String>,
 }
 
 /// Why two types do not unify; formatted by the caller, which knows the
@@ -192,7 +192,7 @@ impl Infer {
             class,
             fields: vec![],
             constrs: vec![],
-            constr_in_pat: false,
+            built: vec![],
         });
         Type::Var(self.vars.len() as u32 - 1)
     }
@@ -205,14 +205,22 @@ impl Infer {
         if let Type::Var(i) = v {
             let tv = &mut self.vars[i as usize];
             tv.constrs.push((name.to_string(), payload));
-            tv.constr_in_pat = in_pat;
+            if !in_pat {
+                tv.built.push(name.to_string());
+            }
         }
         v
     }
 
-    /// Whether a pattern required a constructor of unresolved variable `v`.
-    pub fn constr_in_pat(&self, v: u32) -> bool {
-        self.vars[v as usize].constr_in_pat
+    /// The constructors required of unresolved variable `v` that only
+    /// patterns name.
+    pub fn pattern_only_constrs(&self, v: u32) -> Vec<String> {
+        let tv = &self.vars[v as usize];
+        tv.constrs
+            .iter()
+            .filter(|(n, _)| !tv.built.contains(n))
+            .map(|(n, _)| n.clone())
+            .collect()
     }
 
     pub fn has_constrs(&self, v: u32) -> bool {
@@ -409,7 +417,11 @@ impl Infer {
                     return Err(UnifyError::Mismatch);
                 }
                 self.vars[w].class = m;
-                self.vars[w].constr_in_pat |= self.vars[v as usize].constr_in_pat;
+                for n in std::mem::take(&mut self.vars[v as usize].built) {
+                    if !self.vars[w].built.contains(&n) {
+                        self.vars[w].built.push(n);
+                    }
+                }
                 self.vars[v as usize].link = Some(t.clone());
                 for (name, ft) in fields {
                     let existing = self.vars[w]
@@ -446,6 +458,10 @@ impl Infer {
                         Type::Prim(p) if class.admits(*p) => {}
                         _ => return Err(UnifyError::Class(t.clone(), class)),
                     }
+                }
+                if !constrs.is_empty() && !matches!(t, Type::Sum(_)) {
+                    self.vars[v as usize].constrs = constrs;
+                    return Err(UnifyError::Mismatch);
                 }
                 self.vars[v as usize].link = Some(t.clone());
                 for (name, ft) in fields {
