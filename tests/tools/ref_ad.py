@@ -155,6 +155,13 @@ def acc_rows(xs, is_, ys):
     return (xbar, ybar)
 
 
+
+# ---- ad/stripmine.fut: the same values with and without strip-mining
+
+def power_grad(x, n):
+    return (x ** (n + 1), (n + 1) * x ** n)
+
+
 REFS = {
     "ad/vjp_rules.fut": {
         "sumsq_sin": sumsq_sin,
@@ -187,6 +194,12 @@ REFS = {
         "pairs": pairs,
         "tape": tape,
         "in_loop": lambda x: 1000.0,
+    },
+    "ad/stripmine.fut": {
+        "plain": power_grad,
+        "strip2": power_grad,
+        "strip3": power_grad,
+        "prefix": lambda xs: [float(len(xs) - i) for i in range(len(xs))],
     },
     "ad/acc_writes.fut": {"writes": acc_writes, "rows": acc_rows},
     "ad/sparse_minmax.fut": {
