@@ -152,9 +152,7 @@ impl<'p> Lowerer<'p> {
             TExpKind::Constr(name, args) => {
                 self.constr(b, env, name, args, &env.resolve(&e.ty), span)
             }
-            TExpKind::Match(x, cases) => {
-                self.match_(b, env, x, cases, &env.resolve(&e.ty), span)
-            }
+            TExpKind::Match(x, cases) => self.match_(b, env, x, cases, &env.resolve(&e.ty), span),
             TExpKind::Coerce(x) => {
                 let v = self.exp(b, env, x)?;
                 self.check_shape(b, env, &v, &e.ty, "the value", span)?;

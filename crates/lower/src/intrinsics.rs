@@ -88,7 +88,8 @@ impl<'p> Lowerer<'p> {
 
     /// Structural equality of two values of the same type.
     fn equal(&mut self, b: &mut Builder, x: &SV<'p>, y: &SV<'p>, span: Span) -> R<Operand> {
-        let mut rec = |s: &mut Self, b: &mut Builder, x: &SV<'p>, y: &SV<'p>| s.equal(b, x, y, span);
+        let mut rec =
+            |s: &mut Self, b: &mut Builder, x: &SV<'p>, y: &SV<'p>| s.equal(b, x, y, span);
         match (x, y) {
             (SV::Tuple(xs), SV::Tuple(ys)) => {
                 let mut acc = Operand::bool(true);

@@ -185,7 +185,16 @@ fn strip_mined(
     let tys: Vec<CType> = params.iter().map(|(p, _)| p.ty.clone()).collect();
     let inits: Vec<Operand> = params.iter().map(|(_, o)| *o).collect();
     let orig: Vec<Param> = params.into_iter().map(|(p, _)| p).collect();
-    build_level(b, &orig, &tys, inits, (iv, it, n, s), body, k, Operand::i64(0))
+    build_level(
+        b,
+        &orig,
+        &tys,
+        inits,
+        (iv, it, n, s),
+        body,
+        k,
+        Operand::i64(0),
+    )
 }
 
 /// One level of [`strip_mined`]: a loop over `s` values of `j`, with
@@ -201,7 +210,9 @@ fn build_level(
     levels: u32,
     base: Operand,
 ) -> Exp {
-    let j = b.param("strip", CType::Prim(PrimType::Int(IntType::I64))).name;
+    let j = b
+        .param("strip", CType::Prim(PrimType::Int(IntType::I64)))
+        .name;
     let (params, inner_body) = if levels == 1 {
         // The innermost loop carries the original parameters.
         let params: Vec<(Param, Operand)> = orig.iter().cloned().zip(inits).collect();
@@ -234,13 +245,25 @@ fn build_level(
         });
         (params, Body::new(stms, res))
     } else {
-        let fresh: Vec<Param> = tys.iter().map(|t| b.param("strip_state", t.clone())).collect();
+        let fresh: Vec<Param> = tys
+            .iter()
+            .map(|t| b.param("strip_state", t.clone()))
+            .collect();
         let params: Vec<(Param, Operand)> = fresh.iter().cloned().zip(inits).collect();
         let (stms, res) = b.nested(|b| {
             let scaled = b.mul(base, s);
             let next = b.add(scaled, j);
             let state: Vec<Operand> = fresh.iter().map(|p| Operand::Var(p.name)).collect();
-            let inner = build_level(b, orig, tys, state, (iv, it, n, s), body, levels - 1, next.into());
+            let inner = build_level(
+                b,
+                orig,
+                tys,
+                state,
+                (iv, it, n, s),
+                body,
+                levels - 1,
+                next.into(),
+            );
             let r = b.emit(inner);
             r.into_iter().map(Operand::Var).collect::<Vec<_>>()
         });

@@ -15,8 +15,9 @@
 //! `match` becomes a chain of `if`s on the tag and on literal
 //! comparisons; a test known at compile time (a constructor visible to
 //! static evaluation, a literal compared with a constant) picks or skips
-//! its case without a branch. A value that no case matches fails at run
-//! time with the location of the `match`.
+//! its case without a branch. The type checker rejects matches that are
+//! not exhaustive, so the last case needs no test; a match that no case
+//! matches statically fails at run time with the location of the `match`.
 
 use crate::error::{LowerError, R};
 use crate::exp::literal;
@@ -132,7 +133,10 @@ impl<'p> Lowerer<'p> {
                 ))
             }
             Type::Param(_) | Type::Var(_) => {
-                return Err(LowerError::bug(span, format!("blank of unresolved type {t}")))
+                return Err(LowerError::bug(
+                    span,
+                    format!("blank of unresolved type {t}"),
+                ))
             }
         })
     }
@@ -172,7 +176,13 @@ impl<'p> Lowerer<'p> {
             return self.blank(b, env, ty, &[], span);
         };
         b.set_span(p.span());
-        let cond = self.pat_test(b, v, p)?;
+        // The type checker proved the match exhaustive: the last case
+        // matches whatever the others did not.
+        let cond = if rest.is_empty() {
+            Operand::bool(true)
+        } else {
+            self.pat_test(b, v, p)?
+        };
         match cond {
             Operand::Const(Scalar::Bool(true)) => {
                 let mut env2 = env.clone();
@@ -318,11 +328,17 @@ fn sum_parts<'a, 'p>(
     span: Span,
 ) -> R<(usize, usize, Operand, &'a [SV<'p>])> {
     let Type::Sum(cs) = t else {
-        return Err(LowerError::bug(span, format!("constructor pattern of type {t}")));
+        return Err(LowerError::bug(
+            span,
+            format!("constructor pattern of type {t}"),
+        ));
     };
     let k = constr_index(cs, name, span)?;
     let SV::Sum(tag, ps) = v else {
-        return Err(LowerError::bug(span, "constructor pattern on a non-sum value"));
+        return Err(LowerError::bug(
+            span,
+            "constructor pattern on a non-sum value",
+        ));
     };
     let SV::Prim(tag) = **tag else {
         return Err(LowerError::bug(span, "constructor pattern on an array"));

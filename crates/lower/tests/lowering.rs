@@ -223,3 +223,42 @@ fn sizes_nothing_determines_are_reported() {
         .render(&sources)
         .contains("determined by the context"));
 }
+
+#[test]
+fn sum_types_are_tags_and_payloads() {
+    let src = "type shape = #circle f64 | #rect f64 f64\n\
+               def area (s: shape) : f64 =\n\
+                 match s\n\
+                 case #circle r -> 3 * r * r\n\
+                 case #rect w h -> w * h\n\
+               entry known (r: f64) = area (#rect r 2)\n\
+               entry unknown (b: bool) (r: f64) = area (if b then #circle r else #rect r 2)\n\
+               entry pass (b: bool) (r: f64) : shape = if b then #circle r else #rect r 2\n";
+    let p = compile(src);
+    let ifs_in = |name: &str| {
+        let f = p.funs.iter().find(|f| f.name.as_str() == name).unwrap();
+        let q = Program {
+            funs: vec![f.clone()],
+            entries: vec![],
+            names: p.names.clone(),
+        };
+        count_exps(&q, &|e| matches!(e, Exp::If { .. }))
+    };
+    // A constructor visible to static evaluation picks its case: no branch.
+    assert_eq!(ifs_in("entry_known"), 0);
+    // One `if` builds the value, one `if` matches it.
+    assert_eq!(ifs_in("entry_unknown"), 2);
+    assert_eq!(run(&p, "known", "1.5").unwrap(), vals("3.0"));
+    assert_eq!(run(&p, "unknown", "true 2.0").unwrap(), vals("12.0"));
+    assert_eq!(run(&p, "unknown", "false 2.0").unwrap(), vals("4.0"));
+    // The value itself: an i8 tag (constructors sorted by name) and the
+    // payloads of both constructors, blanks (zeros) where absent.
+    assert_eq!(
+        run(&p, "pass", "true 2.0").unwrap(),
+        vals("0i8 2.0 0.0 0.0")
+    );
+    assert_eq!(
+        run(&p, "pass", "false 2.0").unwrap(),
+        vals("1i8 0.0 2.0 2.0")
+    );
+}

@@ -213,7 +213,9 @@ impl Checker {
             }
             Pat::Constr(name, ps, span) => {
                 let payload: Vec<Type> = ps.iter().map(|_| self.inf.fresh()).collect();
-                let want = self.inf.fresh_with_constr(&name.name, payload.clone(), true);
+                let want = self
+                    .inf
+                    .fresh_with_constr(&name.name, payload.clone(), true);
                 self.unify_at(*span, ty, &want)?;
                 let mut out = vec![];
                 for (p, t) in ps.iter().zip(&payload) {

@@ -459,9 +459,25 @@ impl Infer {
                         _ => return Err(UnifyError::Class(t.clone(), class)),
                     }
                 }
-                if !constrs.is_empty() && !matches!(t, Type::Sum(_)) {
-                    self.vars[v as usize].constrs = constrs;
-                    return Err(UnifyError::Mismatch);
+                if !constrs.is_empty() {
+                    // Checked before linking, so that messages show both sides.
+                    let Type::Sum(cs) = t else {
+                        self.vars[v as usize].constrs = constrs;
+                        return Err(UnifyError::Mismatch);
+                    };
+                    for (name, ts) in &constrs {
+                        let err = match cs.iter().find(|(n, _)| n == name) {
+                            None => Some(UnifyError::Unshared(vec![name.clone()])),
+                            Some((_, es)) if es.len() != ts.len() => {
+                                Some(UnifyError::Arity(name.clone()))
+                            }
+                            Some(_) => None,
+                        };
+                        if let Some(e) = err {
+                            self.vars[v as usize].constrs = constrs;
+                            return Err(e);
+                        }
+                    }
                 }
                 self.vars[v as usize].link = Some(t.clone());
                 for (name, ft) in fields {
@@ -511,9 +527,9 @@ impl Infer {
                 }
                 Ok(())
             }
-            Type::Sum(cs) => cs
-                .iter()
-                .try_for_each(|(_, ts)| ts.iter().try_for_each(|t| self.occurs_adjust(v, level, t))),
+            Type::Sum(cs) => cs.iter().try_for_each(|(_, ts)| {
+                ts.iter().try_for_each(|t| self.occurs_adjust(v, level, t))
+            }),
             Type::Prim(_) | Type::Param(_) => Ok(()),
             Type::Array(e, _) | Type::Acc(e) => self.occurs_adjust(v, level, &e),
             Type::Tuple(ts) => ts.iter().try_for_each(|t| self.occurs_adjust(v, level, t)),

@@ -140,15 +140,29 @@ fn modules_unsupported() {
 }
 
 #[test]
-fn sum_types_unsupported() {
+fn sum_type_errors() {
     assert_eq!(
-        error("type t = #a | #b"),
-        "1:10: sum types are not supported yet"
+        error("def f (v: #a | #b) : #a | #c = v"),
+        "1:32: function body does not match the declared return type: cannot unify '#a | #c' with '#a | #b': Unshared constructors: #b, #c."
     );
     assert_eq!(
-        error("def f (x: i32) =\n  match x case _ -> 1"),
-        "2:3: sum types are not supported yet"
+        error("type t = #a | #b\ndef f (x: t) : i32 =\n  match x case #a -> 1"),
+        "3:3: Unmatched cases in match expression: #b"
     );
+    assert_eq!(
+        error("def f (x: i32) : i32 =\n  match x case 0 -> 1 case 1 -> 2"),
+        "2:3: Unmatched cases in match expression: _"
+    );
+    assert_eq!(
+        error("def f (x: i32) : i32 = let 0 = x in 1"),
+        "1:28: Refutable pattern not allowed here: a literal pattern"
+    );
+    assert!(
+        error("def f (x: #a i32 | #b) = match x case #a -> 1 case #b -> 2")
+            .contains("differ in arity")
+    );
+    assert!(error("def f = match #a case #a -> 1 case #b -> 2").contains("Type is ambiguous"));
+    assert!(error("def f = #a 1 < #a 2").contains("sum type"));
 }
 
 #[test]

@@ -224,3 +224,36 @@ fn records_with_numeric_fields_are_tuples() {
     );
     assert_eq!(fun_type("def f = {1 = true, 0 = 2i32}", "f"), "(i32, bool)");
 }
+
+#[test]
+fn sum_types() {
+    // Constructors sorted by name; a constructor alone defaults to the
+    // sum of the constructors seen.
+    assert_eq!(
+        fun_type(
+            "def f (x: #b i32 | #a) : i32 = match x case #a -> 0 case #b y -> y",
+            "f"
+        ),
+        "(#a | #b i32) -> i32"
+    );
+    assert_eq!(
+        fun_type("def f (x: i32) = #just x", "f"),
+        "i32 -> #just i32"
+    );
+    assert_eq!(
+        fun_type("def f (b: bool) = if b then #yes 1f32 else #no", "f"),
+        "bool -> #no | #yes f32"
+    );
+    // Parameterised abbreviations, arrays of sums, irrefutable patterns.
+    assert_eq!(
+        fun_type(
+            "type opt 'a = #some a | #none\ndef f (xs: []i32) : [](opt i32) = map (\\x -> #some x) xs",
+            "f"
+        ),
+        "[]i32 -> [](#none | #some i32)"
+    );
+    assert_eq!(
+        fun_type("type w = #w i32 f32\ndef f ((#w a b): w) = (a, b)", "f"),
+        "(#w i32 f32) -> (i32, f32)"
+    );
+}
