@@ -260,7 +260,7 @@ impl Pattern {
     /// a constant zero.
     fn detect(m: &[Operand], d: usize) -> Pattern {
         let zero = |o: &Operand| matches!(o, Operand::Const(c) if crate::linear::is_zero(*c));
-        for q in (1..d).filter(|q| d % q == 0) {
+        for q in (1..d).filter(|q| d.is_multiple_of(*q)) {
             let fits = (0..d * d).all(|e| e / d / q == e % d / q || zero(&m[e]));
             if fits {
                 let shared = (1..d / q).all(|k| {
