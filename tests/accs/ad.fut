@@ -38,13 +38,13 @@ def grad_fwd [n] [m] (g: ([n]f64, [m]f64) -> [n]f64) (xs: [n]f64) (ys: [m]f64) =
   let dy = tabulate m (\i -> f64.sum (jvp g (xs, ys) (replicate n 0, replicate m 0 with [i] = 1)))
   in (dx, dy)
 
-entry sum_rev [n] [m] (xs: [n]f64) (ys: [m]f64) = grad_rev sums xs ys
-entry sum_fwd [n] [m] (xs: [n]f64) (ys: [m]f64) = grad_fwd sums xs ys
-entry prod_rev [n] [m] (xs: [n]f64) (ys: [m]f64) = grad_rev prods xs ys
-entry prod_fwd [n] [m] (xs: [n]f64) (ys: [m]f64) = grad_fwd prods xs ys
+entry sum_rev [n] [m] (xs: [n]f64) (ys: [m]f64) : ([n]f64, [m]f64) = grad_rev sums xs ys
+entry sum_fwd [n] [m] (xs: [n]f64) (ys: [m]f64) : ([n]f64, [m]f64) = grad_fwd sums xs ys
+entry prod_rev [n] [m] (xs: [n]f64) (ys: [m]f64) : ([n]f64, [m]f64) = grad_rev prods xs ys
+entry prod_fwd [n] [m] (xs: [n]f64) (ys: [m]f64) : ([n]f64, [m]f64) = grad_fwd prods xs ys
 
-entry scatter_rev [n] [m] (xs: [n]f64) (is: [m]i64) (ys: [m]f64) =
+entry scatter_rev [n] [m] (xs: [n]f64) (is: [m]i64) (ys: [m]f64) : ([n]f64, [m]f64) =
   grad_rev (writes is) xs ys
 
-entry scatter_fwd [n] [m] (xs: [n]f64) (is: [m]i64) (ys: [m]f64) =
+entry scatter_fwd [n] [m] (xs: [n]f64) (is: [m]i64) (ys: [m]f64) : ([n]f64, [m]f64) =
   grad_fwd (writes is) xs ys

@@ -7,4 +7,4 @@
 import "./lib/twice"
 import "../accs/lib/acc"
 
-def main (xs: *[]i32) = (twice xs, main 3)
+def main (xs: *[]i32) : ([]i32, i32) = (twice xs, main 3)

@@ -11,5 +11,5 @@
 -- input { empty([0]i64) }
 -- output { empty([0]i64) empty([0]bool) empty([0]i64) empty([0]i64) empty([0]i64) }
 
-def main [n] (ks: [n]i64) =
+def main [n] (ks: [n]i64) : ([n]i64, []bool, [n]i64, []i64, [n]i64) =
   flatmap (\(i, k) -> (map (+ i * 10) (iota k), i * i)) (zip (iota n) ks)

@@ -14,7 +14,7 @@ entry per_row (kss: [][]i64) : ([]i64, []i64) =
                 in (i64.sum d, i64.sum (map (const 1) ks) + 1))
              kss)
 
-entry inner (ks: []i64) =
+entry inner (ks: []i64) : ([]i64, []i64, []i64) =
   let (s, _, _, d, v) =
     flatmap (\k ->
                let (_, _, _, e, w) = flatmap (\j -> (iota j, j)) [k]

@@ -22,4 +22,4 @@ entry rows [n] [m] (ks: [n]i64) (xss: [n][m]i32) : ([][m]i32, [n]i64) =
     flatmap (\(k, xs) -> (map (\j -> map (* i32.i64 (j + 1)) xs) (iota k), k * m)) (zip ks xss)
   in (d, v)
 
-entry no_values (ks: []i64) = flatmap' (\k -> reverse (iota k)) ks
+entry no_values (ks: []i64) : ([]i64, []bool, []i64, []i64) = flatmap' (\k -> reverse (iota k)) ks
