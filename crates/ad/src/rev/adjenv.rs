@@ -49,7 +49,8 @@ pub fn activity(params: &[VName], body: &Body) -> FxHashSet<VName> {
 
 fn mark_body(body: &Body, active: &mut FxHashSet<VName>) {
     for s in &body.stms {
-        if crate::linear::never_active(&s.exp) {
+        // `iota`'s count gets an adjoint in reverse mode (see `rev_stm`).
+        if crate::linear::never_active(&s.exp) && !matches!(s.exp, Exp::Iota { .. }) {
             continue;
         }
         let mut uses_active = false;

@@ -228,9 +228,17 @@ impl Rev {
                 index::rev(self, b, s);
                 Ok(())
             }
-            (Exp::Iota { .. } | Exp::Scratch { .. } | Exp::Size { .. } | Exp::Assert { .. }, _) => {
+            // As Futhark does, the count of an `iota` gets the sum of the
+            // result's adjoint (forward mode gives `iota` a zero tangent).
+            (Exp::Iota { n, .. }, _) => {
+                if self.wants_op(b, *n) {
+                    let y = self.adj_val(b, s.pat[0].name).var().expect("array adjoint");
+                    let sum = build::sum_rows(b, y);
+                    self.add_op(b, *n, sum);
+                }
                 Ok(())
             }
+            (Exp::Scratch { .. } | Exp::Size { .. } | Exp::Assert { .. }, _) => Ok(()),
             (Exp::If { .. }, _) => if_::rev(self, b, s),
             (Exp::Map { .. }, _) => {
                 if sparse::rev(self, b, s)? {
