@@ -33,8 +33,27 @@ impl Failure {
     }
 }
 
+/// Stack of the thread that runs a command. The passes of the compiler and
+/// the interpreter recurse over the program's syntax tree and IR, whose
+/// depth the user controls (a long chain of `+` is a tree as deep as the
+/// chain); the parser bounds nesting, but the 8 MiB main thread is not
+/// enough for every pass at that bound. Only touched pages are committed.
+const STACK_SIZE: usize = 1 << 30;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Run on a thread with a big stack; on the main thread if none starts.
+    let worker = std::thread::Builder::new()
+        .name("parad".into())
+        .stack_size(STACK_SIZE)
+        .spawn(move || command(cli));
+    match worker {
+        Ok(h) => h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
+        Err(_) => command(Cli::parse()),
+    }
+}
+
+fn command(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::Check(a) => check::check(&a),
         Command::Run(a) => run::run(&a),

@@ -3,7 +3,9 @@
 
 use crate::error::{shape_str, Msg};
 use crate::prim;
-use crate::value::{extend, filled, gather, range, write_range, Array, CopyCounter, Val};
+use crate::value::{
+    elem_count, extend, filled, gather, out_of_memory, range, write_range, Array, CopyCounter, Val,
+};
 use parad_base::{IntType, PrimType};
 use parad_values::{ArrayData, Scalar};
 
@@ -220,7 +222,8 @@ pub fn iota(n: i64, start: Scalar, step: Scalar, it: IntType) -> Result<Array, M
         prim::as_i64(start).unwrap_or(0) as i128,
         prim::as_i64(step).unwrap_or(0) as i128,
     );
-    let mut d = ArrayData::empty(PrimType::Int(it));
+    let t = PrimType::Int(it);
+    let mut d = ArrayData::try_with_capacity(t, len).map_err(|()| out_of_memory(len, t.size()))?;
     for i in 0..len as i128 {
         d.push(prim::mk_int(it, a + i * s));
     }
@@ -230,17 +233,24 @@ pub fn iota(n: i64, start: Scalar, step: Scalar, it: IntType) -> Result<Array, M
 pub fn replicate(n: i64, v: &Val) -> Result<Array, Msg> {
     let len = size_of(n, "replicate")?;
     let (vshape, vdata) = v.flat().ok_or("cannot replicate an accumulator")?;
-    let data = if let (true, Some(s)) = (vshape.is_empty(), vdata.get(0)) {
-        filled(s, len)
+    let mut shape = vec![len];
+    shape.extend(vshape);
+    let total = elem_count(&shape)?;
+    let data = if let (true, Some(s)) = (shape.len() == 1, vdata.get(0)) {
+        filled(s, len)?
     } else {
-        let mut d = ArrayData::empty(vdata.elem_type());
-        for _ in 0..len {
-            extend(&mut d, &vdata)?;
+        let t = vdata.elem_type();
+        let mut d =
+            ArrayData::try_with_capacity(t, total).map_err(|()| out_of_memory(total, t.size()))?;
+        // Nothing to copy when the replicated value is empty (the result
+        // may still have a huge outer dimension).
+        if !vdata.is_empty() {
+            for _ in 0..len {
+                extend(&mut d, &vdata)?;
+            }
         }
         d
     };
-    let mut shape = vec![len];
-    shape.extend(vshape);
     Ok(Array::new(shape, data))
 }
 
@@ -250,8 +260,8 @@ pub fn scratch(elem: PrimType, dims: &[i64]) -> Result<Array, Msg> {
         .iter()
         .map(|&d| size_of(d, "create scratch array"))
         .collect::<Result<_, _>>()?;
-    let n = shape.iter().product();
-    Ok(Array::new(shape, filled(prim::zero(elem), n)))
+    let n = elem_count(&shape)?;
+    Ok(Array::new(shape, filled(prim::zero(elem), n)?))
 }
 
 pub fn concat(arrs: &[Array]) -> Result<Array, Msg> {

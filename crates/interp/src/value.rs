@@ -154,12 +154,31 @@ pub fn write_range(dst: &mut ArrayData, at: usize, src: &ArrayData) -> Result<()
     }, Err("element type mismatch".into()))
 }
 
-/// Appends `src` to `dst`.
+/// Appends `src` to `dst` (an error if memory runs out).
 pub fn extend(dst: &mut ArrayData, src: &ArrayData) -> Result<(), Msg> {
     zip_data!(dst, src, d, s => {
+        reserve(d, s.len())?;
         d.extend_from_slice(s);
         Ok(())
     }, Err("element type mismatch".into()))
+}
+
+/// Makes room for `extra` more elements, or says that memory ran out
+/// (instead of aborting the process, as a failed allocation does).
+fn reserve<T>(v: &mut Vec<T>, extra: usize) -> Result<(), Msg> {
+    v.try_reserve(extra)
+        .map_err(|_| out_of_memory(v.len().saturating_add(extra), std::mem::size_of::<T>()))
+}
+
+/// The message for an array of `n` elements of `size` bytes that cannot
+/// be allocated.
+pub fn out_of_memory(n: usize, size: usize) -> Msg {
+    match n.checked_mul(size) {
+        Some(bytes) => {
+            format!("Out of memory: cannot allocate an array of {n} elements ({bytes} bytes)")
+        }
+        None => format!("Out of memory: cannot allocate an array of {n} elements"),
+    }
 }
 
 /// Writes a scalar at flat position `i`.
@@ -188,22 +207,43 @@ pub fn set(d: &mut ArrayData, i: usize, s: Scalar) -> Result<(), Msg> {
     Ok(())
 }
 
-/// `n` copies of `s`.
-pub fn filled(s: Scalar, n: usize) -> ArrayData {
-    match s {
-        Scalar::I8(x) => ArrayData::I8(vec![x; n]),
-        Scalar::I16(x) => ArrayData::I16(vec![x; n]),
-        Scalar::I32(x) => ArrayData::I32(vec![x; n]),
-        Scalar::I64(x) => ArrayData::I64(vec![x; n]),
-        Scalar::U8(x) => ArrayData::U8(vec![x; n]),
-        Scalar::U16(x) => ArrayData::U16(vec![x; n]),
-        Scalar::U32(x) => ArrayData::U32(vec![x; n]),
-        Scalar::U64(x) => ArrayData::U64(vec![x; n]),
-        Scalar::F16(x) => ArrayData::F16(vec![x; n]),
-        Scalar::F32(x) => ArrayData::F32(vec![x; n]),
-        Scalar::F64(x) => ArrayData::F64(vec![x; n]),
-        Scalar::Bool(x) => ArrayData::Bool(vec![x; n]),
+/// `n` copies of `s`; an error rather than an abort if there is not
+/// enough memory.
+pub fn filled(s: Scalar, n: usize) -> Result<ArrayData, Msg> {
+    fn fill<T: Copy>(x: T, n: usize) -> Result<Vec<T>, Msg> {
+        let mut v = Vec::new();
+        v.try_reserve_exact(n)
+            .map_err(|_| out_of_memory(n, std::mem::size_of::<T>()))?;
+        v.resize(n, x);
+        Ok(v)
     }
+    Ok(match s {
+        Scalar::I8(x) => ArrayData::I8(fill(x, n)?),
+        Scalar::I16(x) => ArrayData::I16(fill(x, n)?),
+        Scalar::I32(x) => ArrayData::I32(fill(x, n)?),
+        Scalar::I64(x) => ArrayData::I64(fill(x, n)?),
+        Scalar::U8(x) => ArrayData::U8(fill(x, n)?),
+        Scalar::U16(x) => ArrayData::U16(fill(x, n)?),
+        Scalar::U32(x) => ArrayData::U32(fill(x, n)?),
+        Scalar::U64(x) => ArrayData::U64(fill(x, n)?),
+        Scalar::F16(x) => ArrayData::F16(fill(x, n)?),
+        Scalar::F32(x) => ArrayData::F32(fill(x, n)?),
+        Scalar::F64(x) => ArrayData::F64(fill(x, n)?),
+        Scalar::Bool(x) => ArrayData::Bool(fill(x, n)?),
+    })
+}
+
+/// The number of elements of an array of shape `dims`, or an error if
+/// that number does not fit in memory's address range.
+pub fn elem_count(dims: &[usize]) -> Result<usize, Msg> {
+    dims.iter()
+        .try_fold(1usize, |n, &d| n.checked_mul(d))
+        .ok_or_else(|| {
+            format!(
+                "Out of memory: an array of shape {} has too many elements",
+                crate::error::shape_str(dims)
+            )
+        })
 }
 
 impl Val {

@@ -136,6 +136,15 @@ impl ArrayData {
         d
     }
 
+    /// Like [`ArrayData::with_capacity`], but `Err` instead of aborting the
+    /// process when the memory cannot be had.
+    #[allow(clippy::result_unit_err)]
+    pub fn try_with_capacity(t: PrimType, n: usize) -> Result<ArrayData, ()> {
+        let mut d = ArrayData::empty(t);
+        with_array_data!(&mut d, v => v.try_reserve_exact(n).map_err(|_| ()))?;
+        Ok(d)
+    }
+
     pub fn elem_type(&self) -> PrimType {
         match self {
             ArrayData::I8(_) => PrimType::Int(IntType::I8),
