@@ -7,7 +7,7 @@
 //! sweep, seeded with 1 for those scalars, yields exactly these adjoints).
 
 use super::adjenv::Rev;
-use super::build::{const_of, if_, in_bounds, sum_rows};
+use super::build::{all_in_bounds, const_of, if_, sum_rows};
 use super::reduce::{classify, Special};
 use crate::{AdError, Result};
 use parad_base::{FloatType, PrimType, Span};
@@ -232,16 +232,7 @@ fn reads_for_writes(b: &mut Builder, body: &Body, obars: &[VName]) -> Body {
 
 /// `o[inds]` if in bounds, else zeros shaped like `v`.
 fn guarded_read(b: &mut Builder, o: VName, inds: &[Operand], v: Operand) -> Operand {
-    let mut ok: Option<VName> = None;
-    for (k, &i) in inds.iter().enumerate() {
-        let n = b.dim(o, k);
-        let c = in_bounds(b, i, n);
-        ok = Some(match ok {
-            None => c,
-            Some(p) => b.binop(BinOp::And, p, c),
-        });
-    }
-    let ok: Operand = ok.map_or(Operand::bool(true), Operand::Var);
+    let ok = all_in_bounds(b, o, inds);
     let t = b.type_of(v);
     if_(
         b,
@@ -539,16 +530,7 @@ impl Strip {
 /// `⟨ō[inds], v⟩` (summed over the elements of `v`), 0 when `inds` is out
 /// of bounds.
 fn guarded_dot(b: &mut Builder, o: VName, inds: &[Operand], v: Operand, ft: PrimType) -> VName {
-    let mut ok: Option<VName> = None;
-    for (k, &i) in inds.iter().enumerate() {
-        let n = b.dim(o, k);
-        let c = in_bounds(b, i, n);
-        ok = Some(match ok {
-            None => c,
-            Some(p) => b.binop(BinOp::And, p, c),
-        });
-    }
-    let ok: Operand = ok.map_or(Operand::bool(true), Operand::Var);
+    let ok = all_in_bounds(b, o, inds);
     if_(
         b,
         ok,

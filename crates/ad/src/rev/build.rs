@@ -172,6 +172,21 @@ pub fn in_bounds(b: &mut Builder, i: Operand, n: Operand) -> VName {
     b.binop(BinOp::And, lo, hi)
 }
 
+/// Whether the indices `inds` of the outer dimensions of `arr` are all in
+/// bounds (`true` for no indices).
+pub fn all_in_bounds(b: &mut Builder, arr: VName, inds: &[Operand]) -> Operand {
+    let mut ok: Option<VName> = None;
+    for (k, &i) in inds.iter().enumerate() {
+        let n = b.dim(arr, k);
+        let c = in_bounds(b, i, n);
+        ok = Some(match ok {
+            None => c,
+            Some(p) => b.binop(BinOp::And, p, c),
+        });
+    }
+    ok.map_or(Operand::bool(true), Operand::Var)
+}
+
 /// Inlines a copy of `lam` applied to `args`; returns its results.
 pub fn apply_lambda(b: &mut Builder, lam: &Lambda, args: &[Operand]) -> Vec<Operand> {
     let mut subst = Subst::default();
