@@ -1061,7 +1061,7 @@ struct Failure {
 
 struct Ctx {
     stats: Stats,
-    failures: Mutex<Vec<Failure>>,
+    failures: Mutex<Vec<(Failure, String)>>,
     ice_samples: Mutex<Vec<String>>,
     strict: bool,
     scratch: PathBuf,
@@ -1117,7 +1117,8 @@ impl Ctx {
             }
         };
         if let Some(outcome) = bad {
-            self.failures.lock().unwrap().push(Failure {
+            let mut failures = self.failures.lock().unwrap();
+            let f = Failure {
                 seed,
                 program: program.name.clone(),
                 what: what.to_vec(),
@@ -1126,7 +1127,12 @@ impl Ctx {
                 stdin: stdin.to_vec(),
                 outcome,
                 stderr: o.stderr.clone(),
-            });
+            };
+            // Saved at once, so that an interrupted long run keeps them;
+            // the summary is printed too.
+            let text = report(&f, &self.scratch, failures.len());
+            eprintln!("{}", text.lines().take(2).collect::<Vec<_>>().join("\n"));
+            failures.push((f, text));
         }
         o
     }
@@ -1250,6 +1256,7 @@ fn mutated_programs_and_inputs_never_crash_parad() {
     let iters = env_u64("PARAD_FUZZ_ITERS", 6);
     let jobs = env_u64("PARAD_FUZZ_JOBS", 2).max(1) as usize;
     let scratch = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let _ = std::fs::remove_dir_all(scratch.join("fuzz-failures"));
     let ctx = Ctx {
         stats: Stats::default(),
         failures: Mutex::new(vec![]),
@@ -1297,11 +1304,8 @@ fn mutated_programs_and_inputs_never_crash_parad() {
     let failures = ctx.failures.into_inner().unwrap();
     if !failures.is_empty() {
         let mut msg = String::new();
-        for (n, f) in failures.iter().enumerate() {
-            let r = report(f, &scratch, n);
-            if n < 8 {
-                msg.push_str(&r);
-            }
+        for (_, text) in failures.iter().take(8) {
+            msg.push_str(text);
         }
         panic!(
             "{} of {} runs of parad crashed (first ones below; all saved under {}):\n{msg}",
@@ -1370,6 +1374,30 @@ fn huge_arrays_are_refused_with_located_errors() {
         let o = run_text(src, input);
         assert_located_error(&o, "Out of memory");
     }
+}
+
+#[test]
+fn huge_random_inputs_are_refused() {
+    // `random input` sizes come from the test block: a size too big for
+    // memory fails that case, it does not abort `parad test`.
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("robustness-directed");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("huge_random.fut");
+    std::fs::write(
+        &path,
+        "-- ==\n-- random input { [1000000000000]f32 } output { 0f32 }\n\
+         -- random input { [4611686018427387904][4]f32 } output { 0f32 }\n\
+         def main (xs: []f32) = f32.sum xs\n",
+    )
+    .unwrap();
+    let o = parad(
+        &["test", path.to_str().unwrap()],
+        b"",
+        Duration::from_secs(60),
+    );
+    // (The failed cases are reported on standard output.)
+    assert!(!o.stderr.contains("panicked"), "{}", o.stderr);
+    assert_eq!(o.code, Some(1), "{}", o.stderr);
 }
 
 #[test]

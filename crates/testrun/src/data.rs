@@ -57,8 +57,15 @@ fn read_file(path: &Path) -> Result<Vec<Value>, String> {
 /// One argument of a `random input` block: a type with sizes such as
 /// `[10][2]f32` (random contents) or a constant such as `3i64`.
 fn random_item(item: &str, rng: &mut impl Rng) -> Result<Value, String> {
-    if let Ok((shape, t)) = parad_values::parse_value_type(item) {
-        return Ok(parad_values::random_value(&shape, t, rng));
+    match parad_values::parse_value_type(item) {
+        Ok((shape, t)) => {
+            return parad_values::try_random_value(&shape, t, rng).map_err(|e| e.message)
+        }
+        // A type whose sizes cannot be counted: say so, not that it is no type.
+        Err(e) if item.trim_start().starts_with('[') && e.message.contains("too many") => {
+            return Err(format!("`{item}`: {}", e.message))
+        }
+        Err(_) => {}
     }
     match parad_values::read_values(item.as_bytes()) {
         Ok(mut vs) if vs.len() == 1 => Ok(vs.remove(0)),

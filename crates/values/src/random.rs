@@ -82,10 +82,37 @@ pub fn parse_gen_specs(s: &str) -> Result<Vec<GenSpec>, DataError> {
 }
 
 /// A random value of the given shape (empty for a scalar) and element type.
-/// Allocates the whole array: check the size of untrusted shapes first.
+/// Allocates the whole array: check the size of untrusted shapes first, or
+/// use [`try_random_value`].
 pub fn random_value(shape: &[usize], ty: PrimType, rng: &mut impl Rng) -> Value {
     let n: usize = shape.iter().product();
-    let mut data = ArrayData::with_capacity(ty, n);
+    random_into(shape, ArrayData::with_capacity(ty, n), n, rng)
+}
+
+/// Like [`random_value`], but an error instead of an abort when the array
+/// has too many elements for memory.
+pub fn try_random_value(
+    shape: &[usize],
+    ty: PrimType,
+    rng: &mut impl Rng,
+) -> Result<Value, DataError> {
+    let dims: String = shape.iter().map(|d| format!("[{d}]")).collect();
+    let too_big = || {
+        DataError::new(
+            None,
+            format!("out of memory: cannot allocate a random value of type {dims}{ty}"),
+        )
+    };
+    let n = shape
+        .iter()
+        .try_fold(1usize, |a, &d| a.checked_mul(d))
+        .ok_or_else(too_big)?;
+    let data = ArrayData::try_with_capacity(ty, n).map_err(|()| too_big())?;
+    Ok(random_into(shape, data, n, rng))
+}
+
+/// Fills `data` (empty, with room for `n` elements) with random elements.
+fn random_into(shape: &[usize], mut data: ArrayData, n: usize, rng: &mut impl Rng) -> Value {
     for _ in 0..n {
         let small = rng.gen_range(0..RANDOM_INT_BOUND);
         match &mut data {
