@@ -31,18 +31,23 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         RunFailure::Error(msg) if msg.starts_with("error") => Failure::Program(ensure_newline(msg)),
         RunFailure::Error(msg) | RunFailure::Unsupported(msg) => Failure::msg(msg.trim_end()),
     })?;
-    let mut out = vec![];
-    for v in &results {
-        if args.binary {
-            parad_values::write_binary(v, &mut out);
-        } else {
-            out.extend_from_slice(parad_values::to_text(v).as_bytes());
-            out.push(b'\n');
-        }
-    }
-    // A closed pipe (e.g. `| head`) is not an error of the program.
-    let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(&out).and_then(|()| stdout.flush());
+    // Each result is written as soon as it is formatted (a large array is
+    // written in pieces). A closed pipe (e.g. `| head`) is not an error of
+    // the program.
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    let _ = results
+        .iter()
+        .try_for_each(|v| {
+            if args.binary {
+                let mut out = vec![];
+                parad_values::write_binary(v, &mut out);
+                stdout.write_all(&out)
+            } else {
+                parad_values::write_text(v, &mut stdout)?;
+                stdout.write_all(b"\n")
+            }
+        })
+        .and_then(|()| stdout.flush());
     Ok(())
 }
 

@@ -65,9 +65,9 @@ impl Interp<'_> {
         }
         let vals = args.into_iter().map(Val::from_value).collect();
         let res = self.call(e.fun, vals, None)?;
-        res.iter()
+        res.into_iter()
             .map(|v| {
-                v.to_value()
+                v.into_value()
                     .ok_or_else(|| RunError::new("entry point returned an accumulator", None))
             })
             .collect()

@@ -263,6 +263,19 @@ impl Val {
         }
     }
 
+    /// The external value, moving the elements out of an unshared array
+    /// instead of copying them (`None` for accumulators).
+    pub fn into_value(self) -> Option<Value> {
+        match self {
+            Val::Scalar(s) => Some(Value::Scalar(s)),
+            Val::Array(a) => Some(Value::Array(ArrayValue {
+                shape: a.shape,
+                data: Rc::try_unwrap(a.data).unwrap_or_else(|shared| (*shared).clone()),
+            })),
+            Val::Acc(_) => None,
+        }
+    }
+
     /// Shape (empty for scalars and accumulators).
     pub fn shape(&self) -> &[usize] {
         match self {

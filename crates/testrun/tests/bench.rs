@@ -26,7 +26,7 @@ fn times_each_dataset_after_a_checked_warm_up() {
         runs: 3,
         ..BenchOptions::default()
     };
-    let (r, out) = bench(&fake, &[p.clone()], &options);
+    let (r, out) = bench(&fake, std::slice::from_ref(&p), &options);
     // main cannot add an f32 array: a failure; nobench: skipped twice.
     assert_eq!(r.failures, 1, "{out}");
     let names: Vec<(&str, &str)> = r

@@ -14,9 +14,30 @@ pub fn to_text(v: &Value) -> String {
     let mut out = String::new();
     match v {
         Value::Scalar(s) => write_scalar(&mut out, *s),
-        Value::Array(a) => write_array(&mut out, a),
+        Value::Array(a) => {
+            let _ = write_array(&mut out, a, &mut |_| Ok(()));
+        }
     }
     out
+}
+
+/// Writes the text form of a value to `w` in pieces, so that a large
+/// array is never held as one string.
+pub fn write_text(v: &Value, w: &mut impl std::io::Write) -> std::io::Result<()> {
+    match v {
+        Value::Scalar(s) => w.write_all(scalar_to_text(*s).as_bytes()),
+        Value::Array(a) => {
+            let mut out = String::new();
+            write_array(&mut out, a, &mut |chunk: &mut String| {
+                if chunk.len() >= 1 << 16 {
+                    w.write_all(chunk.as_bytes())?;
+                    chunk.clear();
+                }
+                Ok(())
+            })?;
+            w.write_all(out.as_bytes())
+        }
+    }
 }
 
 /// Several values, one per line (each line ends with a newline).
@@ -36,7 +57,13 @@ pub fn scalar_to_text(s: Scalar) -> String {
     out
 }
 
-fn write_array(out: &mut String, a: &ArrayValue) {
+/// Writes `a` to `out`, calling `flush` after each element (it may empty
+/// `out`).
+fn write_array(
+    out: &mut String,
+    a: &ArrayValue,
+    flush: &mut dyn FnMut(&mut String) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     if a.data.is_empty() {
         out.push_str("empty(");
         for d in &a.shape {
@@ -44,7 +71,7 @@ fn write_array(out: &mut String, a: &ArrayValue) {
         }
         out.push_str(a.elem_type().name());
         out.push(')');
-        return;
+        return Ok(());
     }
     // Walk the flat data, opening and closing brackets at row boundaries.
     let rank = a.shape.len();
@@ -73,7 +100,9 @@ fn write_array(out: &mut String, a: &ArrayValue) {
         for _ in 0..closes {
             out.push(']');
         }
+        flush(out)?;
     }
+    Ok(())
 }
 
 fn write_scalar(out: &mut String, s: Scalar) {
