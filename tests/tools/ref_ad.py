@@ -199,6 +199,7 @@ REFS = {
         "plain": power_grad,
         "strip2": power_grad,
         "strip3": power_grad,
+        "strip40": power_grad,
         "prefix": lambda xs: [float(len(xs) - i) for i in range(len(xs))],
     },
     "ad/acc_writes.fut": {"writes": acc_writes, "rows": acc_rows},

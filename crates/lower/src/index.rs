@@ -70,6 +70,10 @@ impl<'p> Lowerer<'p> {
         idx: &'p [TDimIndex],
         span: Span,
     ) -> R<SV<'p>> {
+        // `x[]` is `x` itself, whatever its type.
+        if idx.is_empty() {
+            return Ok(a);
+        }
         let leaves = a.arrays(span)?;
         let slice = self.slice(b, env, leaves.first().copied(), idx, span)?;
         b.set_span(span);
@@ -104,6 +108,10 @@ impl<'p> Lowerer<'p> {
         v: SV<'p>,
         span: Span,
     ) -> R<SV<'p>> {
+        // `x with [] = v` is `v`.
+        if idx.is_empty() {
+            return Ok(v);
+        }
         let arrs = a.arrays(span)?;
         let vals = v.leaves(span)?;
         if arrs.len() != vals.len() {

@@ -243,9 +243,13 @@ impl<'p> Lowerer<'p> {
                     .collect();
                 from_names(&ty(0), 1, &names, span)
             }
+            // A copy of a function value is the function.
+            "__copy" if matches!(args[0], SV::Fun(..)) => Ok(args.pop().expect("argument")),
             "__transpose" | "__flatten" | "__copy" => args[0].map_leaves(&mut |o| {
-                let Operand::Var(arr) = o else {
-                    return Ok(SV::Prim(o)); // copy of a scalar
+                let arr = match o {
+                    // A copy of a scalar is the scalar.
+                    Operand::Var(v) if b.type_of(v).rank() > 0 => v,
+                    _ => return Ok(SV::Prim(o)),
                 };
                 let exp = match name {
                     "__transpose" => {

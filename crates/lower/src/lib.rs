@@ -105,6 +105,15 @@ fn lower_on_this_thread(prog: &TProgram, skip_unsupported: bool) -> Result<Lower
     for f in prog.funs.iter().filter(|f| f.entry && !f.prelude) {
         match lw.entry(&mut ctx, f) {
             Ok((def, entry)) => {
+                // A later definition of an entry point shadows an earlier
+                // one, as for other top-level definitions.
+                if let Some(k) = entries
+                    .iter()
+                    .position(|e: &EntryPoint| e.name == entry.name)
+                {
+                    entries.remove(k);
+                    funs.remove(k);
+                }
                 funs.push(def);
                 entries.push(entry);
             }

@@ -118,8 +118,10 @@ impl<'p> Lowerer<'p> {
         let mut res: Vec<_> = pat_params.iter().map(|p| p.name).collect();
         let is_while = matches!(form, LoopForm::While { .. });
         let exp = match (stripmine, form) {
+            // Beyond 63 levels every level has at most 2 iterations for
+            // any i64 bound: larger factors change nothing.
             (Some(k), LoopForm::For { i, it, bound }) if k >= 2 => {
-                strip_mined(b, params, (i, it, bound), body, k)
+                strip_mined(b, params, (i, it, bound), body, k.min(63))
             }
             (_, form) => Exp::Loop { params, form, body },
         };
@@ -156,11 +158,15 @@ impl<'p> Lowerer<'p> {
     }
 }
 
-/// `for i < n do body` as `k` nested loops of `s = ⌈n^(1/k)⌉` iterations
-/// each (`#[stripmine(k)]`), the innermost running the body when
-/// `i = ((j₁·s + j₂)·s + …) + j_k < n`. Same results; reverse AD then
-/// checkpoints `k·s` states instead of `n` and runs each level's forward
-/// sweep again, trading memory for recomputation (seed 001 §4).
+/// `for i < n do body` as `k` nested loops (`#[stripmine(k)]`): with
+/// `s = ⌈n^(1/k)⌉`, level `d` (counted from the innermost, 0) runs
+/// `min(s, ⌈n / s^d⌉)` times (the outermost `⌈n / s^(k-1)⌉` times, which
+/// covers any rounding in `s`), and the innermost runs the body when
+/// `i = ((j_{k-1}·s + …)·s + j₀) < n`. Levels that are not needed run
+/// once, so there are about `n` iterations in all. Same results; reverse
+/// AD then checkpoints about `k·s` states instead of `n` and runs each
+/// level's forward sweep again, trading memory for recomputation (seed
+/// 001 §4).
 fn strip_mined(
     b: &mut Builder,
     params: Vec<(Param, Operand)>,
@@ -168,20 +174,40 @@ fn strip_mined(
     body: Body,
     k: u32,
 ) -> Exp {
+    use parad_core::{BinOp, UnOp};
     let i64t = PrimType::Int(IntType::I64);
     let f64t = PrimType::Float(parad_base::FloatType::F64);
-    let n = if it == IntType::I64 {
+    let n: Operand = if it == IntType::I64 {
         bound
     } else {
         b.cast(i64t, bound).into()
     };
-    // s = ⌈n^(1/k)⌉ + 1 (the extra iterations only skip the body, and they
-    // cover rounding in the floating-point root).
     let nf = b.cast(f64t, n);
-    let root = b.binop(parad_core::BinOp::Pow, nf, Operand::f64(1.0 / k as f64));
-    let root = b.unop(parad_core::UnOp::Ceil, root);
+    let root = b.binop(BinOp::Pow, nf, Operand::f64(1.0 / k as f64));
+    let root = b.unop(UnOp::Ceil, root);
     let s = b.cast(i64t, root);
-    let s: Operand = b.add(s, Operand::i64(1)).into();
+    let s: Operand = b.binop(BinOp::Max, s, Operand::i64(1)).into();
+    // p_d = min(s^d, n) (at least 1), without overflow; bound_d from it.
+    let mut bounds = vec![];
+    let mut p: Operand = Operand::i64(1);
+    for d in 0..k {
+        let pm = b.binop(BinOp::Max, p, Operand::i64(1));
+        let num = b.add(n, pm);
+        let num = b.sub(num, Operand::i64(1));
+        let q = b.binop(BinOp::Quot, num, pm);
+        let bound_d: Operand = if d + 1 == k {
+            q.into()
+        } else {
+            b.binop(BinOp::Min, s, q).into()
+        };
+        bounds.push(bound_d);
+        let lim = b.binop(BinOp::Quot, n, s);
+        let big = b.cmp(parad_core::CmpOp::Gt, p, lim);
+        let ps = b.mul(p, s);
+        let capped = b.binop(BinOp::Min, ps, n);
+        p = select(b, big, n, capped);
+    }
+    bounds.reverse(); // outermost first
     let tys: Vec<CType> = params.iter().map(|(p, _)| p.ty.clone()).collect();
     let inits: Vec<Operand> = params.iter().map(|(_, o)| *o).collect();
     let orig: Vec<Param> = params.into_iter().map(|(p, _)| p).collect();
@@ -192,13 +218,26 @@ fn strip_mined(
         inits,
         (iv, it, n, s),
         body,
-        k,
+        &bounds,
         Operand::i64(0),
     )
 }
 
-/// One level of [`strip_mined`]: a loop over `s` values of `j`, with
-/// `base·s + j` passed down (the innermost level computes the index).
+/// `if c then x else y` on i64 scalars.
+fn select(b: &mut Builder, c: parad_core::VName, x: Operand, y: parad_core::VName) -> Operand {
+    let then_br = b.body(|_| vec![x]);
+    let else_br = b.body(|_| vec![Operand::Var(y)]);
+    b.emit(Exp::If {
+        cond: c.into(),
+        then_br,
+        else_br,
+        ret: vec![CType::Prim(PrimType::Int(IntType::I64))],
+    })[0]
+        .into()
+}
+
+/// One level of [`strip_mined`]: a loop of `bounds[0]` iterations over
+/// `j`, passing `base·s + j` down (the innermost level computes the index).
 #[allow(clippy::too_many_arguments)]
 fn build_level(
     b: &mut Builder,
@@ -207,13 +246,13 @@ fn build_level(
     inits: Vec<Operand>,
     (iv, it, n, s): (parad_core::VName, IntType, Operand, Operand),
     body: Body,
-    levels: u32,
+    bounds: &[Operand],
     base: Operand,
 ) -> Exp {
     let j = b
         .param("strip", CType::Prim(PrimType::Int(IntType::I64)))
         .name;
-    let (params, inner_body) = if levels == 1 {
+    let (params, inner_body) = if bounds.len() == 1 {
         // The innermost loop carries the original parameters.
         let params: Vec<(Param, Operand)> = orig.iter().cloned().zip(inits).collect();
         let (stms, res) = b.nested(|b| {
@@ -261,7 +300,7 @@ fn build_level(
                 state,
                 (iv, it, n, s),
                 body,
-                levels - 1,
+                &bounds[1..],
                 next.into(),
             );
             let r = b.emit(inner);
@@ -274,7 +313,7 @@ fn build_level(
         form: LoopForm::For {
             i: j,
             it: IntType::I64,
-            bound: s,
+            bound: bounds[0],
         },
         body: inner_body,
     }
