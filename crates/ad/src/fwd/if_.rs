@@ -36,7 +36,7 @@ pub fn stm(f: &mut Fwd, b: &mut Builder, s: &Stm) -> Result<()> {
         .iter()
         .map(|r| r.var().is_some_and(|v| f.is_bundled(v)))
         .collect();
-    let names = f.emit_extended(
+    f.emit_with_tangents(
         b,
         &s.pat,
         Exp::If {
@@ -46,15 +46,8 @@ pub fn stm(f: &mut Fwd, b: &mut Builder, s: &Stm) -> Result<()> {
             ret: new_ret,
         },
         "if_tan",
+        &bundled,
+        &keep,
     );
-    for (i, &bd) in bundled.iter().enumerate() {
-        if bd {
-            f.bundle(names[i]);
-        }
-    }
-    for (k, &i) in keep.iter().enumerate() {
-        let p = &s.pat[i];
-        f.set(p.name, &p.ty, Some(names[s.pat.len() + k].into()));
-    }
     Ok(())
 }

@@ -40,7 +40,11 @@ pub fn stm(f: &mut Fwd, b: &mut Builder, s: &Stm) -> Result<()> {
     new_params.extend(tan_params);
     let br = f.branch(b, body)?;
     let body = f.finish(b, br, &active)?;
-    let names = f.emit_extended(
+    let mut is_bundled = vec![false; s.pat.len()];
+    for i in bundled {
+        is_bundled[i] = true;
+    }
+    f.emit_with_tangents(
         b,
         &s.pat,
         Exp::Loop {
@@ -49,14 +53,9 @@ pub fn stm(f: &mut Fwd, b: &mut Builder, s: &Stm) -> Result<()> {
             body,
         },
         "loop_tan",
+        &is_bundled,
+        &active,
     );
-    for i in bundled {
-        f.bundle(names[i]);
-    }
-    for (k, &i) in active.iter().enumerate() {
-        let p = &s.pat[i];
-        f.set(p.name, &p.ty, Some(names[s.pat.len() + k].into()));
-    }
     Ok(())
 }
 

@@ -304,6 +304,27 @@ impl Fwd {
         }
     }
 
+    /// [`Self::emit_extended`] for a construct whose results are `pat`'s
+    /// followed by the tangents of the results numbered `keep`; the
+    /// results marked in `bundled` are bundled accumulators.
+    pub fn emit_with_tangents(
+        &mut self,
+        b: &mut Builder,
+        pat: &[Param],
+        exp: Exp,
+        base: &str,
+        bundled: &[bool],
+        keep: &[usize],
+    ) {
+        let names = self.emit_extended(b, pat, exp, base);
+        for (i, _) in bundled.iter().enumerate().filter(|(_, &bd)| bd) {
+            self.bundle(names[i]);
+        }
+        for (k, &i) in keep.iter().enumerate() {
+            self.set(pat[i].name, &pat[i].ty, Some(names[pat.len() + k].into()));
+        }
+    }
+
     /// Binds `exp`, whose results are the values of `pat` followed by
     /// `extra` more values: the names of `pat` are kept (with the types
     /// `exp` now has, which differ for bundled accumulators) and the extra

@@ -46,7 +46,7 @@ pub fn stm(f: &mut Fwd, b: &mut Builder, s: &Stm) -> Result<()> {
         .collect();
     let tan_ret: Vec<Type> = keep.iter().map(|&i| ret[i].clone()).collect();
     ret.extend(tan_ret);
-    let names = f.emit_extended(
+    f.emit_with_tangents(
         b,
         &s.pat,
         Exp::Map {
@@ -55,15 +55,8 @@ pub fn stm(f: &mut Fwd, b: &mut Builder, s: &Stm) -> Result<()> {
             arrs: new_arrs,
         },
         "map_tan",
+        &bundled,
+        &keep,
     );
-    for (i, &bd) in bundled.iter().enumerate() {
-        if bd {
-            f.bundle(names[i]);
-        }
-    }
-    for (k, &i) in keep.iter().enumerate() {
-        let p = &s.pat[i];
-        f.set(p.name, &p.ty, Some(names[s.pat.len() + k].into()));
-    }
     Ok(())
 }
