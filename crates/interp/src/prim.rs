@@ -31,16 +31,7 @@ fn int_of(s: Scalar) -> Option<(IntType, i128)> {
 
 /// The integer of type `t` with the low bits of `v` (wrapping).
 pub fn mk_int(t: IntType, v: i128) -> Scalar {
-    match t {
-        IntType::I8 => Scalar::I8(v as i8),
-        IntType::I16 => Scalar::I16(v as i16),
-        IntType::I32 => Scalar::I32(v as i32),
-        IntType::I64 => Scalar::I64(v as i64),
-        IntType::U8 => Scalar::U8(v as u8),
-        IntType::U16 => Scalar::U16(v as u16),
-        IntType::U32 => Scalar::U32(v as u32),
-        IntType::U64 => Scalar::U64(v as u64),
-    }
+    Scalar::from_int(t, v)
 }
 
 /// Re-extends `v` as a value of type `t` (applies wrapping).
@@ -70,11 +61,7 @@ fn float_of(s: Scalar) -> Option<f64> {
 
 /// A float of type `t` from an `f64` (rounding once).
 pub fn mk_float(t: FloatType, x: f64) -> Scalar {
-    match t {
-        FloatType::F16 => Scalar::F16(f16::from_f64(x)),
-        FloatType::F32 => Scalar::F32(x as f32),
-        FloatType::F64 => Scalar::F64(x),
-    }
+    Scalar::from_float(t, x)
 }
 
 fn type_err(what: &str, t: PrimType) -> String {

@@ -353,24 +353,11 @@ pub fn array_parts(t: &Type) -> (usize, &Type) {
 
 /// A literal integer of type `t`, wrapped as Futhark does.
 pub fn int_scalar(t: IntType, v: i128) -> Scalar {
-    match t {
-        IntType::I8 => Scalar::I8(v as i8),
-        IntType::I16 => Scalar::I16(v as i16),
-        IntType::I32 => Scalar::I32(v as i32),
-        IntType::I64 => Scalar::I64(v as i64),
-        IntType::U8 => Scalar::U8(v as u8),
-        IntType::U16 => Scalar::U16(v as u16),
-        IntType::U32 => Scalar::U32(v as u32),
-        IntType::U64 => Scalar::U64(v as u64),
-    }
+    Scalar::from_int(t, v)
 }
 
 pub fn float_scalar(t: FloatType, v: f64) -> Scalar {
-    match t {
-        FloatType::F16 => Scalar::F16(half::f16::from_f64(v)),
-        FloatType::F32 => Scalar::F32(v as f32),
-        FloatType::F64 => Scalar::F64(v),
-    }
+    Scalar::from_float(t, v)
 }
 
 /// The constant `v` (an integer, possibly converted to a float) of type `t`.

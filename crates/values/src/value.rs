@@ -70,6 +70,29 @@ impl Scalar {
         }
     }
 
+    /// The integer `v` of type `t`, wrapped to its width.
+    pub fn from_int(t: IntType, v: i128) -> Scalar {
+        match t {
+            IntType::I8 => Scalar::I8(v as i8),
+            IntType::I16 => Scalar::I16(v as i16),
+            IntType::I32 => Scalar::I32(v as i32),
+            IntType::I64 => Scalar::I64(v as i64),
+            IntType::U8 => Scalar::U8(v as u8),
+            IntType::U16 => Scalar::U16(v as u16),
+            IntType::U32 => Scalar::U32(v as u32),
+            IntType::U64 => Scalar::U64(v as u64),
+        }
+    }
+
+    /// The float `x` rounded to type `t`.
+    pub fn from_float(t: FloatType, x: f64) -> Scalar {
+        match t {
+            FloatType::F16 => Scalar::F16(f16::from_f64(x)),
+            FloatType::F32 => Scalar::F32(x as f32),
+            FloatType::F64 => Scalar::F64(x),
+        }
+    }
+
     /// The zero (or `false`) of a primitive type.
     pub fn zero(t: PrimType) -> Scalar {
         match t {
