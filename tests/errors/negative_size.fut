@@ -8,9 +8,9 @@
 -- input { -2i64 } error: [Nn]egative|[Ii]nvalid|[Ss]ize
 -- entry: bad_range
 -- input { 1i64 4i64 } output { [1i64, 2i64, 3i64] }
--- input { 5i64 2i64 } error: [Ii]nvalid|[Rr]ange
+-- input { 5i64 2i64 } error: Range 5\.\.<2 is invalid
 -- entry: zero_stride
--- input { 3i64 } error: [Ii]nvalid|[Rr]ange|[Ss]tride
+-- input { 3i64 } error: Range 3\.\.3\.\.\.[0-9]+ is invalid
 
 entry neg_iota (n: i64) : []i64 = iota n
 

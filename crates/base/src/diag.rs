@@ -25,16 +25,29 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn error(span: Span, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { message: message.into(), span: Some(span), labels: vec![], notes: vec![] }
+        Diagnostic {
+            message: message.into(),
+            span: Some(span),
+            labels: vec![],
+            notes: vec![],
+        }
     }
 
     /// An error with no source location (e.g. a missing file).
     pub fn nowhere(message: impl Into<String>) -> Diagnostic {
-        Diagnostic { message: message.into(), span: None, labels: vec![], notes: vec![] }
+        Diagnostic {
+            message: message.into(),
+            span: None,
+            labels: vec![],
+            notes: vec![],
+        }
     }
 
     pub fn with_label(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
-        self.labels.push(Label { span, message: message.into() });
+        self.labels.push(Label {
+            span,
+            message: message.into(),
+        });
         self
     }
 
@@ -46,12 +59,17 @@ impl Diagnostic {
     /// Renders as text with source excerpts and carets, without colour.
     pub fn render(&self, sources: &SourceMap) -> String {
         let mut files = SimpleFiles::new();
-        let ids: Vec<usize> =
-            sources.files().map(|(_, f)| files.add(f.name.clone(), f.text.clone())).collect();
+        let ids: Vec<usize> = sources
+            .files()
+            .map(|(_, f)| files.add(f.name.clone(), f.text.clone()))
+            .collect();
         let mut d = cs::Diagnostic::error().with_message(&self.message);
         let mut labels = vec![];
         if let Some(s) = self.span {
-            labels.push(cs::Label::primary(ids[s.file.0 as usize], clamp(s, sources)));
+            labels.push(cs::Label::primary(
+                ids[s.file.0 as usize],
+                clamp(s, sources),
+            ));
         }
         for l in &self.labels {
             labels.push(

@@ -439,11 +439,23 @@ impl<'a> Builder<'a> {
 
     /// Fails at run time with `message` (at the current span) unless `cond`.
     pub fn assert(&mut self, cond: impl Into<Operand>, message: impl Into<String>) {
+        self.assert_with(cond, message, vec![])
+    }
+
+    /// [`Self::assert`] with run-time values in the message: each `{}` is
+    /// replaced by the next of `args`.
+    pub fn assert_with(
+        &mut self,
+        cond: impl Into<Operand>,
+        message: impl Into<String>,
+        args: Vec<Operand>,
+    ) {
         self.let_pat(
             vec![],
             Exp::Assert {
                 cond: cond.into(),
                 message: message.into(),
+                args,
             },
         )
     }

@@ -510,7 +510,12 @@ impl<'p> Checker<'p> {
                     )));
                 }
             }
-            Exp::Assert { cond, .. } => self.expect(cond, &BOOL, "assertion")?,
+            Exp::Assert { cond, args, .. } => {
+                self.expect(cond, &BOOL, "assertion")?;
+                for a in args {
+                    self.operand(a)?;
+                }
+            }
             Exp::Map { w, lam, arrs } => {
                 self.expect(w, &I64, "width")?;
                 let rows = self.rows(arrs, "map")?;

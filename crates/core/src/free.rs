@@ -86,7 +86,10 @@ pub fn exp_uses(e: &Exp, f: &mut dyn FnMut(VName)) {
             }
             body_uses(body, f)
         }
-        Exp::Assert { cond, .. } => op(cond, f),
+        Exp::Assert { cond, args, .. } => {
+            op(cond, f);
+            args.iter().for_each(|o| op(o, f))
+        }
         Exp::Map { w, lam, arrs } => {
             op(w, f);
             lambda_uses(lam, f);

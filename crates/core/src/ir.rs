@@ -234,10 +234,12 @@ pub enum Exp {
         form: LoopForm,
         body: Body,
     },
-    /// Fails with `message` unless `cond`; binds nothing.
+    /// Fails with `message` unless `cond`; binds nothing. Each `{}` in
+    /// the message is replaced by the value of the next of `args`.
     Assert {
         cond: Operand,
         message: String,
+        args: Vec<Operand>,
     },
     Map {
         w: Operand,

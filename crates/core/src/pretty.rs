@@ -181,7 +181,16 @@ impl Printer {
             Exp::Rotate { arr, amount } => format!("rotate({amount}, {arr})"),
             Exp::Size { arr, dim } => format!("size({arr}, {dim})"),
             Exp::Apply { fun, args } => format!("apply {fun}({})", list(args)),
-            Exp::Assert { cond, message } => format!("assert({cond}, {message:?})"),
+            Exp::Assert {
+                cond,
+                message,
+                args,
+            } if args.is_empty() => format!("assert({cond}, {message:?})"),
+            Exp::Assert {
+                cond,
+                message,
+                args,
+            } => format!("assert({cond}, {message:?}, {})", brackets(args)),
             Exp::Upd { acc, inds, vals } => {
                 format!("upd({acc}, {}, {})", brackets(inds), brackets(vals))
             }

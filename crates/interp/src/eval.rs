@@ -426,15 +426,27 @@ impl<'p> Interp<'p> {
                 self.body(env, br, &[])
             }
             Exp::Loop { params, form, body } => self.run_loop(env, params, form, body, early, span),
-            Exp::Assert { cond, message } => {
+            Exp::Assert {
+                cond,
+                message,
+                args,
+            } => {
                 if self.scalar(env, cond, span)? == Scalar::Bool(true) {
-                    Ok(vec![])
-                } else {
-                    Err(RunError::new(
-                        format!("Assertion is false: {message}"),
-                        Some(span),
-                    ))
+                    return Ok(vec![]);
                 }
+                // Fill the `{}` holes with the values, printed bare.
+                let mut text = String::new();
+                let mut parts = message.split("{}");
+                text.push_str(parts.next().unwrap_or(""));
+                for (part, a) in parts.zip(args) {
+                    let v = self.scalar(env, a, span)?;
+                    text.push_str(&plain(v));
+                    text.push_str(part);
+                }
+                Err(RunError::new(
+                    format!("Assertion is false: {text}"),
+                    Some(span),
+                ))
             }
             Exp::Map { w, lam, arrs } => self.map(env, w, lam, arrs, early, span),
             Exp::Reduce { w, op, arrs, .. } => self.reduce(env, w, op, arrs, span),
@@ -570,4 +582,22 @@ pub(crate) fn check_dims(env: &Env, p: &Param, v: &Val) -> Result<(), Msg> {
         }
     }
     Ok(())
+}
+
+/// A scalar as a run-time error message shows it: integers and booleans
+/// bare (Futhark's messages read `Range 1..1...5 is invalid`).
+fn plain(v: Scalar) -> String {
+    use Scalar::*;
+    match v {
+        I8(x) => x.to_string(),
+        I16(x) => x.to_string(),
+        I32(x) => x.to_string(),
+        I64(x) => x.to_string(),
+        U8(x) => x.to_string(),
+        U16(x) => x.to_string(),
+        U32(x) => x.to_string(),
+        U64(x) => x.to_string(),
+        Bool(x) => x.to_string(),
+        f => parad_values::scalar_to_text(f),
+    }
 }

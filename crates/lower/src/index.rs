@@ -172,21 +172,20 @@ impl<'p> Lowerer<'p> {
             }
             None => Operand::i64(if down { -1 } else { 1 }),
         };
-        // Number of elements and validity, in i64.
+        // Validity first (a zero step must not reach the division), then
+        // the number of elements, in i64.
         let dist = Operand::Var(b.sub(e64, a64));
         let zero = Operand::i64(0);
-        let (n, ok) = match kind {
+        let ok = match kind {
             RangeKind::UpToExclusive => {
                 let pos = b.cmp(CmpOp::Gt, step, zero);
                 let ord = b.cmp(CmpOp::Le, a64, e64);
-                let ok = b.binop(BinOp::And, pos, ord);
-                (ceil_div(b, dist, step), ok)
+                b.binop(BinOp::And, pos, ord)
             }
             RangeKind::DownToExclusive => {
                 let neg = b.cmp(CmpOp::Lt, step, zero);
                 let ord = b.cmp(CmpOp::Ge, a64, e64);
-                let ok = b.binop(BinOp::And, neg, ord);
-                (ceil_div(b, dist, step), ok)
+                b.binop(BinOp::And, neg, ord)
             }
             RangeKind::Inclusive => {
                 // Ascending if step > 0 (needs a <= e), descending if < 0.
@@ -196,9 +195,7 @@ impl<'p> Lowerer<'p> {
                 let ge = b.cmp(CmpOp::Ge, a64, e64);
                 let up = b.binop(BinOp::And, pos, le);
                 let dn = b.binop(BinOp::And, neg, ge);
-                let ok = b.binop(BinOp::Or, up, dn);
-                let q = b.binop(BinOp::Quot, dist, step);
-                (Operand::Var(b.add(q, Operand::i64(1))), ok)
+                b.binop(BinOp::Or, up, dn)
             }
         };
         let text = match kind {
@@ -206,7 +203,23 @@ impl<'p> Lowerer<'p> {
             RangeKind::DownToExclusive => "..>",
             RangeKind::Inclusive => "...",
         };
-        b.assert(ok, format!("Range {text} is invalid"));
+        // The message shows the values, as Futhark's does.
+        let (msg, args) = match snd {
+            Some(s2) => (
+                format!("Range {{}}..{{}}{text}{{}} is invalid"),
+                vec![a, s2, e],
+            ),
+            None => (format!("Range {{}}{text}{{}} is invalid"), vec![a, e]),
+        };
+        b.assert_with(ok, msg, args);
+        // With a valid range the step is non-zero.
+        let n = match kind {
+            RangeKind::Inclusive => {
+                let q = b.binop(BinOp::Quot, dist, step);
+                Operand::Var(b.add(q, Operand::i64(1)))
+            }
+            _ => ceil_div(b, dist, step),
+        };
         let n = Operand::Var(b.binop(BinOp::Max, n, zero));
         let step = conv(b, step, PrimType::Int(it));
         let r = b.emit1_as(

@@ -24,6 +24,8 @@ fn key(e: &Exp) -> Option<String> {
         | Exp::Cmp(..)
         | Exp::Conv(..)
         | Exp::Size { .. } => Some(format!("{e:?}")),
+        // An assertion of a condition already asserted cannot fail,
+        // whatever its message.
         Exp::Assert { cond, .. } => Some(format!("assert {cond:?}")),
         _ => None,
     }

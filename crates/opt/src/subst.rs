@@ -144,7 +144,10 @@ pub fn exp(e: &mut Exp, s: &Subst) {
             }
             body(b, s)
         }
-        Exp::Assert { cond, .. } => op(cond, s),
+        Exp::Assert { cond, args, .. } => {
+            op(cond, s);
+            args.iter_mut().for_each(|o| op(o, s))
+        }
         Exp::Map { w, lam, arrs } => {
             op(w, s);
             lambda(lam, s);

@@ -233,9 +233,14 @@ impl Renamer<'_> {
                     body: self.body(body),
                 }
             }
-            Exp::Assert { cond, message } => Exp::Assert {
+            Exp::Assert {
+                cond,
+                message,
+                args,
+            } => Exp::Assert {
                 cond: self.op(*cond),
                 message: message.clone(),
+                args: self.ops(args),
             },
             Exp::Map { w, lam, arrs } => Exp::Map {
                 w: self.op(*w),
