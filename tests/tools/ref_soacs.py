@@ -195,3 +195,32 @@ REFS = {
         "filter_partition": lambda xs: True,
     },
 }
+
+
+# ---- soacs/flat_views.fut: flat views and writes
+
+def _flat_view(xs, offset, dims):
+    def level(base, dims):
+        n, s = dims[0], dims[1]
+        if len(dims) == 2:
+            return [xs[offset + base + i * s] for i in range(n)]
+        return [level(base + i * s, dims[2:]) for i in range(n)]
+    return level(0, dims)
+
+
+def _flat_write2(xs, offset, s1, s2, vss):
+    out = list(xs)
+    for i, row in enumerate(vss):
+        for j, v in enumerate(row):
+            k = offset + i * s1 + j * s2
+            if not 0 <= k < len(out):
+                raise IndexError("out of bounds")
+            out[k] = v
+    return out
+
+
+REFS["soacs/flat_views.fut"] = {
+    "view2": lambda xs: _flat_view(xs, 1, [2, 1, 3, 3]),
+    "view3": lambda xs: _flat_view(xs, 7, [2, -4, 2, -2, 2, -1]),
+    "write2": lambda xs: _flat_write2(xs, 0, 3, 2, [[1, 2], [3, 4]]),
+}

@@ -30,6 +30,12 @@ pub fn arity(name: &str) -> usize {
         "__hist" | "__hist_stream" => 5,
         "__scatter_stream" | "__acc_write" => 3,
         "__flatmap" => 2,
+        "__flat_index_2d" => 6,
+        "__flat_index_3d" => 8,
+        "__flat_index_4d" => 10,
+        "__flat_update_2d" => 5,
+        "__flat_update_3d" => 6,
+        "__flat_update_4d" => 7,
         "fma" | "mad" | "lerp" | "mad_hi" | "set_bit" => 3,
         "neg" | "abs" | "sgn" | "not" | "isnan" | "isinf" | "popc" | "clz" | "ctz" | "to_bits"
         | "from_bits" | "convert" => 1,
@@ -337,6 +343,35 @@ impl<'p> Lowerer<'p> {
                 b.set_span(span);
                 let names = b.emit_as("custom", Exp::WithVjp { lam, adj, args });
                 from_names(&r, 0, &names, span)
+            }
+            "__flat_index_2d" | "__flat_index_3d" | "__flat_index_4d" => {
+                let ops: Vec<Operand> = args[1..]
+                    .iter()
+                    .map(|a| prim_arg(a, span))
+                    .collect::<R<_>>()?;
+                let (offset, dims) = (ops[0], &ops[1..]);
+                b.set_span(span);
+                args[0].map_leaves(&mut |o| {
+                    let xs = o.var().expect("array leaves are variables");
+                    Ok(SV::Arr(flat_view(b, xs, offset, dims, Operand::i64(0))))
+                })
+            }
+            "__flat_update_2d" | "__flat_update_3d" | "__flat_update_4d" => {
+                let vs = args.pop().unwrap();
+                let ops: Vec<Operand> = args[1..]
+                    .iter()
+                    .map(|a| prim_arg(a, span))
+                    .collect::<R<_>>()?;
+                let (offset, strides) = (ops[0], &ops[1..]);
+                b.set_span(span);
+                let vals = vs.leaves(span)?;
+                let mut k = 0;
+                args[0].map_leaves(&mut |o| {
+                    let d = o.var().expect("array leaves are variables");
+                    let v = vals[k].var().expect("array leaves are variables");
+                    k += 1;
+                    Ok(SV::Arr(flat_write(b, d, offset, strides, v)))
+                })
             }
             "__scatter_stream" | "__hist_stream" => {
                 let bs = args.pop().unwrap();
@@ -833,4 +868,86 @@ impl<'p> Lowerer<'p> {
             vals,
         ]))
     }
+}
+
+/// `xs[offset + Σ iₖ·sₖ]` for every index `(i₁, …)` below the sizes:
+/// `dims` are (size, stride) pairs, outermost first; `base` is the part
+/// of the flat index fixed by the enclosing levels.
+fn flat_view(
+    b: &mut Builder,
+    xs: VName,
+    offset: Operand,
+    dims: &[Operand],
+    base: Operand,
+) -> VName {
+    let (n, s) = (dims[0], dims[1]);
+    let is = b.iota(n);
+    b.map(&[is], |b, i| {
+        let step = b.mul(i[0], s);
+        let here: Operand = b.add(base, step).into();
+        if dims.len() == 2 {
+            let at = b.add(offset, here);
+            vec![b.index(xs, &[at.into()]).into()]
+        } else {
+            vec![flat_view(b, xs, offset, &dims[2..], here).into()]
+        }
+    })[0]
+}
+
+/// `xs` with `vs[i₁, …]` written at `offset + Σ iₖ·sₖ`; every written
+/// position must be in bounds (checked once, from the extreme indices).
+fn flat_write(
+    b: &mut Builder,
+    xs: VName,
+    offset: Operand,
+    strides: &[Operand],
+    vs: VName,
+) -> VName {
+    let d = strides.len();
+    let n = b.width(xs);
+    let mut lo: Operand = offset;
+    let mut hi: Operand = offset;
+    let mut count: Operand = Operand::i64(1);
+    for (k, &s) in strides.iter().enumerate() {
+        let len = b.dim(vs, k);
+        count = b.mul(count, len).into();
+        let last = b.sub(len, Operand::i64(1));
+        let reach = b.mul(last, s);
+        let neg = b.binop(parad_core::BinOp::Min, reach, Operand::i64(0));
+        let pos = b.binop(parad_core::BinOp::Max, reach, Operand::i64(0));
+        lo = b.add(lo, neg).into();
+        hi = b.add(hi, pos).into();
+    }
+    let empty = b.cmp(parad_core::CmpOp::Eq, count, Operand::i64(0));
+    let lo_ok = b.cmp(parad_core::CmpOp::Le, Operand::i64(0), lo);
+    let hi_ok = b.cmp(parad_core::CmpOp::Lt, hi, n);
+    let inside = b.binop(parad_core::BinOp::And, lo_ok, hi_ok);
+    let ok = b.binop(parad_core::BinOp::Or, empty, inside);
+    b.assert_with(
+        ok,
+        "Flat update out of bounds: positions {} to {} of an array of {} elements",
+        vec![lo, hi, n],
+    );
+    // The flat positions of every element of `vs`, and its elements, in order.
+    let lens: Vec<Operand> = (0..d).map(|k| b.dim(vs, k)).collect();
+    let mut idx = flat_positions(b, &lens, offset, strides);
+    let mut vals = vs;
+    for _ in 1..d {
+        idx = b.emit1(Exp::Flatten { arr: idx });
+        vals = b.emit1(Exp::Flatten { arr: vals });
+    }
+    b.scatter(xs, idx, vals)
+}
+
+fn flat_positions(b: &mut Builder, lens: &[Operand], base: Operand, strides: &[Operand]) -> VName {
+    let is = b.iota(lens[0]);
+    b.map(&[is], |b, i| {
+        let step = b.mul(i[0], strides[0]);
+        let here: Operand = b.add(base, step).into();
+        if lens.len() == 1 {
+            vec![here]
+        } else {
+            vec![flat_positions(b, &lens[1..], here, &strides[1..]).into()]
+        }
+    })[0]
 }

@@ -56,6 +56,12 @@ const INTRINSICS_MODULE: &[&str] = &[
     "__hist_stream",
     "__acc_write",
     "__flatmap",
+    "__flat_index_2d",
+    "__flat_index_3d",
+    "__flat_index_4d",
+    "__flat_update_2d",
+    "__flat_update_3d",
+    "__flat_update_4d",
 ];
 
 fn lit(l: Literal, ty: Type, span: Span) -> TExp {

@@ -83,6 +83,19 @@ fn b(ts: &[Type]) -> Type {
     ts[1].clone()
 }
 
+fn flat_index(t: &[Type], d: u32) -> Type {
+    let mut ps = vec![arr(a(t), 1), Type::i64()];
+    ps.extend((0..2 * d).map(|_| Type::i64()));
+    f(&ps, arr(a(t), d))
+}
+
+fn flat_update(t: &[Type], d: u32) -> Type {
+    let mut ps = vec![arr(a(t), 1), Type::i64()];
+    ps.extend((0..d).map(|_| Type::i64()));
+    ps.push(arr(a(t), d));
+    f(&ps, arr(a(t), 1))
+}
+
 fn f(params: &[Type], ret: Type) -> Type {
     Type::arrows(params.to_vec(), ret)
 }
@@ -110,6 +123,12 @@ const ARRAY_INTRINSICS: &[&str] = &[
     "__hist_stream",
     "__acc_write",
     "__flatmap",
+    "__flat_index_2d",
+    "__flat_index_3d",
+    "__flat_index_4d",
+    "__flat_update_2d",
+    "__flat_update_3d",
+    "__flat_update_4d",
 ];
 
 /// Looks up an array intrinsic by its source name (`__map`, …).
@@ -209,6 +228,15 @@ pub(crate) fn array_intrinsic(name: &str) -> Option<Signature> {
                 ]),
             )
         }),
+        // A d-dimensional view of a flat array: offset, then d (size,
+        // stride) pairs; and the write of a d-dimensional array through
+        // such a view (offset, d strides).
+        "__flat_index_2d" => (vec![any], |t| flat_index(t, 2)),
+        "__flat_index_3d" => (vec![any], |t| flat_index(t, 3)),
+        "__flat_index_4d" => (vec![any], |t| flat_index(t, 4)),
+        "__flat_update_2d" => (vec![any], |t| flat_update(t, 2)),
+        "__flat_update_3d" => (vec![any], |t| flat_update(t, 3)),
+        "__flat_update_4d" => (vec![any], |t| flat_update(t, 4)),
         _ => return None,
     };
     Some(Signature {
