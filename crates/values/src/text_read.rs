@@ -91,7 +91,7 @@ impl Literal<'_> {
             (LitKind::Int { wrapped, digits }, PrimType::Float(ft)) => {
                 let s = match digits {
                     Some(d) => parse_float(ft, d),
-                    None => float_scalar(ft, *wrapped as f64),
+                    None => Scalar::from_float(ft, *wrapped as f64),
                 };
                 Ok(negate_if(s, self.neg))
             }
@@ -99,37 +99,21 @@ impl Literal<'_> {
                 Ok(negate_if(parse_float(ft, text), self.neg))
             }
             (LitKind::HexFloat(x), PrimType::Float(ft)) => {
-                Ok(negate_if(float_scalar(ft, *x), self.neg))
+                Ok(negate_if(Scalar::from_float(ft, *x), self.neg))
             }
             (LitKind::Inf, PrimType::Float(ft)) => {
-                Ok(negate_if(float_scalar(ft, f64::INFINITY), self.neg))
+                Ok(negate_if(Scalar::from_float(ft, f64::INFINITY), self.neg))
             }
-            (LitKind::NaN, PrimType::Float(ft)) => Ok(float_scalar(ft, f64::NAN)),
+            (LitKind::NaN, PrimType::Float(ft)) => Ok(Scalar::from_float(ft, f64::NAN)),
             (LitKind::Bool(b), PrimType::Bool) => Ok(Scalar::Bool(*b)),
             _ => Err(mismatch()),
         }
     }
 }
 
+/// The bit pattern `v` as an integer of type `t` (wrapped to its width).
 fn int_scalar(t: IntType, v: u64) -> Scalar {
-    match t {
-        IntType::I8 => Scalar::I8(v as i8),
-        IntType::I16 => Scalar::I16(v as i16),
-        IntType::I32 => Scalar::I32(v as i32),
-        IntType::I64 => Scalar::I64(v as i64),
-        IntType::U8 => Scalar::U8(v as u8),
-        IntType::U16 => Scalar::U16(v as u16),
-        IntType::U32 => Scalar::U32(v as u32),
-        IntType::U64 => Scalar::U64(v),
-    }
-}
-
-fn float_scalar(t: FloatType, x: f64) -> Scalar {
-    match t {
-        FloatType::F16 => Scalar::F16(f16::from_f64(x)),
-        FloatType::F32 => Scalar::F32(x as f32),
-        FloatType::F64 => Scalar::F64(x),
-    }
+    Scalar::from_int(t, v as i128)
 }
 
 /// Parses already-validated decimal text, rounding once to the target type
