@@ -16,7 +16,8 @@ pub mod special;
 
 use parad_base::Span;
 use parad_core::builder::Ctx;
-use parad_core::{Body, Exp, Lambda, Operand, Program, Stm};
+use parad_core::{visit, Body, Exp, Operand, Program, Stm};
+use parad_core::{AdOp, BasicOp, Jvp, Vjp};
 use std::fmt;
 
 /// A construct the AD pass cannot differentiate, located at the `jvp` or
@@ -48,6 +49,8 @@ pub type Result<T> = std::result::Result<T, AdError>;
 
 /// Expands every `jvp`/`vjp` of `prog`.
 pub fn differentiate(prog: &mut Program) -> Result<()> {
+    // The rules work on the plain SOACs.
+    parad_core::screma::split_all(prog);
     let mut ctx = Ctx::for_program(prog);
     let mut funs = std::mem::take(&mut prog.funs);
     let res = funs
@@ -64,20 +67,20 @@ pub fn expand_body(ctx: &mut Ctx, body: &mut Body) -> Result<()> {
     for mut stm in stms {
         expand_nested(ctx, &mut stm.exp)?;
         match stm.exp {
-            Exp::Jvp {
+            Exp::Ad(AdOp::Jvp(Jvp {
                 lam,
                 primals,
                 tangents,
-            } => {
+            })) => {
                 let (new, res) = fwd::jvp(ctx, &lam, &primals, &tangents, stm.span)?;
                 body.stms.extend(new);
                 bind_results(&mut body.stms, stm.pat, res, stm.span);
             }
-            Exp::Vjp {
+            Exp::Ad(AdOp::Vjp(Vjp {
                 lam,
                 primals,
                 adjoints,
-            } => {
+            })) => {
                 let (new, res) = rev::vjp(ctx, &lam, &primals, &adjoints, stm.span)?;
                 body.stms.extend(new);
                 bind_results(&mut body.stms, stm.pat, res, stm.span);
@@ -99,43 +102,20 @@ fn bind_results(out: &mut Vec<Stm>, pat: Vec<parad_core::Param>, res: Vec<Operan
     for (p, r) in pat.into_iter().zip(res) {
         out.push(Stm {
             pat: vec![p],
-            exp: Exp::Atom(r),
+            exp: Exp::Basic(BasicOp::Atom(r)),
             span,
+            attrs: vec![],
         });
     }
 }
 
-fn expand_lambda(ctx: &mut Ctx, lam: &mut Lambda) -> Result<()> {
-    expand_body(ctx, &mut lam.body)
-}
-
 /// Expands AD nodes inside the bodies and lambdas of `e` (not `e` itself).
 fn expand_nested(ctx: &mut Ctx, e: &mut Exp) -> Result<()> {
-    match e {
-        Exp::If {
-            then_br, else_br, ..
-        } => {
-            expand_body(ctx, then_br)?;
-            expand_body(ctx, else_br)
+    let mut res = Ok(());
+    visit::each_body_mut(e, |b| {
+        if res.is_ok() {
+            res = expand_body(ctx, b)
         }
-        Exp::Loop { body, .. } => expand_body(ctx, body),
-        Exp::Map { lam, .. } => expand_lambda(ctx, lam),
-        Exp::Reduce { op, .. } | Exp::Scan { op, .. } | Exp::Hist { op, .. } => {
-            expand_lambda(ctx, &mut op.lam)
-        }
-        Exp::WithAcc { inputs, lam } => {
-            for i in inputs {
-                if let Some(op) = &mut i.op {
-                    expand_lambda(ctx, &mut op.lam)?;
-                }
-            }
-            expand_lambda(ctx, lam)
-        }
-        Exp::Jvp { lam, .. } | Exp::Vjp { lam, .. } => expand_lambda(ctx, lam),
-        Exp::WithVjp { lam, adj, .. } => {
-            expand_lambda(ctx, lam)?;
-            expand_lambda(ctx, adj)
-        }
-        _ => Ok(()),
-    }
+    });
+    res
 }

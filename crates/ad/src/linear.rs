@@ -150,12 +150,12 @@ pub fn select(
     let t = b.type_of(x);
     let then_br = b.body(|_| vec![x]);
     let else_br = b.body(|_| vec![y]);
-    b.emit(Exp::If {
+    b.emit(Exp::If(If {
         cond: c.into(),
         then_br,
         else_br,
         ret: vec![t],
-    })[0]
+    }))[0]
         .into()
 }
 
@@ -165,7 +165,10 @@ pub fn select(
 pub fn never_active(e: &Exp) -> bool {
     matches!(
         e,
-        Exp::Size { .. } | Exp::Cmp(..) | Exp::Iota { .. } | Exp::Scratch { .. }
+        Exp::Basic(BasicOp::Size { .. })
+            | Exp::Basic(BasicOp::Cmp(..))
+            | Exp::Basic(BasicOp::Iota { .. })
+            | Exp::Basic(BasicOp::Scratch { .. })
     )
 }
 

@@ -247,12 +247,12 @@ fn safe_quot(b: &mut Builder, x: Operand, d: Operand, is0: Operand, zero: Operan
     let t = b.type_of(zero);
     let then_br = b.body(|_| vec![zero]);
     let else_br = b.body(|b| vec![b.binop(BinOp::Quot, x, d).into()]);
-    b.emit(Exp::If {
+    b.emit(Exp::If(If {
         cond: is0,
         then_br,
         else_br,
         ret: vec![t],
-    })[0]
+    }))[0]
         .into()
 }
 

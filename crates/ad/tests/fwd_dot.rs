@@ -66,11 +66,11 @@ fn gradient() -> Fun {
             });
             vec![b.reduce_op(BinOp::Add, &m, vec![c(0.0)])[0].into()]
         });
-        let r = b.emit(Exp::Vjp {
+        let r = b.emit(Exp::Ad(AdOp::Vjp(Vjp {
             lam,
             primals: vec![p[0].into()],
             adjoints: vec![c(1.0)],
-        });
+        })));
         vec![r[1].into()]
     })
 }
@@ -111,11 +111,11 @@ fn gather_gradient() -> Fun {
             });
             vec![b.reduce_op(BinOp::Add, &m, vec![c(0.0)])[0].into()]
         });
-        let r = b.emit(Exp::Vjp {
+        let r = b.emit(Exp::Ad(AdOp::Vjp(Vjp {
             lam,
             primals: vec![p[0].into()],
             adjoints: vec![c(1.0)],
-        });
+        })));
         vec![r[1].into()]
     })
 }

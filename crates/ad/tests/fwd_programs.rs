@@ -346,11 +346,11 @@ fn update_into_scratch_and_iota_sized_arrays() {
 /// The derivative of `g` at `x` (tangent 1) as IR: a `jvp` node.
 fn deriv(b: &mut Builder, x: Operand, g: fn(&mut Builder, VName) -> Operand) -> Operand {
     let lam = b.lambda(vec![harness::f64_type()], |b, ps| vec![g(b, ps[0])]);
-    let r = b.emit(Exp::Jvp {
+    let r = b.emit(Exp::Ad(AdOp::Jvp(Jvp {
         lam,
         primals: vec![x],
         tangents: vec![c(1.0)],
-    });
+    })));
     r[1].into()
 }
 
@@ -474,7 +474,7 @@ fn map_over_an_accumulator() {
 fn maps(p: &Program) -> Vec<(usize, usize)> {
     let mut out = vec![];
     each_exp(p, &mut |e| {
-        if let Exp::Map { lam, arrs, .. } = e {
+        if let Exp::Soac(Soac::Map(Map { lam, arrs, .. })) = e {
             out.push((arrs.len(), lam.ret.len()))
         }
     });
@@ -498,11 +498,11 @@ fn arrays_without_tangents_are_not_carried_into_maps() {
             let y = p[0];
             vec![b.map(&[xs_n], |b, a| vec![b.mul(a[0], y).into()])[0].into()]
         });
-        b.emit(Exp::Jvp {
+        b.emit(Exp::Ad(AdOp::Jvp(Jvp {
             lam,
             primals: vec![x_n.into()],
             tangents: vec![c(1.0)],
-        })
+        })))
         .into_iter()
         .map(Operand::from)
         .collect()
@@ -530,11 +530,11 @@ fn calls_with_active_arguments_are_reported_not_panicked() {
         let lam = b.lambda(vec![harness::f64_type()], |b, p| {
             vec![b.apply("g", vec![p[0].into()])[0].into()]
         });
-        b.emit(Exp::Jvp {
+        b.emit(Exp::Ad(AdOp::Jvp(Jvp {
             lam,
             primals: vec![xn.into()],
             tangents: vec![c(1.0)],
-        })
+        })))
         .into_iter()
         .map(Operand::from)
         .collect()

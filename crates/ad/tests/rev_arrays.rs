@@ -118,14 +118,14 @@ fn scatter_with_out_of_bounds_indices() {
         let dst = b.copy(p[0]);
         let w = b.width(p[2]);
         let vs2 = b.map(&[p[2]], |b, v| vec![b.mul(v[0], Operand::f64(2.0)).into()]);
-        let ys = b.emit1(Exp::Scatter {
+        let ys = b.emit1(Exp::Soac(Soac::Scatter(Scatter {
             w,
             dests: vec![ScatterDest {
                 arr: dst,
                 inds: vec![p[1]],
                 vals: vs2[0],
             }],
-        });
+        })));
         let n = b.width(ys);
         let iota = b.iota(n);
         let ws = b.map(&[iota], |b, i| {

@@ -4,6 +4,7 @@
 mod harness;
 use parad_ad::differentiate;
 use parad_core::{check_program, Program};
+use parad_core::{Scan, Soac};
 use parad_values::{read_values, Value};
 
 fn compile(src: &str) -> Program {
@@ -145,7 +146,7 @@ fn hessian_vector_product_of_a_matrix_function_by_vjp_of_vjp() {
 fn scan_arities(p: &Program) -> Vec<usize> {
     let mut out = vec![];
     harness::each_exp(p, &mut |e| {
-        if let parad_core::Exp::Scan { arrs, .. } = e {
+        if let parad_core::Exp::Soac(Soac::Scan(Scan { arrs, .. })) = e {
             out.push(arrs.len())
         }
     });

@@ -17,6 +17,7 @@ use crate::names::{NameSource, Symbol, VName};
 use crate::ops::{BinOp, CmpOp, ConvOp, TernOp, UnOp};
 use crate::types::{Dim, Type, I64};
 use crate::typing::{self, TypeEnv};
+use crate::visit::Visitor;
 use parad_base::{IntType, PrimType, Span};
 use rustc_hash::FxHashMap;
 
@@ -58,56 +59,31 @@ impl Ctx {
 
     /// Registers the types of every name bound in `b`.
     pub fn record_body(&mut self, b: &Body) {
-        for s in &b.stms {
-            for p in &s.pat {
-                self.types.insert(p.name, p.ty.clone());
-            }
-            self.record_exp(&s.exp);
-        }
+        Recorder(self).visit_body(b)
     }
 
-    fn record_lambda(&mut self, l: &Lambda) {
-        for p in &l.params {
-            self.types.insert(p.name, p.ty.clone());
-        }
-        self.record_body(&l.body);
+    /// Registers the types of the names bound by `s` and inside it.
+    pub fn record_stm(&mut self, s: &Stm) {
+        Recorder(self).visit_stm(s)
     }
 
-    fn record_exp(&mut self, e: &Exp) {
-        match e {
-            Exp::If {
-                then_br, else_br, ..
-            } => {
-                self.record_body(then_br);
-                self.record_body(else_br)
-            }
-            Exp::Loop { params, form, body } => {
-                for (p, _) in params {
-                    self.types.insert(p.name, p.ty.clone());
-                }
-                if let LoopForm::For { i, it, .. } = form {
-                    self.types.insert(*i, Type::Prim(PrimType::Int(*it)));
-                }
-                self.record_body(body)
-            }
-            Exp::Map { lam, .. } | Exp::Jvp { lam, .. } | Exp::Vjp { lam, .. } => {
-                self.record_lambda(lam)
-            }
-            Exp::WithVjp { lam, adj, .. } => {
-                self.record_lambda(lam);
-                self.record_lambda(adj)
-            }
-            Exp::Reduce { op, .. } | Exp::Scan { op, .. } | Exp::Hist { op, .. } => {
-                self.record_lambda(&op.lam)
-            }
-            Exp::WithAcc { inputs, lam } => {
-                for o in inputs.iter().filter_map(|i| i.op.as_ref()) {
-                    self.record_lambda(&o.lam)
-                }
-                self.record_lambda(lam)
-            }
-            _ => {}
-        }
+    /// Registers the types of the parameters of `l` and the names bound inside it.
+    pub fn record_lambda(&mut self, l: &Lambda) {
+        Recorder(self).visit_lambda(l)
+    }
+
+    /// Registers the types of the names bound inside `e`.
+    pub fn record_exp(&mut self, e: &Exp) {
+        Recorder(self).visit_exp(e)
+    }
+}
+
+/// Records the type of every binder it visits.
+struct Recorder<'a>(&'a mut Ctx);
+
+impl Visitor for Recorder<'_> {
+    fn visit_binder(&mut self, v: &VName, ty: &Type) {
+        self.0.types.insert(*v, ty.clone());
     }
 }
 
@@ -186,13 +162,13 @@ impl<'a> Builder<'a> {
     }
 
     /// `let pat = exp` with a pattern of given names and types.
-    pub fn let_pat(&mut self, pat: Vec<Param>, exp: Exp) {
+    pub fn let_pat(&mut self, pat: Vec<Param>, exp: impl Into<Exp>) {
         let span = self.span;
-        self.add_stm(Stm { pat, exp, span })
+        self.add_stm(Stm::new(pat, exp, span))
     }
 
     /// Binds `exp` (of type `ty`) to a fresh name based on `base`.
-    pub fn bind_as(&mut self, base: &str, exp: Exp, ty: Type) -> VName {
+    pub fn bind_as(&mut self, base: &str, exp: impl Into<Exp>, ty: Type) -> VName {
         let p = self.param(base, ty);
         let name = p.name;
         self.let_pat(vec![p], exp);
@@ -200,12 +176,13 @@ impl<'a> Builder<'a> {
     }
 
     /// Binds a single-valued `exp` of type `ty` to a fresh name.
-    pub fn bind(&mut self, exp: Exp, ty: Type) -> VName {
+    pub fn bind(&mut self, exp: impl Into<Exp>, ty: Type) -> VName {
         self.bind_as("t", exp, ty)
     }
 
     /// Binds `exp`, inferring its result types, to fresh names based on `base`.
-    pub fn emit_as(&mut self, base: &str, exp: Exp) -> Vec<VName> {
+    pub fn emit_as(&mut self, base: &str, exp: impl Into<Exp>) -> Vec<VName> {
+        let exp = exp.into();
         let tys = typing::result_types(&*self.ctx, &exp)
             .unwrap_or_else(|e| panic!("builder: cannot type {exp:?}: {e}"));
         let pat: Vec<Param> = tys.into_iter().map(|t| self.param(base, t)).collect();
@@ -214,16 +191,16 @@ impl<'a> Builder<'a> {
         names
     }
 
-    pub fn emit(&mut self, exp: Exp) -> Vec<VName> {
+    pub fn emit(&mut self, exp: impl Into<Exp>) -> Vec<VName> {
         self.emit_as("t", exp)
     }
 
     /// Binds a single-valued `exp`, inferring its type.
-    pub fn emit1(&mut self, exp: Exp) -> VName {
+    pub fn emit1(&mut self, exp: impl Into<Exp>) -> VName {
         self.emit1_as("t", exp)
     }
 
-    pub fn emit1_as(&mut self, base: &str, exp: Exp) -> VName {
+    pub fn emit1_as(&mut self, base: &str, exp: impl Into<Exp>) -> VName {
         let vs = self.emit_as(base, exp);
         assert_eq!(
             vs.len(),
@@ -269,13 +246,13 @@ impl<'a> Builder<'a> {
     pub fn unop(&mut self, op: UnOp, x: impl Into<Operand>) -> VName {
         let x = x.into();
         let t = self.prim_of(x);
-        self.emit1(Exp::UnOp(op, t, x))
+        self.emit1(BasicOp::UnOp(op, t, x))
     }
 
     pub fn binop(&mut self, op: BinOp, x: impl Into<Operand>, y: impl Into<Operand>) -> VName {
         let x = x.into();
         let t = self.prim_of(x);
-        self.emit1(Exp::BinOp(op, t, x, y.into()))
+        self.emit1(BasicOp::BinOp(op, t, x, y.into()))
     }
 
     pub fn ternop(
@@ -287,25 +264,25 @@ impl<'a> Builder<'a> {
     ) -> VName {
         let x = x.into();
         let t = self.prim_of(x);
-        self.emit1(Exp::TernOp(op, t, x, y.into(), z.into()))
+        self.emit1(BasicOp::TernOp(op, t, x, y.into(), z.into()))
     }
 
     pub fn cmp(&mut self, op: CmpOp, x: impl Into<Operand>, y: impl Into<Operand>) -> VName {
         let x = x.into();
         let t = self.prim_of(x);
-        self.emit1(Exp::Cmp(op, t, x, y.into()))
+        self.emit1(BasicOp::Cmp(op, t, x, y.into()))
     }
 
     pub fn cast(&mut self, to: PrimType, x: impl Into<Operand>) -> VName {
         let x = x.into();
         let from = self.prim_of(x);
-        self.emit1(Exp::Conv(ConvOp::Cast, from, to, x))
+        self.emit1(BasicOp::Conv(ConvOp::Cast, from, to, x))
     }
 
     pub fn bitcast(&mut self, to: PrimType, x: impl Into<Operand>) -> VName {
         let x = x.into();
         let from = self.prim_of(x);
-        self.emit1(Exp::Conv(ConvOp::Bitcast, from, to, x))
+        self.emit1(BasicOp::Conv(ConvOp::Bitcast, from, to, x))
     }
 
     pub fn add(&mut self, x: impl Into<Operand>, y: impl Into<Operand>) -> VName {
@@ -329,17 +306,17 @@ impl<'a> Builder<'a> {
     /// `arr[i0, i1, …]` with fixed indices.
     pub fn index(&mut self, arr: VName, idx: &[Operand]) -> VName {
         let slice = idx.iter().map(|&i| DimIndex::Fix(i)).collect();
-        self.emit1(Exp::Index { arr, slice })
+        self.emit1(BasicOp::Index { arr, slice })
     }
 
     pub fn slice(&mut self, arr: VName, slice: Vec<DimIndex>) -> VName {
-        self.emit1(Exp::Index { arr, slice })
+        self.emit1(BasicOp::Index { arr, slice })
     }
 
     /// `arr with [i0, …] = v`.
     pub fn update(&mut self, arr: VName, idx: &[Operand], v: impl Into<Operand>) -> VName {
         let slice = idx.iter().map(|&i| DimIndex::Fix(i)).collect();
-        self.emit1(Exp::Update {
+        self.emit1(BasicOp::Update {
             arr,
             slice,
             value: v.into(),
@@ -348,7 +325,7 @@ impl<'a> Builder<'a> {
 
     /// `[0, 1, …, n-1]` as `i64`.
     pub fn iota(&mut self, n: impl Into<Operand>) -> VName {
-        self.emit1(Exp::Iota {
+        self.emit1(BasicOp::Iota {
             n: n.into(),
             start: Operand::i64(0),
             step: Operand::i64(1),
@@ -357,30 +334,30 @@ impl<'a> Builder<'a> {
     }
 
     pub fn replicate(&mut self, n: impl Into<Operand>, v: impl Into<Operand>) -> VName {
-        self.emit1(Exp::Replicate {
+        self.emit1(BasicOp::Replicate {
             n: n.into(),
             value: v.into(),
         })
     }
 
     pub fn scratch(&mut self, elem: PrimType, shape: Vec<Operand>) -> VName {
-        self.emit1(Exp::Scratch { elem, shape })
+        self.emit1(BasicOp::Scratch { elem, shape })
     }
 
     pub fn concat(&mut self, arrs: Vec<VName>) -> VName {
-        self.emit1(Exp::Concat { arrs })
+        self.emit1(BasicOp::Concat { arrs })
     }
 
     pub fn copy(&mut self, arr: VName) -> VName {
-        self.emit1(Exp::Copy { arr })
+        self.emit1(BasicOp::Copy { arr })
     }
 
     pub fn reverse(&mut self, arr: VName) -> VName {
-        self.emit1(Exp::Reverse { arr })
+        self.emit1(BasicOp::Reverse { arr })
     }
 
     pub fn rotate(&mut self, amount: impl Into<Operand>, arr: VName) -> VName {
-        self.emit1(Exp::Rotate {
+        self.emit1(BasicOp::Rotate {
             arr,
             amount: amount.into(),
         })
@@ -391,23 +368,23 @@ impl<'a> Builder<'a> {
         let r = self.type_of(arr).rank();
         let mut perm: Vec<usize> = (0..r).collect();
         perm.swap(0, 1);
-        self.emit1(Exp::Rearrange { arr, perm })
+        self.emit1(BasicOp::Rearrange { arr, perm })
     }
 
     pub fn rearrange(&mut self, arr: VName, perm: Vec<usize>) -> VName {
-        self.emit1(Exp::Rearrange { arr, perm })
+        self.emit1(BasicOp::Rearrange { arr, perm })
     }
 
     pub fn reshape(&mut self, arr: VName, shape: Vec<Operand>) -> VName {
-        self.emit1(Exp::Reshape { arr, shape })
+        self.emit1(BasicOp::Reshape { arr, shape })
     }
 
     pub fn flatten(&mut self, arr: VName) -> VName {
-        self.emit1(Exp::Flatten { arr })
+        self.emit1(BasicOp::Flatten { arr })
     }
 
     pub fn unflatten(&mut self, arr: VName, n: impl Into<Operand>, m: impl Into<Operand>) -> VName {
-        self.emit1(Exp::Unflatten {
+        self.emit1(BasicOp::Unflatten {
             arr,
             n: n.into(),
             m: m.into(),
@@ -419,7 +396,7 @@ impl<'a> Builder<'a> {
     pub fn dim(&mut self, arr: VName, dim: usize) -> Operand {
         match self.type_of(arr).shape().get(dim).and_then(|d| d.operand()) {
             Some(o) => o,
-            None => Operand::Var(self.emit1_as("n", Exp::Size { arr, dim })),
+            None => Operand::Var(self.emit1_as("n", BasicOp::Size { arr, dim })),
         }
     }
 
@@ -431,7 +408,7 @@ impl<'a> Builder<'a> {
     // ---- control flow ----
 
     pub fn apply(&mut self, fun: impl Into<Symbol>, args: Vec<Operand>) -> Vec<VName> {
-        self.emit(Exp::Apply {
+        self.emit(Apply {
             fun: fun.into(),
             args,
         })
@@ -452,7 +429,7 @@ impl<'a> Builder<'a> {
     ) {
         self.let_pat(
             vec![],
-            Exp::Assert {
+            BasicOp::Assert {
                 cond: cond.into(),
                 message: message.into(),
                 args,
@@ -471,7 +448,7 @@ impl<'a> Builder<'a> {
         let then_br = self.body(then_f);
         let else_br = self.body(else_f);
         let ret = then_br.result.iter().map(|&o| self.type_of(o)).collect();
-        self.emit(Exp::If {
+        self.emit(If {
             cond: cond.into(),
             then_br,
             else_br,
@@ -508,7 +485,7 @@ impl<'a> Builder<'a> {
         let body = self.body(|b| f(b, i, &names));
         self.emit_as(
             "loopres",
-            Exp::Loop {
+            Loop {
                 params,
                 form: LoopForm::For { i, it, bound },
                 body,
@@ -529,7 +506,7 @@ impl<'a> Builder<'a> {
         let body = self.body(|b| f(b, &names));
         self.emit_as(
             "loopres",
-            Exp::Loop {
+            Loop {
                 params,
                 form: LoopForm::While { cond },
                 body,
@@ -600,7 +577,7 @@ impl<'a> Builder<'a> {
         let lam = self.lambda(tys, f);
         self.emit_as(
             "map",
-            Exp::Map {
+            Map {
                 w,
                 lam,
                 arrs: arrs.to_vec(),
@@ -609,7 +586,7 @@ impl<'a> Builder<'a> {
     }
 
     pub fn map_lambda(&mut self, w: Operand, lam: Lambda, arrs: Vec<VName>) -> Vec<VName> {
-        self.emit_as("map", Exp::Map { w, lam, arrs })
+        self.emit_as("map", Map { w, lam, arrs })
     }
 
     /// `reduce ⊙ neutral arrs` with `⊙` built by `f` (see [`Self::op_lambda`]).
@@ -625,7 +602,7 @@ impl<'a> Builder<'a> {
         let lam = self.op_lambda(tys, f);
         self.emit_as(
             "red",
-            Exp::Reduce {
+            Reduce {
                 w,
                 comm,
                 op: AccOp { lam, neutral },
@@ -656,7 +633,7 @@ impl<'a> Builder<'a> {
         let lam = self.op_lambda(tys, f);
         self.emit_as(
             "scan",
-            Exp::Scan {
+            Scan {
                 w,
                 op: AccOp { lam, neutral },
                 arrs: arrs.to_vec(),
@@ -678,7 +655,7 @@ impl<'a> Builder<'a> {
         let lam = self.op_lambda(tys, f);
         self.emit_as(
             "hist",
-            Exp::Hist {
+            Hist {
                 w,
                 dests: dests.to_vec(),
                 op: AccOp { lam, neutral },
@@ -696,7 +673,7 @@ impl<'a> Builder<'a> {
             inds: vec![inds],
             vals,
         };
-        self.emit1_as("scatter", Exp::Scatter { w, dests: vec![d] })
+        self.emit1_as("scatter", Scatter { w, dests: vec![d] })
     }
 
     /// `withacc`: `f` receives one accumulator per input and returns the
@@ -726,15 +703,15 @@ impl<'a> Builder<'a> {
             })
             .collect();
         let lam = self.lambda(tys, f);
-        self.emit_as("withacc", Exp::WithAcc { inputs, lam })
+        self.emit_as("withacc", WithAcc { inputs, lam })
     }
 
     pub fn upd(&mut self, acc: VName, inds: Vec<Operand>, vals: Vec<Operand>) -> VName {
-        self.emit1_as("acc", Exp::Upd { acc, inds, vals })
+        self.emit1_as("acc", BasicOp::Upd { acc, inds, vals })
     }
 
     pub fn size(&mut self, arr: VName, dim: usize) -> VName {
-        self.bind_as("n", Exp::Size { arr, dim }, I64)
+        self.bind_as("n", BasicOp::Size { arr, dim }, I64)
     }
 }
 

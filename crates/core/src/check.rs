@@ -36,6 +36,7 @@ impl std::error::Error for CheckError {}
 type R<T> = Result<T, CheckError>;
 
 struct Checker<'p> {
+    stage: Stage,
     funs: FxHashMap<Symbol, &'p FunDef>,
     env: FxHashMap<VName, Type>,
     /// Names bound in the current scopes, innermost last, for removal.
@@ -55,9 +56,23 @@ impl TypeEnv for Checker<'_> {
     }
 }
 
-/// Checks every function and entry point of `p`.
+/// Where in the pipeline a program is checked: AD operators (`jvp`,
+/// `vjp`, `with_vjp`) are only allowed before the AD stage expands them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    BeforeAd,
+    AfterAd,
+}
+
+/// Checks every function and entry point of `p` (AD operators allowed).
 pub fn check_program(p: &Program) -> Result<(), CheckError> {
+    check_program_at(p, Stage::BeforeAd)
+}
+
+/// Checks every function and entry point of `p` as it should be at `stage`.
+pub fn check_program_at(p: &Program, stage: Stage) -> Result<(), CheckError> {
     let mut c = Checker {
+        stage,
         funs: FxHashMap::default(),
         env: FxHashMap::default(),
         scopes: vec![],
@@ -334,24 +349,30 @@ impl<'p> Checker<'p> {
     }
 
     fn validate(&mut self, e: &Exp) -> R<()> {
+        if e.is_ad() && self.stage == Stage::AfterAd {
+            return Err(self.err(format!(
+                "AD operator left after the AD stage: {}",
+                e.to_string().lines().next().unwrap_or_default()
+            )));
+        }
         match e {
-            Exp::Atom(o) => {
+            Exp::Basic(BasicOp::Atom(o)) => {
                 self.operand(o)?;
             }
-            Exp::UnOp(op, t, x) => {
+            Exp::Basic(BasicOp::UnOp(op, t, x)) => {
                 if op.result_type(*t).is_none() {
                     return Err(self.err(format!("{op} is not defined on {t}")));
                 }
                 self.expect_prim(x, *t, "operand")?;
             }
-            Exp::BinOp(op, t, x, y) => {
+            Exp::Basic(BasicOp::BinOp(op, t, x, y)) => {
                 let (a, b) = op
                     .operand_types(*t)
                     .ok_or_else(|| self.err(format!("{op} is not defined on {t}")))?;
                 self.expect_prim(x, a, "operand")?;
                 self.expect_prim(y, b, "operand")?;
             }
-            Exp::TernOp(op, t, x, y, z) => {
+            Exp::Basic(BasicOp::TernOp(op, t, x, y, z)) => {
                 if !op.allowed(*t) {
                     return Err(self.err(format!("{op} is not defined on {t}")));
                 }
@@ -359,28 +380,28 @@ impl<'p> Checker<'p> {
                     self.expect_prim(o, *t, "operand")?;
                 }
             }
-            Exp::Cmp(_, t, x, y) => {
+            Exp::Basic(BasicOp::Cmp(_, t, x, y)) => {
                 self.expect_prim(x, *t, "operand")?;
                 self.expect_prim(y, *t, "operand")?;
             }
-            Exp::Conv(op, from, to, x) => {
+            Exp::Basic(BasicOp::Conv(op, from, to, x)) => {
                 if !op.allowed(*from, *to) {
                     return Err(self.err(format!("cannot {op} from {from} to {to}")));
                 }
                 self.expect_prim(x, *from, "operand")?;
             }
-            Exp::Index { arr, slice } => {
+            Exp::Basic(BasicOp::Index { arr, slice }) => {
                 self.array(*arr, "indexed value")?;
                 self.slice(slice)?;
                 typing::index_type(self, *arr, slice).map_err(|m| self.err(m))?;
             }
-            Exp::Update { arr, slice, value } => {
+            Exp::Basic(BasicOp::Update { arr, slice, value }) => {
                 self.array(*arr, "updated value")?;
                 self.slice(slice)?;
                 let t = typing::index_type(self, *arr, slice).map_err(|m| self.err(m))?;
                 self.expect(value, &t, "update value")?;
             }
-            Exp::Reshape { arr, shape } => {
+            Exp::Basic(BasicOp::Reshape { arr, shape }) => {
                 self.array(*arr, "reshaped value")?;
                 for d in shape {
                     self.expect(d, &I64, "dimension")?;
@@ -389,32 +410,34 @@ impl<'p> Checker<'p> {
                     return Err(self.err("reshape to rank 0".into()));
                 }
             }
-            Exp::Flatten { arr } => {
+            Exp::Basic(BasicOp::Flatten { arr }) => {
                 self.array(*arr, "flattened value")?;
             }
-            Exp::Unflatten { arr, n, m } => {
+            Exp::Basic(BasicOp::Unflatten { arr, n, m }) => {
                 self.array(*arr, "unflattened value")?;
                 self.expect(n, &I64, "dimension")?;
                 self.expect(m, &I64, "dimension")?;
             }
-            Exp::Rearrange { arr, .. } | Exp::Copy { arr } | Exp::Reverse { arr } => {
+            Exp::Basic(BasicOp::Rearrange { arr, .. })
+            | Exp::Basic(BasicOp::Copy { arr })
+            | Exp::Basic(BasicOp::Reverse { arr }) => {
                 self.array(*arr, "argument")?;
             }
-            Exp::Iota { n, start, step, it } => {
+            Exp::Basic(BasicOp::Iota { n, start, step, it }) => {
                 self.expect(n, &I64, "iota size")?;
                 self.expect_prim(start, PrimType::Int(*it), "iota start")?;
                 self.expect_prim(step, PrimType::Int(*it), "iota step")?;
             }
-            Exp::Replicate { n, value } => {
+            Exp::Basic(BasicOp::Replicate { n, value }) => {
                 self.expect(n, &I64, "replicate size")?;
                 self.operand(value)?;
             }
-            Exp::Scratch { shape, .. } => {
+            Exp::Basic(BasicOp::Scratch { shape, .. }) => {
                 for d in shape {
                     self.expect(d, &I64, "dimension")?;
                 }
             }
-            Exp::Concat { arrs } => {
+            Exp::Basic(BasicOp::Concat { arrs }) => {
                 let first = arrs
                     .first()
                     .ok_or_else(|| self.err("concat of no arrays".into()))?;
@@ -426,17 +449,17 @@ impl<'p> Checker<'p> {
                     }
                 }
             }
-            Exp::Rotate { arr, amount } => {
+            Exp::Basic(BasicOp::Rotate { arr, amount }) => {
                 self.array(*arr, "rotated value")?;
                 self.expect(amount, &I64, "rotation")?;
             }
-            Exp::Size { arr, dim } => {
+            Exp::Basic(BasicOp::Size { arr, dim }) => {
                 let t = self.array(*arr, "argument of size")?;
                 if *dim >= t.rank() {
                     return Err(self.err(format!("size of dimension {dim} of {arr}: {t}")));
                 }
             }
-            Exp::Apply { fun, args } => {
+            Exp::Apply(Apply { fun, args }) => {
                 let f = *self
                     .funs
                     .get(fun)
@@ -451,12 +474,12 @@ impl<'p> Checker<'p> {
                     )));
                 }
             }
-            Exp::If {
+            Exp::If(If {
                 cond,
                 then_br,
                 else_br,
                 ret,
-            } => {
+            }) => {
                 self.expect(cond, &BOOL, "condition")?;
                 for t in ret {
                     self.check_type(t)?;
@@ -474,7 +497,7 @@ impl<'p> Checker<'p> {
                     }
                 }
             }
-            Exp::Loop { params, form, body } => {
+            Exp::Loop(Loop { params, form, body }) => {
                 for (p, init) in params {
                     self.expect(init, &p.ty, "initial value")?;
                 }
@@ -510,18 +533,19 @@ impl<'p> Checker<'p> {
                     )));
                 }
             }
-            Exp::Assert { cond, args, .. } => {
+            Exp::Basic(BasicOp::Assert { cond, args, .. }) => {
                 self.expect(cond, &BOOL, "assertion")?;
                 for a in args {
                     self.operand(a)?;
                 }
             }
-            Exp::Map { w, lam, arrs } => {
+            Exp::Soac(Soac::Map(Map { w, lam, arrs })) => {
                 self.expect(w, &I64, "width")?;
                 let rows = self.rows(arrs, "map")?;
                 self.lambda(lam, &rows, "map function")?;
             }
-            Exp::Reduce { w, op, arrs, .. } | Exp::Scan { w, op, arrs } => {
+            Exp::Soac(Soac::Reduce(Reduce { w, op, arrs, .. }))
+            | Exp::Soac(Soac::Scan(Scan { w, op, arrs })) => {
                 self.expect(w, &I64, "width")?;
                 let rows = self.rows(arrs, "reduce/scan")?;
                 let nts = self.operator(op, "operator")?;
@@ -533,13 +557,33 @@ impl<'p> Checker<'p> {
                     )));
                 }
             }
-            Exp::Hist {
+            Exp::Soac(Soac::Screma(sc)) => {
+                self.expect(&sc.w, &I64, "width")?;
+                let rows = self.rows(&sc.arrs, "screma")?;
+                let ret = self.lambda(&sc.lam, &rows, "screma function")?;
+                let mut at = 0;
+                let ops = sc.scans.iter().map(|op| ("scan operator", op));
+                let reds = sc.reds.iter().map(|r| ("reduction operator", &r.op));
+                for (what, op) in ops.chain(reds).collect::<Vec<_>>() {
+                    let nts = self.operator(op, what)?;
+                    let got = ret.get(at..at + nts.len()).unwrap_or(&[]);
+                    if !same(got, &nts) {
+                        return Err(self.err(format!(
+                            "{what} on {} applied to screma results {}",
+                            types_str(&nts),
+                            types_str(got)
+                        )));
+                    }
+                    at += nts.len();
+                }
+            }
+            Exp::Soac(Soac::Hist(Hist {
                 w,
                 dests,
                 op,
                 inds,
                 vals,
-            } => {
+            })) => {
                 self.expect(w, &I64, "width")?;
                 let nts = self.operator(op, "histogram operator")?;
                 if inds.is_empty() {
@@ -568,7 +612,7 @@ impl<'p> Checker<'p> {
                     )));
                 }
             }
-            Exp::Scatter { w, dests } => {
+            Exp::Soac(Soac::Scatter(Scatter { w, dests })) => {
                 self.expect(w, &I64, "width")?;
                 for d in dests {
                     let t = self.array(d.arr, "scatter destination")?;
@@ -592,7 +636,7 @@ impl<'p> Checker<'p> {
                     }
                 }
             }
-            Exp::WithAcc { inputs, lam } => {
+            Exp::Soac(Soac::WithAcc(WithAcc { inputs, lam })) => {
                 let mut accs = vec![];
                 for i in inputs {
                     for d in &i.ispace {
@@ -628,7 +672,7 @@ impl<'p> Checker<'p> {
                     )));
                 }
             }
-            Exp::Upd { acc, inds, vals } => {
+            Exp::Basic(BasicOp::Upd { acc, inds, vals }) => {
                 let t = self.var(*acc)?;
                 let Type::Acc(a) = t else {
                     return Err(
@@ -649,11 +693,11 @@ impl<'p> Checker<'p> {
                     self.expect(v, t, "update value")?;
                 }
             }
-            Exp::Jvp {
+            Exp::Ad(AdOp::Jvp(Jvp {
                 lam,
                 primals,
                 tangents,
-            } => {
+            })) => {
                 let pts: Vec<Type> = primals.iter().map(|o| self.operand(o)).collect::<R<_>>()?;
                 let tts: Vec<Type> = tangents.iter().map(|o| self.operand(o)).collect::<R<_>>()?;
                 if !same(&pts, &tts) {
@@ -661,11 +705,11 @@ impl<'p> Checker<'p> {
                 }
                 self.lambda(lam, &pts, "jvp function")?;
             }
-            Exp::Vjp {
+            Exp::Ad(AdOp::Vjp(Vjp {
                 lam,
                 primals,
                 adjoints,
-            } => {
+            })) => {
                 let pts: Vec<Type> = primals.iter().map(|o| self.operand(o)).collect::<R<_>>()?;
                 let ats: Vec<Type> = adjoints.iter().map(|o| self.operand(o)).collect::<R<_>>()?;
                 let ret = self.lambda(lam, &pts, "vjp function")?;
@@ -673,7 +717,7 @@ impl<'p> Checker<'p> {
                     return Err(self.err("vjp adjoints do not match the function's results".into()));
                 }
             }
-            Exp::WithVjp { lam, adj, args } => {
+            Exp::Ad(AdOp::WithVjp(WithVjp { lam, adj, args })) => {
                 let ats: Vec<Type> = args.iter().map(|o| self.operand(o)).collect::<R<_>>()?;
                 let ret = self.lambda(lam, &ats, "with_vjp function")?;
                 let adj_args: Vec<Type> = ret.iter().chain(&ret).cloned().collect();

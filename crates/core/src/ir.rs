@@ -70,6 +70,19 @@ pub struct Stm {
     pub pat: Vec<Param>,
     pub exp: Exp,
     pub span: Span,
+    pub attrs: Vec<Attr>,
+}
+
+impl Stm {
+    /// A statement without attributes.
+    pub fn new(pat: Vec<Param>, exp: impl Into<Exp>, span: Span) -> Stm {
+        Stm {
+            pat,
+            exp: exp.into(),
+            span,
+            attrs: vec![],
+        }
+    }
 }
 
 /// Statements followed by the result operands.
@@ -141,8 +154,9 @@ pub struct AccInput {
     pub op: Option<AccOp>,
 }
 
+/// Operations without nested bodies.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Exp {
+pub enum BasicOp {
     /// The operand itself.
     Atom(Operand),
     UnOp(UnOp, PrimType, Operand),
@@ -217,23 +231,6 @@ pub enum Exp {
         arr: VName,
         dim: usize,
     },
-    Apply {
-        fun: Symbol,
-        args: Vec<Operand>,
-    },
-    If {
-        cond: Operand,
-        then_br: Body,
-        else_br: Body,
-        ret: Vec<Type>,
-    },
-    /// Loop parameters with initial values; the loop's values are the
-    /// parameters' final values.
-    Loop {
-        params: Vec<(Param, Operand)>,
-        form: LoopForm,
-        body: Body,
-    },
     /// Fails with `message` unless `cond`; binds nothing. Each `{}` in
     /// the message is replaced by the value of the next of `args`.
     Assert {
@@ -241,73 +238,253 @@ pub enum Exp {
         message: String,
         args: Vec<Operand>,
     },
-    Map {
-        w: Operand,
-        lam: Lambda,
-        arrs: Vec<VName>,
-    },
-    Reduce {
-        w: Operand,
-        comm: bool,
-        op: AccOp,
-        arrs: Vec<VName>,
-    },
-    /// Inclusive scan.
-    Scan {
-        w: Operand,
-        op: AccOp,
-        arrs: Vec<VName>,
-    },
-    /// `reduce_by_index`: for each `k < w`, `dests[inds[·][k]] ⊙= vals[k]`
-    /// (one index array per indexed destination dimension); out-of-bounds
-    /// indices are ignored. Consumes `dests`.
-    Hist {
-        w: Operand,
-        dests: Vec<VName>,
-        op: AccOp,
-        inds: Vec<VName>,
-        vals: Vec<VName>,
-    },
-    /// Consumes the destination arrays.
-    Scatter {
-        w: Operand,
-        dests: Vec<ScatterDest>,
-    },
-    /// The lambda takes one accumulator per input and returns them
-    /// (updated) followed by extra values; the result is every input's
-    /// arrays followed by the extra values.
-    WithAcc {
-        inputs: Vec<AccInput>,
-        lam: Lambda,
-    },
     /// Records `acc[inds] ⊙= vals`; consumes and returns the accumulator.
+    /// (A basic operation, not a SOAC: it has no width and no operator of
+    /// its own; the operator is the `withacc` input's.)
     Upd {
         acc: VName,
         inds: Vec<Operand>,
         vals: Vec<Operand>,
     },
-    /// Forward AD, expanded by the AD pass: results are the lambda's
-    /// results followed by their tangents.
-    Jvp {
-        lam: Lambda,
-        primals: Vec<Operand>,
-        tangents: Vec<Operand>,
-    },
-    /// Reverse AD, expanded by the AD pass: results are the lambda's
-    /// results followed by the adjoints of its parameters.
-    Vjp {
-        lam: Lambda,
-        primals: Vec<Operand>,
-        adjoints: Vec<Operand>,
-    },
-    /// `lam(args)` with a custom adjoint (Futhark's `with_vjp`): reverse
-    /// AD computes the arguments' adjoints as `adj(results, results' adjoints)`
-    /// instead of differentiating `lam`.
-    WithVjp {
-        lam: Lambda,
-        adj: Lambda,
-        args: Vec<Operand>,
-    },
+}
+
+/// A call of a first-order function.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Apply {
+    pub fun: Symbol,
+    pub args: Vec<Operand>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct If {
+    pub cond: Operand,
+    pub then_br: Body,
+    pub else_br: Body,
+    pub ret: Vec<Type>,
+}
+
+/// Loop parameters with initial values; the loop's values are the
+/// parameters' final values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Loop {
+    pub params: Vec<(Param, Operand)>,
+    pub form: LoopForm,
+    pub body: Body,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Map {
+    pub w: Operand,
+    pub lam: Lambda,
+    pub arrs: Vec<VName>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reduce {
+    pub w: Operand,
+    pub comm: bool,
+    pub op: AccOp,
+    pub arrs: Vec<VName>,
+}
+
+/// Inclusive scan.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scan {
+    pub w: Operand,
+    pub op: AccOp,
+    pub arrs: Vec<VName>,
+}
+
+/// `reduce_by_index`: for each `k < w`, `dests[inds[·][k]] ⊙= vals[k]`
+/// (one index array per indexed destination dimension); out-of-bounds
+/// indices are ignored. Consumes `dests`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hist {
+    pub w: Operand,
+    pub dests: Vec<VName>,
+    pub op: AccOp,
+    pub inds: Vec<VName>,
+    pub vals: Vec<VName>,
+}
+
+/// Consumes the destination arrays.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scatter {
+    pub w: Operand,
+    pub dests: Vec<ScatterDest>,
+}
+
+/// The lambda takes one accumulator per input and returns them (updated)
+/// followed by extra values; the result is every input's arrays followed
+/// by the extra values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WithAcc {
+    pub inputs: Vec<AccInput>,
+    pub lam: Lambda,
+}
+
+/// One reduction of a [`Screma`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reduction {
+    pub comm: bool,
+    pub op: AccOp,
+}
+
+/// The fused SOAC (Futhark's `screma`): `lam` maps each row of `arrs` to
+/// the inputs of the scans (in order, each of its operator's arity), then
+/// of the reductions, then to values returned as mapped arrays. The
+/// results are the scans' arrays, the reductions' values, then the mapped
+/// arrays. `map`, `scan` and `reduce` are its special cases; fusion
+/// (after AD only) produces it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Screma {
+    pub w: Operand,
+    pub arrs: Vec<VName>,
+    pub scans: Vec<AccOp>,
+    pub reds: Vec<Reduction>,
+    pub lam: Lambda,
+}
+
+impl Screma {
+    /// Number of lambda results consumed by the scans.
+    pub fn scan_arity(&self) -> usize {
+        self.scans.iter().map(|s| s.neutral.len()).sum()
+    }
+
+    /// Number of lambda results consumed by the reductions.
+    pub fn red_arity(&self) -> usize {
+        self.reds.iter().map(|r| r.op.neutral.len()).sum()
+    }
+}
+
+/// Second-order array combinators: parallel constructs with lambdas.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Soac {
+    Map(Map),
+    Reduce(Reduce),
+    Scan(Scan),
+    Hist(Hist),
+    Scatter(Scatter),
+    WithAcc(WithAcc),
+    Screma(Screma),
+}
+
+/// Forward AD, expanded by the AD pass: results are the lambda's results
+/// followed by their tangents.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Jvp {
+    pub lam: Lambda,
+    pub primals: Vec<Operand>,
+    pub tangents: Vec<Operand>,
+}
+
+/// Reverse AD, expanded by the AD pass: results are the lambda's results
+/// followed by the adjoints of its parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Vjp {
+    pub lam: Lambda,
+    pub primals: Vec<Operand>,
+    pub adjoints: Vec<Operand>,
+}
+
+/// `lam(args)` with a custom adjoint (Futhark's `with_vjp`): reverse AD
+/// computes the arguments' adjoints as `adj(results, results' adjoints)`
+/// instead of differentiating `lam`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WithVjp {
+    pub lam: Lambda,
+    pub adj: Lambda,
+    pub args: Vec<Operand>,
+}
+
+/// AD operators; the IR checker rejects them after the AD stage.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AdOp {
+    Jvp(Jvp),
+    Vjp(Vjp),
+    WithVjp(WithVjp),
+}
+
+/// An expression, grouped by kind.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Exp {
+    Basic(BasicOp),
+    Apply(Apply),
+    If(If),
+    Loop(Loop),
+    Soac(Soac),
+    Ad(AdOp),
+}
+
+impl Exp {
+    /// The operand itself as an expression.
+    pub fn atom(o: impl Into<Operand>) -> Exp {
+        Exp::Basic(BasicOp::Atom(o.into()))
+    }
+
+    pub fn as_basic(&self) -> Option<&BasicOp> {
+        match self {
+            Exp::Basic(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    pub fn as_soac(&self) -> Option<&Soac> {
+        match self {
+            Exp::Soac(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_map(&self) -> Option<&Map> {
+        match self {
+            Exp::Soac(Soac::Map(m)) => Some(m),
+            _ => None,
+        }
+    }
+
+    pub fn is_ad(&self) -> bool {
+        matches!(self, Exp::Ad(_))
+    }
+}
+
+macro_rules! into_exp {
+    ($($ty:ident => $v:ident),*) => {
+        $(impl From<$ty> for Exp {
+            fn from(x: $ty) -> Exp {
+                Exp::$v(x)
+            }
+        })*
+    };
+}
+
+into_exp!(BasicOp => Basic, Apply => Apply, If => If, Loop => Loop, Soac => Soac, AdOp => Ad);
+
+macro_rules! into_group {
+    ($group:ident, $wrap:ident: $($ty:ident),*) => {
+        $(impl From<$ty> for $group {
+            fn from(x: $ty) -> $group {
+                $group::$ty(x)
+            }
+        }
+        impl From<$ty> for Exp {
+            fn from(x: $ty) -> Exp {
+                Exp::$wrap($group::$ty(x))
+            }
+        })*
+    };
+}
+
+into_group!(Soac, Soac: Map, Reduce, Scan, Hist, Scatter, WithAcc, Screma);
+into_group!(AdOp, Ad: Jvp, Vjp, WithVjp);
+
+/// A statement attribute, as Futhark writes them: `#[unroll]`,
+/// `#[sequential]`, `#[stripmine(2)]`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Attr {
+    Name(String),
+    Int(i64),
+    Call(String, Vec<Attr>),
 }
 
 /// A first-order function.

@@ -14,12 +14,17 @@ pub mod ir;
 pub mod names;
 pub mod ops;
 pub mod pretty;
+pub mod rename;
+pub mod screma;
+pub mod subst;
 pub mod types;
 pub mod typing;
+pub mod visit;
 
 pub use builder::{Builder, ProgramBuilder};
-pub use check::{check_program, CheckError};
+pub use check::{check_program, check_program_at, CheckError, Stage};
 pub use ir::*;
 pub use names::{NameSource, Symbol, VName};
 pub use ops::{BinOp, CmpOp, ConvOp, TernOp, UnOp};
 pub use types::{AccType, Dim, Type};
+pub use visit::{Visitor, VisitorMut};

@@ -96,6 +96,16 @@ fn brackets<T: Display>(xs: &[T]) -> String {
     format!("[{}]", list(xs))
 }
 
+impl Display for Attr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Attr::Name(n) => f.write_str(n),
+            Attr::Int(i) => write!(f, "{i}"),
+            Attr::Call(n, args) => write!(f, "{n}({})", list(args)),
+        }
+    }
+}
+
 impl Display for Param {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.name, self.ty)
@@ -152,6 +162,9 @@ impl Printer {
         } else {
             format!("({})", list(&s.pat))
         };
+        for a in &s.attrs {
+            self.line(&format!("#[{a}]"));
+        }
         let head = format!("let {pat} = ");
         self.exp(&head, &s.exp, "");
     }
@@ -160,46 +173,56 @@ impl Printer {
     fn exp(&mut self, prefix: &str, e: &Exp, suffix: &str) {
         let simple = |s: String| s;
         let text = match e {
-            Exp::Atom(o) => simple(o.to_string()),
-            Exp::UnOp(op, t, x) => format!("{op}.{t}({x})"),
-            Exp::BinOp(op, t, x, y) => format!("{op}.{t}({x}, {y})"),
-            Exp::TernOp(op, t, x, y, z) => format!("{op}.{t}({x}, {y}, {z})"),
-            Exp::Cmp(op, t, x, y) => format!("{op}.{t}({x}, {y})"),
-            Exp::Conv(op, from, to, x) => format!("{op}.{from}.{to}({x})"),
-            Exp::Index { arr, slice } => format!("{arr}[{}]", list(slice)),
-            Exp::Update { arr, slice, value } => format!("{arr} with [{}] = {value}", list(slice)),
-            Exp::Reshape { arr, shape } => format!("reshape({}, {arr})", brackets(shape)),
-            Exp::Flatten { arr } => format!("flatten({arr})"),
-            Exp::Unflatten { arr, n, m } => format!("unflatten({n}, {m}, {arr})"),
-            Exp::Rearrange { arr, perm } => format!("rearrange({}, {arr})", brackets(perm)),
-            Exp::Iota { n, start, step, it } => format!("iota.{it}({n}, {start}, {step})"),
-            Exp::Replicate { n, value } => format!("replicate({n}, {value})"),
-            Exp::Scratch { elem, shape } => format!("scratch.{elem}({})", brackets(shape)),
-            Exp::Concat { arrs } => format!("concat({})", list(arrs)),
-            Exp::Copy { arr } => format!("copy({arr})"),
-            Exp::Reverse { arr } => format!("reverse({arr})"),
-            Exp::Rotate { arr, amount } => format!("rotate({amount}, {arr})"),
-            Exp::Size { arr, dim } => format!("size({arr}, {dim})"),
-            Exp::Apply { fun, args } => format!("apply {fun}({})", list(args)),
-            Exp::Assert {
+            Exp::Basic(BasicOp::Atom(o)) => simple(o.to_string()),
+            Exp::Basic(BasicOp::UnOp(op, t, x)) => format!("{op}.{t}({x})"),
+            Exp::Basic(BasicOp::BinOp(op, t, x, y)) => format!("{op}.{t}({x}, {y})"),
+            Exp::Basic(BasicOp::TernOp(op, t, x, y, z)) => format!("{op}.{t}({x}, {y}, {z})"),
+            Exp::Basic(BasicOp::Cmp(op, t, x, y)) => format!("{op}.{t}({x}, {y})"),
+            Exp::Basic(BasicOp::Conv(op, from, to, x)) => format!("{op}.{from}.{to}({x})"),
+            Exp::Basic(BasicOp::Index { arr, slice }) => format!("{arr}[{}]", list(slice)),
+            Exp::Basic(BasicOp::Update { arr, slice, value }) => {
+                format!("{arr} with [{}] = {value}", list(slice))
+            }
+            Exp::Basic(BasicOp::Reshape { arr, shape }) => {
+                format!("reshape({}, {arr})", brackets(shape))
+            }
+            Exp::Basic(BasicOp::Flatten { arr }) => format!("flatten({arr})"),
+            Exp::Basic(BasicOp::Unflatten { arr, n, m }) => format!("unflatten({n}, {m}, {arr})"),
+            Exp::Basic(BasicOp::Rearrange { arr, perm }) => {
+                format!("rearrange({}, {arr})", brackets(perm))
+            }
+            Exp::Basic(BasicOp::Iota { n, start, step, it }) => {
+                format!("iota.{it}({n}, {start}, {step})")
+            }
+            Exp::Basic(BasicOp::Replicate { n, value }) => format!("replicate({n}, {value})"),
+            Exp::Basic(BasicOp::Scratch { elem, shape }) => {
+                format!("scratch.{elem}({})", brackets(shape))
+            }
+            Exp::Basic(BasicOp::Concat { arrs }) => format!("concat({})", list(arrs)),
+            Exp::Basic(BasicOp::Copy { arr }) => format!("copy({arr})"),
+            Exp::Basic(BasicOp::Reverse { arr }) => format!("reverse({arr})"),
+            Exp::Basic(BasicOp::Rotate { arr, amount }) => format!("rotate({amount}, {arr})"),
+            Exp::Basic(BasicOp::Size { arr, dim }) => format!("size({arr}, {dim})"),
+            Exp::Apply(Apply { fun, args }) => format!("apply {fun}({})", list(args)),
+            Exp::Basic(BasicOp::Assert {
                 cond,
                 message,
                 args,
-            } if args.is_empty() => format!("assert({cond}, {message:?})"),
-            Exp::Assert {
+            }) if args.is_empty() => format!("assert({cond}, {message:?})"),
+            Exp::Basic(BasicOp::Assert {
                 cond,
                 message,
                 args,
-            } => format!("assert({cond}, {message:?}, {})", brackets(args)),
-            Exp::Upd { acc, inds, vals } => {
+            }) => format!("assert({cond}, {message:?}, {})", brackets(args)),
+            Exp::Basic(BasicOp::Upd { acc, inds, vals }) => {
                 format!("upd({acc}, {}, {})", brackets(inds), brackets(vals))
             }
-            Exp::If {
+            Exp::If(If {
                 cond,
                 then_br,
                 else_br,
                 ret,
-            } => {
+            }) => {
                 self.line(&format!("{prefix}if {cond} : {} then {{", tuple(ret)));
                 self.indent += 1;
                 self.body_inner(then_br);
@@ -207,7 +230,7 @@ impl Printer {
                 self.block("} else ", else_br, suffix);
                 return;
             }
-            Exp::Loop { params, form, body } => {
+            Exp::Loop(Loop { params, form, body }) => {
                 let ps: Vec<String> = params.iter().map(|(p, i)| format!("{p} = {i}")).collect();
                 let form = match form {
                     LoopForm::For { i, it, bound } => format!("for {i}: {it} < {bound}"),
@@ -220,12 +243,12 @@ impl Printer {
                 );
                 return;
             }
-            Exp::Map { w, lam, arrs } => {
+            Exp::Soac(Soac::Map(Map { w, lam, arrs })) => {
                 let head = format!("{prefix}map({w}, {}, ", brackets(arrs));
                 self.lambda(&head, lam, &format!("){suffix}"));
                 return;
             }
-            Exp::Reduce { w, comm, op, arrs } => {
+            Exp::Soac(Soac::Reduce(Reduce { w, comm, op, arrs })) => {
                 let name = if *comm { "reduce_comm" } else { "reduce" };
                 let head = format!(
                     "{prefix}{name}({w}, {}, {}, ",
@@ -235,7 +258,7 @@ impl Printer {
                 self.lambda(&head, &op.lam, &format!("){suffix}"));
                 return;
             }
-            Exp::Scan { w, op, arrs } => {
+            Exp::Soac(Soac::Scan(Scan { w, op, arrs })) => {
                 let head = format!(
                     "{prefix}scan({w}, {}, {}, ",
                     brackets(arrs),
@@ -244,13 +267,13 @@ impl Printer {
                 self.lambda(&head, &op.lam, &format!("){suffix}"));
                 return;
             }
-            Exp::Hist {
+            Exp::Soac(Soac::Hist(Hist {
                 w,
                 dests,
                 op,
                 inds,
                 vals,
-            } => {
+            })) => {
                 let head = format!(
                     "{prefix}hist({w}, {}, {}, {}, {}, ",
                     brackets(dests),
@@ -261,14 +284,14 @@ impl Printer {
                 self.lambda(&head, &op.lam, &format!("){suffix}"));
                 return;
             }
-            Exp::Scatter { w, dests } => {
+            Exp::Soac(Soac::Scatter(Scatter { w, dests })) => {
                 let ds: Vec<String> = dests
                     .iter()
                     .map(|d| format!("{}{} <- {}", d.arr, brackets(&d.inds), d.vals))
                     .collect();
                 format!("scatter({w}, {})", ds.join(", "))
             }
-            Exp::WithAcc { inputs, lam } => {
+            Exp::Soac(Soac::WithAcc(WithAcc { inputs, lam })) => {
                 self.line(&format!("{prefix}withacc("));
                 self.indent += 1;
                 for i in inputs {
@@ -287,25 +310,42 @@ impl Printer {
                 self.line(&format!("){suffix}"));
                 return;
             }
-            Exp::Jvp {
+            Exp::Soac(Soac::Screma(sc)) => {
+                self.line(&format!("{prefix}screma({}, {},", sc.w, brackets(&sc.arrs)));
+                self.indent += 1;
+                for op in &sc.scans {
+                    let head = format!("scan({}, ", brackets(&op.neutral));
+                    self.lambda(&head, &op.lam, "),");
+                }
+                for r in &sc.reds {
+                    let name = if r.comm { "reduce_comm" } else { "reduce" };
+                    let head = format!("{name}({}, ", brackets(&r.op.neutral));
+                    self.lambda(&head, &r.op.lam, "),");
+                }
+                self.lambda("", &sc.lam, "");
+                self.indent -= 1;
+                self.line(&format!("){suffix}"));
+                return;
+            }
+            Exp::Ad(AdOp::Jvp(Jvp {
                 lam,
                 primals,
                 tangents,
-            } => {
+            })) => {
                 let tail = format!(", {}, {}){suffix}", brackets(primals), brackets(tangents));
                 self.lambda(&format!("{prefix}jvp("), lam, &tail);
                 return;
             }
-            Exp::Vjp {
+            Exp::Ad(AdOp::Vjp(Vjp {
                 lam,
                 primals,
                 adjoints,
-            } => {
+            })) => {
                 let tail = format!(", {}, {}){suffix}", brackets(primals), brackets(adjoints));
                 self.lambda(&format!("{prefix}vjp("), lam, &tail);
                 return;
             }
-            Exp::WithVjp { lam, adj, args } => {
+            Exp::Ad(AdOp::WithVjp(WithVjp { lam, adj, args })) => {
                 self.lambda(&format!("{prefix}with_vjp("), lam, ",");
                 let tail = format!(", {}){suffix}", brackets(args));
                 self.lambda("  ", adj, &tail);

@@ -2,7 +2,7 @@
 //! they use. This does not validate operands (that is `check`'s job); it
 //! fails only when a result type cannot be formed at all.
 
-use crate::ir::{DimIndex, Exp, Operand};
+use crate::ir::*;
 use crate::names::{Symbol, VName};
 use crate::types::{Dim, Type, BOOL, I64};
 use parad_base::PrimType;
@@ -59,32 +59,54 @@ fn prod(a: Dim, b: Dim) -> Dim {
 
 /// The types of the values `e` produces.
 pub fn result_types(env: &dyn TypeEnv, e: &Exp) -> Result<Vec<Type>, String> {
+    match e {
+        Exp::Basic(b) => basic_types(env, b),
+        Exp::Apply(Apply { fun, .. }) => env
+            .fun_ret(*fun)
+            .ok_or_else(|| format!("unknown function {fun}")),
+        Exp::If(If { ret, .. }) => Ok(ret.clone()),
+        Exp::Loop(Loop { params, .. }) => Ok(params.iter().map(|(p, _)| p.ty.clone()).collect()),
+        Exp::Soac(s) => soac_types(env, s),
+        Exp::Ad(AdOp::Jvp(Jvp { lam, .. })) => {
+            Ok(lam.ret.iter().chain(&lam.ret).cloned().collect())
+        }
+        Exp::Ad(AdOp::WithVjp(WithVjp { lam, .. })) => Ok(lam.ret.clone()),
+        Exp::Ad(AdOp::Vjp(Vjp { lam, .. })) => Ok(lam
+            .ret
+            .iter()
+            .cloned()
+            .chain(lam.params.iter().map(|p| p.ty.clone()))
+            .collect()),
+    }
+}
+
+fn basic_types(env: &dyn TypeEnv, e: &BasicOp) -> Result<Vec<Type>, String> {
     let one = |t: Type| Ok(vec![t]);
     match e {
-        Exp::Atom(o) => one(operand_type(env, o)?),
-        Exp::UnOp(op, t, _) => match op.result_type(*t) {
+        BasicOp::Atom(o) => one(operand_type(env, o)?),
+        BasicOp::UnOp(op, t, _) => match op.result_type(*t) {
             Some(r) => one(Type::Prim(r)),
             None => Err(format!("{op} is not defined on {t}")),
         },
-        Exp::BinOp(_, t, ..) | Exp::TernOp(_, t, ..) => one(Type::Prim(*t)),
-        Exp::Cmp(..) => one(BOOL),
-        Exp::Conv(_, _, to, _) => one(Type::Prim(*to)),
-        Exp::Index { arr, slice } => one(index_type(env, *arr, slice)?),
-        Exp::Update { arr, .. }
-        | Exp::Copy { arr }
-        | Exp::Reverse { arr }
-        | Exp::Rotate { arr, .. } => {
+        BasicOp::BinOp(_, t, ..) | BasicOp::TernOp(_, t, ..) => one(Type::Prim(*t)),
+        BasicOp::Cmp(..) => one(BOOL),
+        BasicOp::Conv(_, _, to, _) => one(Type::Prim(*to)),
+        BasicOp::Index { arr, slice } => one(index_type(env, *arr, slice)?),
+        BasicOp::Update { arr, .. }
+        | BasicOp::Copy { arr }
+        | BasicOp::Reverse { arr }
+        | BasicOp::Rotate { arr, .. } => {
             let (elem, shape) = array_type(env, *arr)?;
             one(Type::array(elem, shape))
         }
-        Exp::Reshape { arr, shape } => {
+        BasicOp::Reshape { arr, shape } => {
             let (elem, _) = array_type(env, *arr)?;
             one(Type::array(
                 elem,
                 shape.iter().map(Dim::from_operand).collect(),
             ))
         }
-        Exp::Flatten { arr } => {
+        BasicOp::Flatten { arr } => {
             let (elem, shape) = array_type(env, *arr)?;
             if shape.len() < 2 {
                 return Err(format!("cannot flatten {arr} of rank {}", shape.len()));
@@ -93,13 +115,13 @@ pub fn result_types(env: &dyn TypeEnv, e: &Exp) -> Result<Vec<Type>, String> {
             out.extend_from_slice(&shape[2..]);
             one(Type::array(elem, out))
         }
-        Exp::Unflatten { arr, n, m } => {
+        BasicOp::Unflatten { arr, n, m } => {
             let (elem, shape) = array_type(env, *arr)?;
             let mut out = vec![Dim::from_operand(n), Dim::from_operand(m)];
             out.extend_from_slice(&shape[1..]);
             one(Type::array(elem, out))
         }
-        Exp::Rearrange { arr, perm } => {
+        BasicOp::Rearrange { arr, perm } => {
             let (elem, shape) = array_type(env, *arr)?;
             let mut sorted = perm.clone();
             sorted.sort_unstable();
@@ -110,18 +132,20 @@ pub fn result_types(env: &dyn TypeEnv, e: &Exp) -> Result<Vec<Type>, String> {
             }
             one(Type::array(elem, perm.iter().map(|&i| shape[i]).collect()))
         }
-        Exp::Iota { n, it, .. } => one(Type::array(PrimType::Int(*it), vec![Dim::from_operand(n)])),
-        Exp::Replicate { n, value } => {
+        BasicOp::Iota { n, it, .. } => {
+            one(Type::array(PrimType::Int(*it), vec![Dim::from_operand(n)]))
+        }
+        BasicOp::Replicate { n, value } => {
             let t = operand_type(env, value)?;
             t.array_of(Dim::from_operand(n))
                 .map(|t| vec![t])
                 .ok_or_else(|| "cannot replicate an accumulator".to_string())
         }
-        Exp::Scratch { elem, shape } => one(Type::array(
+        BasicOp::Scratch { elem, shape } => one(Type::array(
             *elem,
             shape.iter().map(Dim::from_operand).collect(),
         )),
-        Exp::Concat { arrs } => {
+        BasicOp::Concat { arrs } => {
             let first = arrs.first().ok_or("concat of no arrays")?;
             let (elem, mut shape) = array_type(env, *first)?;
             let mut outer = Some(0i64);
@@ -135,25 +159,27 @@ pub fn result_types(env: &dyn TypeEnv, e: &Exp) -> Result<Vec<Type>, String> {
             shape[0] = outer.map_or(Dim::Ext, Dim::Const);
             one(Type::array(elem, shape))
         }
-        Exp::Size { .. } => one(I64),
-        Exp::Apply { fun, .. } => env
-            .fun_ret(*fun)
-            .ok_or_else(|| format!("unknown function {fun}")),
-        Exp::If { ret, .. } => Ok(ret.clone()),
-        Exp::Loop { params, .. } => Ok(params.iter().map(|(p, _)| p.ty.clone()).collect()),
-        Exp::Assert { .. } => Ok(vec![]),
-        Exp::Map { w, lam, .. } => lam
-            .ret
-            .iter()
+        BasicOp::Size { .. } => one(I64),
+        BasicOp::Assert { .. } => Ok(vec![]),
+        BasicOp::Upd { acc, .. } => one(operand_type(env, &Operand::Var(*acc))?),
+    }
+}
+
+fn soac_types(env: &dyn TypeEnv, e: &Soac) -> Result<Vec<Type>, String> {
+    let rows = |w: &Operand, ts: &[Type]| -> Result<Vec<Type>, String> {
+        ts.iter()
             .map(|t| match t {
                 Type::Acc(_) => Ok(t.clone()),
                 _ => t
                     .array_of(Dim::from_operand(w))
                     .ok_or_else(|| "bad map result".into()),
             })
-            .collect(),
-        Exp::Reduce { op, .. } => Ok(op.lam.ret.clone()),
-        Exp::Scan { w, op, .. } => op
+            .collect()
+    };
+    match e {
+        Soac::Map(Map { w, lam, .. }) => rows(w, &lam.ret),
+        Soac::Reduce(Reduce { op, .. }) => Ok(op.lam.ret.clone()),
+        Soac::Scan(Scan { w, op, .. }) => op
             .lam
             .ret
             .iter()
@@ -162,15 +188,15 @@ pub fn result_types(env: &dyn TypeEnv, e: &Exp) -> Result<Vec<Type>, String> {
                     .ok_or_else(|| "bad scan operator".into())
             })
             .collect(),
-        Exp::Hist { dests, .. } => dests
+        Soac::Hist(Hist { dests, .. }) => dests
             .iter()
             .map(|v| operand_type(env, &Operand::Var(*v)))
             .collect(),
-        Exp::Scatter { dests, .. } => dests
+        Soac::Scatter(Scatter { dests, .. }) => dests
             .iter()
             .map(|d| operand_type(env, &Operand::Var(d.arr)))
             .collect(),
-        Exp::WithAcc { inputs, lam } => {
+        Soac::WithAcc(WithAcc { inputs, lam }) => {
             let mut out = vec![];
             for i in inputs {
                 for a in &i.arrs {
@@ -180,14 +206,12 @@ pub fn result_types(env: &dyn TypeEnv, e: &Exp) -> Result<Vec<Type>, String> {
             out.extend(lam.ret.iter().skip(inputs.len()).cloned());
             Ok(out)
         }
-        Exp::Upd { acc, .. } => one(operand_type(env, &Operand::Var(*acc))?),
-        Exp::Jvp { lam, .. } => Ok(lam.ret.iter().chain(&lam.ret).cloned().collect()),
-        Exp::WithVjp { lam, .. } => Ok(lam.ret.clone()),
-        Exp::Vjp { lam, .. } => Ok(lam
-            .ret
-            .iter()
-            .cloned()
-            .chain(lam.params.iter().map(|p| p.ty.clone()))
-            .collect()),
+        Soac::Screma(s) => {
+            let (ns, nr) = (s.scan_arity(), s.red_arity());
+            let mut out = rows(&s.w, &s.lam.ret[..ns.min(s.lam.ret.len())])?;
+            out.extend(s.lam.ret.iter().skip(ns).take(nr).cloned());
+            out.extend(rows(&s.w, s.lam.ret.get(ns + nr..).unwrap_or(&[]))?);
+            Ok(out)
+        }
     }
 }

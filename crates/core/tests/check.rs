@@ -42,10 +42,10 @@ fn rejects_use_before_binding() {
     let mut p = squares_loop();
     let late = p.funs[0].body.stms[1].pat[0].name;
     with_first_stm(&mut p, |s| {
-        s.exp = Exp::Replicate {
+        s.exp = Exp::Basic(BasicOp::Replicate {
             n: Operand::Var(late),
             value: Operand::i64(0),
-        };
+        });
     });
     assert!(
         err(&p).contains(&format!("{late} is not in scope")),
@@ -66,7 +66,7 @@ fn rejects_double_binding() {
 fn rejects_variable_escaping_its_scope() {
     let mut p = dot();
     // The map lambda's parameter used in the function's result.
-    let Exp::Map { lam, .. } = &p.funs[0].body.stms[0].exp else {
+    let Exp::Soac(Soac::Map(Map { lam, .. })) = &p.funs[0].body.stms[0].exp else {
         panic!()
     };
     let inner = lam.params[0].name;
@@ -78,10 +78,10 @@ fn rejects_variable_escaping_its_scope() {
 fn rejects_operand_type_mismatch() {
     let mut p = squares_loop();
     with_first_stm(&mut p, |s| {
-        s.exp = Exp::Replicate {
+        s.exp = Exp::Basic(BasicOp::Replicate {
             n: Operand::f32(1.0),
             value: Operand::i64(0),
-        };
+        });
     });
     assert!(
         err(&p).contains("replicate size 1.0f32 has type f32, expected i64"),
@@ -96,7 +96,10 @@ fn rejects_binop_on_wrong_type() {
     let x = pb.param("x", F32);
     let xv = x.name;
     pb.function("f", vec![x], vec![F32], |b| {
-        let y = b.bind(Exp::BinOp(BinOp::Shl, PF32, xv.into(), xv.into()), F32);
+        let y = b.bind(
+            Exp::Basic(BasicOp::BinOp(BinOp::Shl, PF32, xv.into(), xv.into())),
+            F32,
+        );
         vec![y.into()]
     });
     let p = pb.finish();
@@ -106,7 +109,7 @@ fn rejects_binop_on_wrong_type() {
 #[test]
 fn rejects_map_lambda_arity_mismatch() {
     let mut p = dot();
-    let Exp::Map { arrs, .. } = &mut p.funs[0].body.stms[0].exp else {
+    let Exp::Soac(Soac::Map(Map { arrs, .. })) = &mut p.funs[0].body.stms[0].exp else {
         panic!()
     };
     arrs.pop();
@@ -120,7 +123,7 @@ fn rejects_map_lambda_arity_mismatch() {
 #[test]
 fn rejects_neutral_element_mismatch() {
     let mut p = dot();
-    let Exp::Reduce { op, .. } = &mut p.funs[0].body.stms[1].exp else {
+    let Exp::Soac(Soac::Reduce(Reduce { op, .. })) = &mut p.funs[0].body.stms[1].exp else {
         panic!()
     };
     op.neutral[0] = Operand::i64(0);
@@ -145,10 +148,10 @@ fn rejects_wrong_function_result() {
 #[test]
 fn rejects_if_branch_mismatch() {
     let mut p = collatz();
-    let Exp::Loop { body, .. } = &mut p.funs[0].body.stms[1].exp else {
+    let Exp::Loop(Loop { body, .. }) = &mut p.funs[0].body.stms[1].exp else {
         panic!()
     };
-    let Exp::If { else_br, .. } = &mut body.stms[2].exp else {
+    let Exp::If(If { else_br, .. }) = &mut body.stms[2].exp else {
         panic!()
     };
     else_br.result = vec![Operand::bool(true)];
@@ -162,7 +165,7 @@ fn rejects_if_branch_mismatch() {
 #[test]
 fn rejects_loop_body_mismatch() {
     let mut p = squares_loop();
-    let Exp::Loop { body, .. } = &mut p.funs[0].body.stms[1].exp else {
+    let Exp::Loop(Loop { body, .. }) = &mut p.funs[0].body.stms[1].exp else {
         panic!()
     };
     body.result = vec![Operand::i64(0)];
@@ -176,7 +179,7 @@ fn rejects_loop_body_mismatch() {
 #[test]
 fn rejects_dimension_out_of_scope() {
     let mut p = dot();
-    let Exp::Map { lam, .. } = &p.funs[0].body.stms[0].exp else {
+    let Exp::Soac(Soac::Map(Map { lam, .. })) = &p.funs[0].body.stms[0].exp else {
         panic!()
     };
     let inner = lam.params[0].name;
@@ -194,10 +197,10 @@ fn errors_carry_the_statement_span() {
     let span = Span::new(FileId(0), 10, 20);
     with_first_stm(&mut p, |s| {
         s.span = span;
-        s.exp = Exp::Replicate {
+        s.exp = Exp::Basic(BasicOp::Replicate {
             n: Operand::bool(true),
             value: Operand::i64(0),
-        };
+        });
     });
     let e = check_program(&p).unwrap_err();
     assert_eq!(e.span, Some(span));
@@ -223,7 +226,7 @@ fn free_variables_of_lambda() {
         .stms
         .iter()
         .find_map(|s| match &s.exp {
-            Exp::Hist { op, .. } => Some(op),
+            Exp::Soac(Soac::Hist(Hist { op, .. })) => Some(op),
             _ => None,
         })
         .unwrap();

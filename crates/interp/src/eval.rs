@@ -11,8 +11,13 @@ use crate::prim;
 use crate::value::{Array, CopyCounter, Val};
 use parad_base::Span;
 use parad_core::free::{body_uses, lambda_uses, stm_uses};
+use parad_core::visit;
 use parad_core::{
     AccOp, Body, Dim, DimIndex, Exp, FunDef, LoopForm, Operand, Param, Program, Symbol, Type, VName,
+};
+use parad_core::{
+    AdOp, Apply, BasicOp, Hist, If, Jvp, Loop, Map, Reduce, Scan, Scatter, Soac, Vjp, WithAcc,
+    WithVjp,
 };
 use parad_values::Scalar;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -49,31 +54,10 @@ pub(crate) fn at<T>(r: Result<T, Msg>, span: Span) -> Result<T, RunError> {
     r.map_err(|m| RunError::new(m, Some(span)))
 }
 
+/// Uses inside the bodies and lambdas of `e` (not its own operands).
 fn nested_uses(e: &Exp, f: &mut dyn FnMut(VName)) {
-    match e {
-        Exp::If {
-            then_br, else_br, ..
-        } => {
-            body_uses(then_br, f);
-            body_uses(else_br, f)
-        }
-        Exp::Loop { body, .. } => body_uses(body, f),
-        Exp::Map { lam, .. } | Exp::Jvp { lam, .. } | Exp::Vjp { lam, .. } => lambda_uses(lam, f),
-        Exp::WithVjp { lam, adj, .. } => {
-            lambda_uses(lam, f);
-            lambda_uses(adj, f)
-        }
-        Exp::Reduce { op, .. } | Exp::Scan { op, .. } | Exp::Hist { op, .. } => {
-            lambda_uses(&op.lam, f)
-        }
-        Exp::WithAcc { inputs, lam } => {
-            for o in inputs.iter().filter_map(|i| i.op.as_ref()) {
-                lambda_uses(&o.lam, f)
-            }
-            lambda_uses(lam, f)
-        }
-        _ => {}
-    }
+    visit::each_body(e, |b| body_uses(b, f));
+    visit::each_lambda(e, |l| lambda_uses(l, f));
 }
 
 /// Last uses of the variables bound in `body` (or as its `params`).
@@ -305,43 +289,47 @@ impl<'p> Interp<'p> {
         let arr = |a: Array| Ok(vec![Val::Array(a)]);
         let sc = |r: Result<Scalar, Msg>| at(r, span).map(|s| vec![Val::Scalar(s)]);
         match e {
-            Exp::Atom(o) => one(self.operand(env, o, span)?),
-            Exp::UnOp(op, t, x) => sc(prim::unop(*op, *t, self.scalar(env, x, span)?)),
-            Exp::BinOp(op, t, x, y) => sc(prim::binop(
+            Exp::Basic(BasicOp::Atom(o)) => one(self.operand(env, o, span)?),
+            Exp::Basic(BasicOp::UnOp(op, t, x)) => {
+                sc(prim::unop(*op, *t, self.scalar(env, x, span)?))
+            }
+            Exp::Basic(BasicOp::BinOp(op, t, x, y)) => sc(prim::binop(
                 *op,
                 *t,
                 self.scalar(env, x, span)?,
                 self.scalar(env, y, span)?,
             )),
-            Exp::TernOp(op, t, x, y, z) => sc(prim::ternop(
+            Exp::Basic(BasicOp::TernOp(op, t, x, y, z)) => sc(prim::ternop(
                 *op,
                 *t,
                 self.scalar(env, x, span)?,
                 self.scalar(env, y, span)?,
                 self.scalar(env, z, span)?,
             )),
-            Exp::Cmp(op, _, x, y) => sc(prim::cmp(
+            Exp::Basic(BasicOp::Cmp(op, _, x, y)) => sc(prim::cmp(
                 *op,
                 self.scalar(env, x, span)?,
                 self.scalar(env, y, span)?,
             )),
-            Exp::Conv(op, _, to, x) => sc(prim::convert(*op, *to, self.scalar(env, x, span)?)),
-            Exp::Index { arr: a, slice } => {
+            Exp::Basic(BasicOp::Conv(op, _, to, x)) => {
+                sc(prim::convert(*op, *to, self.scalar(env, x, span)?))
+            }
+            Exp::Basic(BasicOp::Index { arr: a, slice }) => {
                 let ix = self.slice(env, slice, span)?;
                 one(at(array::index(&self.array(env, *a, span)?, &ix), span)?)
             }
-            Exp::Update {
+            Exp::Basic(BasicOp::Update {
                 arr: a,
                 slice,
                 value,
-            } => {
+            }) => {
                 let ix = self.slice(env, slice, span)?;
                 let v = self.operand(env, value, span)?;
                 let target = self.array(env, *a, span)?;
                 release(env, early);
                 arr(at(array::update(target, &ix, &v, &self.copies), span)?)
             }
-            Exp::Reshape { arr: a, shape } => {
+            Exp::Basic(BasicOp::Reshape { arr: a, shape }) => {
                 let dims: Vec<i64> = shape
                     .iter()
                     .map(|d| self.int(env, d, span))
@@ -351,19 +339,21 @@ impl<'p> Interp<'p> {
                     span,
                 )?)
             }
-            Exp::Flatten { arr: a } => arr(at(array::flatten(&self.array(env, *a, span)?), span)?),
-            Exp::Unflatten { arr: a, n, m } => {
+            Exp::Basic(BasicOp::Flatten { arr: a }) => {
+                arr(at(array::flatten(&self.array(env, *a, span)?), span)?)
+            }
+            Exp::Basic(BasicOp::Unflatten { arr: a, n, m }) => {
                 let (n, m) = (self.int(env, n, span)?, self.int(env, m, span)?);
                 arr(at(
                     array::unflatten(&self.array(env, *a, span)?, n, m),
                     span,
                 )?)
             }
-            Exp::Rearrange { arr: a, perm } => arr(at(
+            Exp::Basic(BasicOp::Rearrange { arr: a, perm }) => arr(at(
                 array::rearrange(&self.array(env, *a, span)?, perm),
                 span,
             )?),
-            Exp::Iota { n, start, step, it } => {
+            Exp::Basic(BasicOp::Iota { n, start, step, it }) => {
                 let n = self.int(env, n, span)?;
                 let (s, st) = (
                     self.scalar(env, start, span)?,
@@ -371,39 +361,43 @@ impl<'p> Interp<'p> {
                 );
                 arr(at(array::iota(n, s, st, *it), span)?)
             }
-            Exp::Replicate { n, value } => {
+            Exp::Basic(BasicOp::Replicate { n, value }) => {
                 let n = self.int(env, n, span)?;
                 arr(at(
                     array::replicate(n, &self.operand(env, value, span)?),
                     span,
                 )?)
             }
-            Exp::Scratch { elem, shape } => {
+            Exp::Basic(BasicOp::Scratch { elem, shape }) => {
                 let dims: Vec<i64> = shape
                     .iter()
                     .map(|d| self.int(env, d, span))
                     .collect::<Result<_, _>>()?;
                 arr(at(array::scratch(*elem, &dims), span)?)
             }
-            Exp::Concat { arrs } => {
+            Exp::Basic(BasicOp::Concat { arrs }) => {
                 let xs: Vec<Array> = arrs
                     .iter()
                     .map(|a| self.array(env, *a, span))
                     .collect::<Result<_, _>>()?;
                 arr(at(array::concat(&xs), span)?)
             }
-            Exp::Copy { arr: a } => arr(array::copy(&self.array(env, *a, span)?, &self.copies)),
-            Exp::Reverse { arr: a } => arr(array::reverse(&self.array(env, *a, span)?)),
-            Exp::Rotate { arr: a, amount } => {
+            Exp::Basic(BasicOp::Copy { arr: a }) => {
+                arr(array::copy(&self.array(env, *a, span)?, &self.copies))
+            }
+            Exp::Basic(BasicOp::Reverse { arr: a }) => {
+                arr(array::reverse(&self.array(env, *a, span)?))
+            }
+            Exp::Basic(BasicOp::Rotate { arr: a, amount }) => {
                 let k = self.int(env, amount, span)?;
                 arr(array::rotate(&self.array(env, *a, span)?, k))
             }
-            Exp::Size { arr: a, dim } => {
+            Exp::Basic(BasicOp::Size { arr: a, dim }) => {
                 let x = self.array(env, *a, span)?;
                 let d = x.shape.get(*dim).copied().unwrap_or(0);
                 one(Val::Scalar(Scalar::I64(d as i64)))
             }
-            Exp::Apply { fun, args } => {
+            Exp::Apply(Apply { fun, args }) => {
                 let vals: Vec<Val> = args
                     .iter()
                     .map(|o| self.operand(env, o, span))
@@ -411,12 +405,12 @@ impl<'p> Interp<'p> {
                 release(env, early);
                 self.call(*fun, vals, Some(span))
             }
-            Exp::If {
+            Exp::If(If {
                 cond,
                 then_br,
                 else_br,
                 ..
-            } => {
+            }) => {
                 let c = self.scalar(env, cond, span)?;
                 let br = if c == Scalar::Bool(true) {
                     then_br
@@ -425,12 +419,14 @@ impl<'p> Interp<'p> {
                 };
                 self.body(env, br, &[])
             }
-            Exp::Loop { params, form, body } => self.run_loop(env, params, form, body, early, span),
-            Exp::Assert {
+            Exp::Loop(Loop { params, form, body }) => {
+                self.run_loop(env, params, form, body, early, span)
+            }
+            Exp::Basic(BasicOp::Assert {
                 cond,
                 message,
                 args,
-            } => {
+            }) => {
                 if self.scalar(env, cond, span)? == Scalar::Bool(true) {
                     return Ok(vec![]);
                 }
@@ -448,21 +444,30 @@ impl<'p> Interp<'p> {
                     Some(span),
                 ))
             }
-            Exp::Map { w, lam, arrs } => self.map(env, w, lam, arrs, early, span),
-            Exp::Reduce { w, op, arrs, .. } => self.reduce(env, w, op, arrs, span),
-            Exp::Scan { w, op, arrs } => self.scan(env, w, op, arrs, span),
-            Exp::Hist {
+            Exp::Soac(Soac::Map(Map { w, lam, arrs })) => self.map(env, w, lam, arrs, early, span),
+            Exp::Soac(Soac::Reduce(Reduce { w, op, arrs, .. })) => {
+                self.reduce(env, w, op, arrs, span)
+            }
+            Exp::Soac(Soac::Scan(Scan { w, op, arrs })) => self.scan(env, w, op, arrs, span),
+            Exp::Soac(Soac::Hist(Hist {
                 w,
                 dests,
                 op,
                 inds,
                 vals,
-            } => self.hist(env, w, dests, op, inds, vals, early, span),
-            Exp::Scatter { w, dests } => self.scatter(env, w, dests, early, span),
-            Exp::WithAcc { inputs, lam } => self.withacc(env, inputs, lam, early, span),
-            Exp::Upd { acc, inds, vals } => self.upd(env, *acc, inds, vals, early, span),
+            })) => self.hist(env, w, dests, op, inds, vals, early, span),
+            Exp::Soac(Soac::Screma(sc)) => self.screma(env, sc, early, span),
+            Exp::Soac(Soac::Scatter(Scatter { w, dests })) => {
+                self.scatter(env, w, dests, early, span)
+            }
+            Exp::Soac(Soac::WithAcc(WithAcc { inputs, lam })) => {
+                self.withacc(env, inputs, lam, early, span)
+            }
+            Exp::Basic(BasicOp::Upd { acc, inds, vals }) => {
+                self.upd(env, *acc, inds, vals, early, span)
+            }
             // Outside reverse AD the custom adjoint plays no part.
-            Exp::WithVjp { lam, args, .. } => {
+            Exp::Ad(AdOp::WithVjp(WithVjp { lam, args, .. })) => {
                 let vals: Vec<Val> = args
                     .iter()
                     .map(|o| self.operand(env, o, span))
@@ -470,7 +475,7 @@ impl<'p> Interp<'p> {
                 release(env, early);
                 self.apply(env, lam, vals)
             }
-            Exp::Jvp { .. } | Exp::Vjp { .. } => Err(RunError::new(
+            Exp::Ad(AdOp::Jvp(Jvp { .. })) | Exp::Ad(AdOp::Vjp(Vjp { .. })) => Err(RunError::new(
                 "jvp/vjp must be expanded by the AD pass before interpretation",
                 Some(span),
             )),

@@ -6,7 +6,7 @@ use crate::eval::{at, release, Env, Interp};
 use crate::prim;
 use crate::value::{extend, range, set, write_range, Acc, Array, Val};
 use parad_base::Span;
-use parad_core::{AccInput, AccOp, Dim, Lambda, Operand, ScatterDest, Type, VName};
+use parad_core::{AccInput, AccOp, Dim, Lambda, Operand, ScatterDest, Screma, Type, VName};
 use parad_values::ArrayData;
 use std::rc::Rc;
 
@@ -247,6 +247,17 @@ impl Interp<'_> {
     ) -> Result<Vec<Val>, RunError> {
         let w = width(self.int(env, w, span)?, span)?;
         let xs = self.arrays(env, arrs, w, "reduce", span)?;
+        self.reduce_arrays(env, op, &xs, w, span)
+    }
+
+    fn reduce_arrays(
+        &mut self,
+        env: &mut Env,
+        op: &AccOp,
+        xs: &[Array],
+        w: usize,
+        span: Span,
+    ) -> Result<Vec<Val>, RunError> {
         let mut acc = self.neutral(env, op, span)?;
         for i in 0..w {
             acc.extend(xs.iter().map(|a| a.row(i)));
@@ -265,6 +276,17 @@ impl Interp<'_> {
     ) -> Result<Vec<Val>, RunError> {
         let w = width(self.int(env, w, span)?, span)?;
         let xs = self.arrays(env, arrs, w, "scan", span)?;
+        self.scan_arrays(env, op, &xs, w, span)
+    }
+
+    fn scan_arrays(
+        &mut self,
+        env: &mut Env,
+        op: &AccOp,
+        xs: &[Array],
+        w: usize,
+        span: Span,
+    ) -> Result<Vec<Val>, RunError> {
         let mut acc = self.neutral(env, op, span)?;
         let mut stacks: Vec<Stack> = op
             .lam
@@ -287,6 +309,44 @@ impl Interp<'_> {
             .zip(&op.lam.ret)
             .map(|(st, t)| st.finish(w, t, env))
             .collect())
+    }
+
+    /// `screma`: the map function's results feed the scans, then the
+    /// reductions; the rest are returned as mapped arrays.
+    pub(crate) fn screma(
+        &mut self,
+        env: &mut Env,
+        sc: &Screma,
+        early: &[VName],
+        span: Span,
+    ) -> Result<Vec<Val>, RunError> {
+        let mapped = self.map(env, &sc.w, &sc.lam, &sc.arrs, early, span)?;
+        let w = width(self.int(env, &sc.w, span)?, span)?;
+        let mut mapped = mapped.into_iter();
+        let mut take = |k: usize| -> Result<Vec<Array>, RunError> {
+            mapped
+                .by_ref()
+                .take(k)
+                .map(|v| match v {
+                    Val::Array(a) => Ok(a),
+                    _ => Err(RunError::new(
+                        "internal error: screma operator input is not an array",
+                        Some(span),
+                    )),
+                })
+                .collect()
+        };
+        let mut out = vec![];
+        for op in &sc.scans {
+            let xs = take(op.neutral.len())?;
+            out.extend(self.scan_arrays(env, op, &xs, w, span)?);
+        }
+        for r in &sc.reds {
+            let xs = take(r.op.neutral.len())?;
+            out.extend(self.reduce_arrays(env, &r.op, &xs, w, span)?);
+        }
+        out.extend(mapped);
+        Ok(out)
     }
 
     fn indices(&self, inds: &[Array], i: usize) -> Vec<i64> {

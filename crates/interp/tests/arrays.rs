@@ -154,7 +154,9 @@ fn two_dimensional_scatter() {
             inds: vec![is, is],
             vals: vs[0],
         };
-        vec![b.emit1(Exp::Scatter { w, dests: vec![d] }).into()]
+        vec![b
+            .emit1(Exp::Soac(Soac::Scatter(Scatter { w, dests: vec![d] })))
+            .into()]
     });
     assert_eq!(r, vec![arr(&[2, 2], &[10, 0, 0, 11])]);
 }
@@ -163,12 +165,12 @@ fn two_dimensional_scatter() {
 fn size_and_iota_with_stride() {
     let (r, _) = eval(2, arr(&[2, 3], &[0; 6]), |b, xs| {
         let n = b.size(xs, 1);
-        let io = b.emit1(Exp::Iota {
+        let io = b.emit1(Exp::Basic(BasicOp::Iota {
             n: n.into(),
             start: Operand::i64(10),
             step: Operand::i64(-2),
             it: IntType::I64,
-        });
+        }));
         vec![io.into()]
     });
     assert_eq!(r, vec![arr(&[3], &[10, 8, 6])]);

@@ -190,11 +190,11 @@ fn error_inside_a_lambda_has_the_inner_span() {
 fn jvp_must_be_expanded_first() {
     let p = prog(|b, _, _| {
         let lam = b.lambda(vec![F32], |_, p| vec![p[0].into()]);
-        let r = b.emit(Exp::Jvp {
+        let r = b.emit(Exp::Ad(AdOp::Jvp(Jvp {
             lam,
             primals: vec![Operand::f32(1.0)],
             tangents: vec![Operand::f32(1.0)],
-        });
+        })));
         vec![r[0].into()]
     });
     assert!(fail(&p, &[], 0).message.contains("AD pass"));

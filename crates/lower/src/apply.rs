@@ -6,6 +6,7 @@ use crate::error::{LowerError, R};
 use crate::value::{Callee, Closure, Env, SizeVals, SV};
 use crate::Lowerer;
 use parad_base::Span;
+use parad_core::BasicOp;
 use parad_core::{Builder, CmpOp, Exp, Operand};
 use parad_types::tast::{Dim, SizeInst, SizeOp, SizeSource, TPat, Type, VarId};
 use std::rc::Rc;
@@ -429,5 +430,5 @@ impl<'p> Lowerer<'p> {
 
 /// Dimension `dim` of array `a`, as an operand.
 pub fn size(b: &mut Builder, a: parad_core::VName, dim: usize) -> Operand {
-    Operand::Var(b.emit1_as("n", Exp::Size { arr: a, dim }))
+    Operand::Var(b.emit1_as("n", Exp::Basic(BasicOp::Size { arr: a, dim })))
 }

@@ -5,6 +5,7 @@ use crate::error::{LowerError, R};
 use crate::value::{float_scalar, from_names, int_scalar, types_of, Callee, Closure, Env, SV};
 use crate::Lowerer;
 use parad_base::{PrimType, Span};
+use parad_core::If;
 use parad_core::{Builder, Exp, Operand, Type as CType};
 use parad_types::tast::{Literal, TExp, TExpKind, Type};
 use parad_values::Scalar;
@@ -190,12 +191,12 @@ impl<'p> Lowerer<'p> {
         let names: Vec<_> = pat.iter().map(|p| p.name).collect();
         b.let_pat(
             pat,
-            Exp::If {
+            Exp::If(If {
                 cond,
                 then_br,
                 else_br,
                 ret,
-            },
+            }),
         );
         from_names(ty, 0, &names, span)
     }

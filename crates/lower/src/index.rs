@@ -7,6 +7,7 @@ use crate::error::{LowerError, R};
 use crate::value::{array_parts, from_names, types_of, Env, SV};
 use crate::Lowerer;
 use parad_base::{IntType, PrimType, Span};
+use parad_core::BasicOp;
 use parad_core::{BinOp, Builder, CmpOp, ConvOp, DimIndex, Exp, Operand, VName};
 use parad_types::tast::{RangeKind, TDimIndex, TExp, Type};
 use parad_values::Scalar;
@@ -84,10 +85,10 @@ impl<'p> Lowerer<'p> {
                 .ok_or_else(|| LowerError::bug(span, "index of a scalar"))?;
             let r = b.emit1_as(
                 "idx",
-                Exp::Index {
+                Exp::Basic(BasicOp::Index {
                     arr,
                     slice: slice.clone(),
-                },
+                }),
             );
             Ok(if b.type_of(r).rank() == 0 {
                 SV::Prim(Operand::Var(r))
@@ -125,11 +126,11 @@ impl<'p> Lowerer<'p> {
             .map(|(&arr, value)| {
                 b.emit1_as(
                     "upd",
-                    Exp::Update {
+                    Exp::Basic(BasicOp::Update {
                         arr,
                         slice: slice.clone(),
                         value,
-                    },
+                    }),
                 )
             })
             .collect();
@@ -224,12 +225,12 @@ impl<'p> Lowerer<'p> {
         let step = conv(b, step, PrimType::Int(it));
         let r = b.emit1_as(
             "range",
-            Exp::Iota {
+            Exp::Basic(BasicOp::Iota {
                 n,
                 start: a,
                 step,
                 it,
-            },
+            }),
         );
         Ok(SV::Arr(r))
     }
@@ -267,15 +268,15 @@ impl<'p> Lowerer<'p> {
                     _ => Operand::i64(0),
                 });
             }
-            let mut arr = b.emit1_as("arr", Exp::Scratch { elem: p, shape });
+            let mut arr = b.emit1_as("arr", Exp::Basic(BasicOp::Scratch { elem: p, shape }));
             for (i, v) in vals.iter().enumerate() {
                 arr = b.emit1_as(
                     "arr",
-                    Exp::Update {
+                    Exp::Basic(BasicOp::Update {
                         arr,
                         slice: vec![DimIndex::Fix(Operand::i64(i as i64))],
                         value: v[k],
-                    },
+                    }),
                 );
             }
             names.push(arr);
@@ -362,5 +363,5 @@ pub fn conv(b: &mut Builder, o: Operand, to: PrimType) -> Operand {
     if from == to {
         return o;
     }
-    Operand::Var(b.emit1_as("conv", Exp::Conv(ConvOp::Cast, from, to, o)))
+    Operand::Var(b.emit1_as("conv", Exp::Basic(BasicOp::Conv(ConvOp::Cast, from, to, o))))
 }

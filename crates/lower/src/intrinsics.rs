@@ -12,6 +12,7 @@ use parad_base::{FloatType, IntType, PrimType, Span};
 use parad_core::{
     AccOp, BinOp, Builder, CmpOp, ConvOp, Exp, Lambda, Operand, ScatterDest, TernOp, UnOp, VName,
 };
+use parad_core::{AdOp, BasicOp, Hist, Jvp, Map, Reduce, Scan, Scatter, Soac, Vjp, WithVjp};
 use parad_types::tast::Type;
 
 /// The number of arguments of intrinsic `name`.
@@ -163,14 +164,14 @@ impl<'p> Lowerer<'p> {
                 let op = self.operator(b, op, ne, &ty(0), span)?;
                 b.set_span(span);
                 let exp = if name == "__scan" {
-                    Exp::Scan { w, op, arrs }
+                    Exp::Soac(Soac::Scan(Scan { w, op, arrs }))
                 } else {
-                    Exp::Reduce {
+                    Exp::Soac(Soac::Reduce(Reduce {
                         w,
                         comm: name == "__reduce_comm",
                         op,
                         arrs,
-                    }
+                    }))
                 };
                 let outer = usize::from(name == "__scan");
                 let names = b.emit_as(if outer == 1 { "scan" } else { "red" }, exp);
@@ -190,13 +191,13 @@ impl<'p> Lowerer<'p> {
                 b.set_span(span);
                 let names = b.emit_as(
                     "hist",
-                    Exp::Hist {
+                    Exp::Soac(Soac::Hist(Hist {
                         w,
                         dests: arrays(&dest)?,
                         op,
                         inds,
                         vals,
-                    },
+                    })),
                 );
                 from_names(&ty(0), 1, &names, span)
             }
@@ -217,26 +218,29 @@ impl<'p> Lowerer<'p> {
                         vals,
                     })
                     .collect();
-                let names = b.emit_as("scatter", Exp::Scatter { w, dests });
+                let names = b.emit_as("scatter", Exp::Soac(Soac::Scatter(Scatter { w, dests })));
                 from_names(&ty(0), 1, &names, span)
             }
             "__iota" => {
                 let n = prim_arg(&args[0], span)?;
                 let r = b.emit1_as(
                     "iota",
-                    Exp::Iota {
+                    Exp::Basic(BasicOp::Iota {
                         n,
                         start: Operand::i64(0),
                         step: Operand::i64(1),
                         it: IntType::I64,
-                    },
+                    }),
                 );
                 Ok(SV::Arr(r))
             }
             "__replicate" => {
                 let n = prim_arg(&args[0], span)?;
                 args[1].map_leaves(&mut |value| {
-                    Ok(SV::Arr(b.emit1_as("rep", Exp::Replicate { n, value })))
+                    Ok(SV::Arr(b.emit1_as(
+                        "rep",
+                        Exp::Basic(BasicOp::Replicate { n, value }),
+                    )))
                 })
             }
             "__concat" => {
@@ -245,7 +249,9 @@ impl<'p> Lowerer<'p> {
                 let names: Vec<VName> = xs
                     .into_iter()
                     .zip(ys)
-                    .map(|(x, y)| b.emit1_as("concat", Exp::Concat { arrs: vec![x, y] }))
+                    .map(|(x, y)| {
+                        b.emit1_as("concat", Exp::Basic(BasicOp::Concat { arrs: vec![x, y] }))
+                    })
                     .collect();
                 from_names(&ty(0), 1, &names, span)
             }
@@ -262,10 +268,10 @@ impl<'p> Lowerer<'p> {
                         let r = b.type_of(arr).rank();
                         let mut perm: Vec<usize> = (0..r).collect();
                         perm.swap(0, 1);
-                        Exp::Rearrange { arr, perm }
+                        Exp::Basic(BasicOp::Rearrange { arr, perm })
                     }
-                    "__flatten" => Exp::Flatten { arr },
-                    _ => Exp::Copy { arr },
+                    "__flatten" => Exp::Basic(BasicOp::Flatten { arr }),
+                    _ => Exp::Basic(BasicOp::Copy { arr }),
                 };
                 let r = b.emit1_as("a", exp);
                 Ok(if b.type_of(r).rank() == 0 {
@@ -279,7 +285,10 @@ impl<'p> Lowerer<'p> {
                 let m = prim_arg(&args[1], span)?;
                 args[2].map_leaves(&mut |o| {
                     let arr = o.var().expect("array leaf");
-                    Ok(SV::Arr(b.emit1_as("unflat", Exp::Unflatten { arr, n, m })))
+                    Ok(SV::Arr(b.emit1_as(
+                        "unflat",
+                        Exp::Basic(BasicOp::Unflatten { arr, n, m }),
+                    )))
                 })
             }
             "__zip" => {
@@ -308,17 +317,17 @@ impl<'p> Lowerer<'p> {
                 let seeds = seed.leaves(span)?;
                 b.set_span(span);
                 let exp = if name == "__jvp2" {
-                    Exp::Jvp {
+                    Exp::Ad(AdOp::Jvp(Jvp {
                         lam,
                         primals,
                         tangents: seeds,
-                    }
+                    }))
                 } else {
-                    Exp::Vjp {
+                    Exp::Ad(AdOp::Vjp(Vjp {
                         lam,
                         primals,
                         adjoints: seeds,
-                    }
+                    }))
                 };
                 let names = b.emit_as("ad", exp);
                 let k = types_of(&r, 0, span)?.len();
@@ -341,7 +350,7 @@ impl<'p> Lowerer<'p> {
                 })?;
                 let args = x.leaves(span)?;
                 b.set_span(span);
-                let names = b.emit_as("custom", Exp::WithVjp { lam, adj, args });
+                let names = b.emit_as("custom", Exp::Ad(AdOp::WithVjp(WithVjp { lam, adj, args })));
                 from_names(&r, 0, &names, span)
             }
             "__flat_index_2d" | "__flat_index_3d" | "__flat_index_4d" => {
@@ -458,7 +467,7 @@ impl<'p> Lowerer<'p> {
                     b.set_span(span);
                     let mut ins = vec![acc];
                     ins.extend(xs);
-                    let r = b.emit1_as("accs", Exp::Map { w, lam, arrs: ins });
+                    let r = b.emit1_as("accs", Exp::Soac(Soac::Map(Map { w, lam, arrs: ins })));
                     vec![Operand::Var(r)]
                 }
                 Err(e) => {
@@ -506,7 +515,7 @@ impl<'p> Lowerer<'p> {
             }
         }
         b.set_span(span);
-        let names = b.emit_as("map", Exp::Map { w, lam, arrs });
+        let names = b.emit_as("map", Exp::Soac(Soac::Map(Map { w, lam, arrs })));
         from_names(r, 1, &names, span)
     }
 
@@ -654,7 +663,7 @@ fn scalar(
         }
         "convert" => {
             let to = prim_type(&inst[1], span)?;
-            b.emit1_as("conv", Exp::Conv(ConvOp::Cast, t, to, a[0]))
+            b.emit1_as("conv", Exp::Basic(BasicOp::Conv(ConvOp::Cast, t, to, a[0])))
         }
         "to_bits" => b.bitcast(bits_type(t, span)?, a[0]),
         "from_bits" => b.bitcast(t, a[0]),
@@ -783,11 +792,11 @@ impl<'p> Lowerer<'p> {
         b.set_span(span);
         let names = b.emit_as(
             "fm",
-            Exp::Map {
+            Exp::Soac(Soac::Map(Map {
                 w,
                 lam,
                 arrs: arrs.clone(),
-            },
+            })),
         );
         let shapes = names[0];
         let vals = from_names(tc, 1, &names[1..], span)?;
@@ -831,7 +840,7 @@ impl<'p> Lowerer<'p> {
             },
         )?;
         b.set_span(span);
-        let padded = b.emit_as("fmpad", Exp::Map { w, lam, arrs });
+        let padded = b.emit_as("fmpad", Exp::Soac(Soac::Map(Map { w, lam, arrs })));
 
         // 4. Flags, segment numbers and the gather.
         let starts = b.map(&[shapes, offsets], |b, q| {
@@ -933,8 +942,8 @@ fn flat_write(
     let mut idx = flat_positions(b, &lens, offset, strides);
     let mut vals = vs;
     for _ in 1..d {
-        idx = b.emit1(Exp::Flatten { arr: idx });
-        vals = b.emit1(Exp::Flatten { arr: vals });
+        idx = b.emit1(Exp::Basic(BasicOp::Flatten { arr: idx }));
+        vals = b.emit1(Exp::Basic(BasicOp::Flatten { arr: vals }));
     }
     b.scatter(xs, idx, vals)
 }

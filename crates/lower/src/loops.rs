@@ -9,6 +9,7 @@ use crate::error::{LowerError, R};
 use crate::value::{from_names, types_of, Env, SV};
 use crate::Lowerer;
 use parad_base::{IntType, PrimType, Span};
+use parad_core::{BasicOp, If, Loop};
 use parad_core::{Body, Builder, DimIndex, Exp, LoopForm, Operand, Param, Type as CType};
 use parad_types::tast::{TExp, TLoopForm, TPat, Type};
 
@@ -66,10 +67,10 @@ impl<'p> Lowerer<'p> {
                         let arr = o.var().expect("array leaves are variables");
                         let r = b.emit1_as(
                             "x",
-                            Exp::Index {
+                            Exp::Basic(BasicOp::Index {
                                 arr,
                                 slice: vec![DimIndex::Fix(Operand::Var(iv))],
-                            },
+                            }),
                         );
                         Ok(if b.type_of(r).rank() == 0 {
                             SV::Prim(Operand::Var(r))
@@ -123,7 +124,7 @@ impl<'p> Lowerer<'p> {
             (Some(k), LoopForm::For { i, it, bound }) if k >= 2 => {
                 strip_mined(b, params, (i, it, bound), body, k.min(63))
             }
-            (_, form) => Exp::Loop { params, form, body },
+            (_, form) => Exp::Loop(Loop { params, form, body }),
         };
         b.let_pat(pat_params, exp);
         if is_while {
@@ -227,12 +228,12 @@ fn strip_mined(
 fn select(b: &mut Builder, c: parad_core::VName, x: Operand, y: parad_core::VName) -> Operand {
     let then_br = b.body(|_| vec![x]);
     let else_br = b.body(|_| vec![Operand::Var(y)]);
-    b.emit(Exp::If {
+    b.emit(Exp::If(If {
         cond: c.into(),
         then_br,
         else_br,
         ret: vec![CType::Prim(PrimType::Int(IntType::I64))],
-    })[0]
+    }))[0]
         .into()
 }
 
@@ -265,7 +266,7 @@ fn build_level(
             };
             b.let_pat(
                 vec![Param::new(iv, CType::Prim(PrimType::Int(it)))],
-                Exp::Atom(idx),
+                Exp::Basic(BasicOp::Atom(idx)),
             );
             let idx64: Operand = if it == IntType::I64 {
                 idx
@@ -274,12 +275,12 @@ fn build_level(
             };
             let inside = b.cmp(parad_core::CmpOp::Lt, idx64, n);
             let keep: Vec<Operand> = orig.iter().map(|p| Operand::Var(p.name)).collect();
-            let r = b.emit(Exp::If {
+            let r = b.emit(Exp::If(If {
                 cond: inside.into(),
                 then_br: body,
                 else_br: Body::new(vec![], keep),
                 ret: tys.to_vec(),
-            });
+            }));
             r.into_iter().map(Operand::Var).collect::<Vec<_>>()
         });
         (params, Body::new(stms, res))
@@ -308,7 +309,7 @@ fn build_level(
         });
         (params, Body::new(stms, res))
     };
-    Exp::Loop {
+    Exp::Loop(Loop {
         params,
         form: LoopForm::For {
             i: j,
@@ -316,7 +317,7 @@ fn build_level(
             bound: bounds[0],
         },
         body: inner_body,
-    }
+    })
 }
 
 fn int_type(b: &Builder, o: Operand, span: Span) -> R<IntType> {

@@ -24,6 +24,7 @@ use crate::exp::literal;
 use crate::value::{from_names, num_scalar, tag_scalar, tag_type, types_of, Env, SV};
 use crate::Lowerer;
 use parad_base::Span;
+use parad_core::If;
 use parad_core::{BinOp, Body, Builder, CmpOp, Exp, Operand};
 use parad_types::tast::{TExp, TPat, Type};
 use parad_values::Scalar;
@@ -207,12 +208,12 @@ impl<'p> Lowerer<'p> {
                 let names: Vec<_> = pat.iter().map(|p| p.name).collect();
                 b.let_pat(
                     pat,
-                    Exp::If {
+                    Exp::If(If {
                         cond,
                         then_br,
                         else_br,
                         ret,
-                    },
+                    }),
                 );
                 from_names(ty, 0, &names, span)
             }

@@ -3,6 +3,7 @@
 //! arrays, in-place updates) hold.
 
 use parad_core::{check_program, Exp, Program};
+use parad_core::{AdOp, Apply, Hist, If, Jvp, Loop, Map, Reduce, Scan, Soac, Vjp};
 use parad_interp::Interp;
 use parad_lower::{lower, ErrorKind};
 use parad_values::{read_values, Value};
@@ -34,16 +35,16 @@ fn count_exps(p: &Program, pred: &dyn Fn(&Exp) -> bool) -> usize {
     }
     fn exp(e: &Exp, pred: &dyn Fn(&Exp) -> bool) -> usize {
         let inner = match e {
-            Exp::If {
+            Exp::If(If {
                 then_br, else_br, ..
-            } => body(then_br, pred) + body(else_br, pred),
-            Exp::Loop { body: b, .. } => body(b, pred),
-            Exp::Map { lam, .. } | Exp::Jvp { lam, .. } | Exp::Vjp { lam, .. } => {
-                body(&lam.body, pred)
-            }
-            Exp::Reduce { op, .. } | Exp::Scan { op, .. } | Exp::Hist { op, .. } => {
-                body(&op.lam.body, pred)
-            }
+            }) => body(then_br, pred) + body(else_br, pred),
+            Exp::Loop(Loop { body: b, .. }) => body(b, pred),
+            Exp::Soac(Soac::Map(Map { lam, .. }))
+            | Exp::Ad(AdOp::Jvp(Jvp { lam, .. }))
+            | Exp::Ad(AdOp::Vjp(Vjp { lam, .. })) => body(&lam.body, pred),
+            Exp::Soac(Soac::Reduce(Reduce { op, .. }))
+            | Exp::Soac(Soac::Scan(Scan { op, .. }))
+            | Exp::Soac(Soac::Hist(Hist { op, .. })) => body(&op.lam.body, pred),
             _ => 0,
         };
         inner + usize::from(pred(e))
@@ -59,7 +60,10 @@ fn higher_order_functions_are_inlined_away() {
          entry main (x: i32) = twice (compose (+1) (*2)) x\n",
     );
     assert_eq!(p.funs.len(), 1);
-    assert_eq!(count_exps(&p, &|e| matches!(e, Exp::Apply { .. })), 0);
+    assert_eq!(
+        count_exps(&p, &|e| matches!(e, Exp::Apply(Apply { .. }))),
+        0
+    );
     // ((x+1)*2 + 1)*2
     assert_eq!(run(&p, "main", "3").unwrap(), vals("18"));
 }
@@ -73,7 +77,10 @@ fn arrays_of_tuples_are_tuples_of_arrays() {
            in (b, a)\n",
     );
     // zip/unzip cost nothing: one map with two inputs and two outputs.
-    assert_eq!(count_exps(&p, &|e| matches!(e, Exp::Map { .. })), 1);
+    assert_eq!(
+        count_exps(&p, &|e| matches!(e, Exp::Soac(Soac::Map(Map { .. })))),
+        1
+    );
     assert_eq!(
         run(&p, "main", "[1, 2] [0.5, 1.5]").unwrap(),
         vals("[2, 3] [0.5, 1.5]")
@@ -176,10 +183,16 @@ fn ad_intrinsics_become_ad_nodes_with_inlined_lambdas() {
         "def f (x: f64, y: f64) = x * y\n\
          entry main (x: f64) (y: f64) = (jvp f (x, y) (1, 0), vjp f (x, y) 1)\n",
     );
-    assert_eq!(count_exps(&p, &|e| matches!(e, Exp::Jvp { .. })), 1);
-    assert_eq!(count_exps(&p, &|e| matches!(e, Exp::Vjp { .. })), 1);
+    assert_eq!(
+        count_exps(&p, &|e| matches!(e, Exp::Ad(AdOp::Jvp(Jvp { .. })))),
+        1
+    );
+    assert_eq!(
+        count_exps(&p, &|e| matches!(e, Exp::Ad(AdOp::Vjp(Vjp { .. })))),
+        1
+    );
     for l in p.funs[0].body.stms.iter().filter_map(|s| match &s.exp {
-        Exp::Jvp { lam, .. } | Exp::Vjp { lam, .. } => Some(lam),
+        Exp::Ad(AdOp::Jvp(Jvp { lam, .. })) | Exp::Ad(AdOp::Vjp(Vjp { lam, .. })) => Some(lam),
         _ => None,
     }) {
         assert_eq!(l.params.len(), 2);
@@ -242,7 +255,7 @@ fn sum_types_are_tags_and_payloads() {
             entries: vec![],
             names: p.names.clone(),
         };
-        count_exps(&q, &|e| matches!(e, Exp::If { .. }))
+        count_exps(&q, &|e| matches!(e, Exp::If(If { .. })))
     };
     // A constructor visible to static evaluation picks its case: no branch.
     assert_eq!(ifs_in("entry_known"), 0);

@@ -3,7 +3,8 @@
 //! the same condition. Lowering inlines every call, so the same size is
 //! read and checked many times; this removes the repeats.
 
-use crate::subst::{self, Subst};
+use parad_core::subst::{self, Subst};
+use parad_core::{visit, BasicOp};
 use parad_core::{Body, Exp, FunDef};
 use rustc_hash::FxHashMap;
 
@@ -18,15 +19,15 @@ pub fn cse_fun(f: &mut FunDef) {
 
 fn key(e: &Exp) -> Option<String> {
     match e {
-        Exp::UnOp(..)
-        | Exp::BinOp(..)
-        | Exp::TernOp(..)
-        | Exp::Cmp(..)
-        | Exp::Conv(..)
-        | Exp::Size { .. } => Some(format!("{e:?}")),
+        Exp::Basic(BasicOp::UnOp(..))
+        | Exp::Basic(BasicOp::BinOp(..))
+        | Exp::Basic(BasicOp::TernOp(..))
+        | Exp::Basic(BasicOp::Cmp(..))
+        | Exp::Basic(BasicOp::Conv(..))
+        | Exp::Basic(BasicOp::Size { .. }) => Some(format!("{e:?}")),
         // An assertion of a condition already asserted cannot fail,
         // whatever its message.
-        Exp::Assert { cond, .. } => Some(format!("assert {cond:?}")),
+        Exp::Basic(BasicOp::Assert { cond, .. }) => Some(format!("assert {cond:?}")),
         _ => None,
     }
 }
@@ -39,7 +40,9 @@ fn cse_body(b: &mut Body, outer: &Avail, s: &mut Subst) {
         subst::exp(&mut st.exp, s);
         cse_nested(&mut st.exp, &avail, s);
         // `x == x` on integers holds, and so does an assertion of it.
-        if let Exp::Cmp(parad_core::CmpOp::Eq, parad_base::PrimType::Int(_), a, b) = &st.exp {
+        if let Exp::Basic(BasicOp::Cmp(parad_core::CmpOp::Eq, parad_base::PrimType::Int(_), a, b)) =
+            &st.exp
+        {
             if a == b {
                 if let [p] = st.pat.as_slice() {
                     avail.insert(
@@ -52,7 +55,7 @@ fn cse_body(b: &mut Body, outer: &Avail, s: &mut Subst) {
         if let Some(k) = key(&st.exp) {
             match (avail.get(&k), st.pat.as_slice()) {
                 (Some(&prev), [p]) => {
-                    s.insert(p.name, prev);
+                    s.set(p.name, prev);
                     continue;
                 }
                 (Some(_), []) => continue, // the same assertion again
@@ -67,13 +70,7 @@ fn cse_body(b: &mut Body, outer: &Avail, s: &mut Subst) {
         }
         b.stms.push(st);
     }
-    b.result.iter_mut().for_each(|o| {
-        if let parad_core::Operand::Var(v) = o {
-            if let Some(n) = s.get(v) {
-                *v = *n;
-            }
-        }
-    });
+    b.result.iter_mut().for_each(|o| *o = s.operand(*o));
 }
 
 /// A name that stands for "seen" in the table (assertions bind nothing).
@@ -82,31 +79,5 @@ fn dummy() -> parad_core::VName {
 }
 
 fn cse_nested(e: &mut Exp, avail: &Avail, s: &mut Subst) {
-    match e {
-        Exp::If {
-            then_br, else_br, ..
-        } => {
-            cse_body(then_br, avail, s);
-            cse_body(else_br, avail, s);
-        }
-        Exp::Loop { body, .. } => cse_body(body, avail, s),
-        Exp::Map { lam, .. } => cse_body(&mut lam.body, avail, s),
-        Exp::Reduce { op, .. } | Exp::Scan { op, .. } | Exp::Hist { op, .. } => {
-            cse_body(&mut op.lam.body, avail, s)
-        }
-        Exp::WithAcc { inputs, lam } => {
-            for i in inputs {
-                if let Some(op) = &mut i.op {
-                    cse_body(&mut op.lam.body, avail, s)
-                }
-            }
-            cse_body(&mut lam.body, avail, s)
-        }
-        Exp::Jvp { lam, .. } | Exp::Vjp { lam, .. } => cse_body(&mut lam.body, avail, s),
-        Exp::WithVjp { lam, adj, .. } => {
-            cse_body(&mut lam.body, avail, s);
-            cse_body(&mut adj.body, avail, s)
-        }
-        _ => {}
-    }
+    visit::each_body_mut(e, |b| cse_body(b, avail, s))
 }

@@ -5,6 +5,7 @@
 //! the same pass.
 
 use parad_core::free::stm_uses;
+use parad_core::{visit, BasicOp};
 use parad_core::{Body, Exp, FunDef, Stm};
 use rustc_hash::FxHashMap;
 
@@ -31,7 +32,7 @@ pub fn dce_fun(f: &mut FunDef) {
 
 /// Whether a statement must stay even if its results are unused.
 fn has_effect(e: &Exp) -> bool {
-    matches!(e, Exp::Assert { .. })
+    matches!(e, Exp::Basic(BasicOp::Assert { .. }))
 }
 
 fn dce_body(b: &mut Body, counts: &mut Counts) {
@@ -60,31 +61,5 @@ fn dce_body(b: &mut Body, counts: &mut Counts) {
 /// Removes dead statements inside the bodies of a live expression. A
 /// removed statement's uses are subtracted, which may free outer names.
 fn dce_nested(e: &mut Exp, counts: &mut Counts) {
-    match e {
-        Exp::If {
-            then_br, else_br, ..
-        } => {
-            dce_body(then_br, counts);
-            dce_body(else_br, counts);
-        }
-        Exp::Loop { body, .. } => dce_body(body, counts),
-        Exp::Map { lam, .. } => dce_body(&mut lam.body, counts),
-        Exp::Reduce { op, .. } | Exp::Scan { op, .. } | Exp::Hist { op, .. } => {
-            dce_body(&mut op.lam.body, counts)
-        }
-        Exp::WithAcc { inputs, lam } => {
-            for i in inputs {
-                if let Some(op) = &mut i.op {
-                    dce_body(&mut op.lam.body, counts)
-                }
-            }
-            dce_body(&mut lam.body, counts)
-        }
-        Exp::Jvp { lam, .. } | Exp::Vjp { lam, .. } => dce_body(&mut lam.body, counts),
-        Exp::WithVjp { lam, adj, .. } => {
-            dce_body(&mut lam.body, counts);
-            dce_body(&mut adj.body, counts)
-        }
-        _ => {}
-    }
+    visit::each_body_mut(e, |b| dce_body(b, counts))
 }

@@ -17,9 +17,9 @@
 //! Inner maps are processed first, so an invariant guarded block can move
 //! out through several levels of nesting.
 
-use crate::subst::{self, Subst};
 use parad_base::{IntType, PrimType};
 use parad_core::free::stm_uses;
+use parad_core::subst::{self, Subst};
 use parad_core::*;
 use parad_values::Scalar;
 use rustc_hash::FxHashSet;
@@ -36,7 +36,7 @@ fn hoist_body(body: &mut Body, names: &mut NameSource) {
     let stms = std::mem::take(&mut body.stms);
     for mut s in stms {
         nested(&mut s.exp, names);
-        if let Exp::Map { w, lam, .. } = &mut s.exp {
+        if let Exp::Soac(Soac::Map(Map { w, lam, .. })) = &mut s.exp {
             if let Some(guard) = hoist_map(*w, lam, names, s.span) {
                 body.stms.extend(guard);
             }
@@ -45,57 +45,26 @@ fn hoist_body(body: &mut Body, names: &mut NameSource) {
     }
 }
 
-fn hoist_lambda(l: &mut Lambda, names: &mut NameSource) {
-    hoist_body(&mut l.body, names)
-}
-
 /// Hoists inside every body nested in `e`.
 fn nested(e: &mut Exp, names: &mut NameSource) {
-    match e {
-        Exp::If {
-            then_br, else_br, ..
-        } => {
-            hoist_body(then_br, names);
-            hoist_body(else_br, names)
-        }
-        Exp::Loop { body, .. } => hoist_body(body, names),
-        Exp::Map { lam, .. } | Exp::Jvp { lam, .. } | Exp::Vjp { lam, .. } => {
-            hoist_lambda(lam, names)
-        }
-        Exp::Reduce { op, .. } | Exp::Scan { op, .. } | Exp::Hist { op, .. } => {
-            hoist_lambda(&mut op.lam, names)
-        }
-        Exp::WithAcc { inputs, lam } => {
-            for i in inputs.iter_mut() {
-                if let Some(op) = &mut i.op {
-                    hoist_lambda(&mut op.lam, names)
-                }
-            }
-            hoist_lambda(lam, names)
-        }
-        Exp::WithVjp { lam, adj, .. } => {
-            hoist_lambda(lam, names);
-            hoist_lambda(adj, names)
-        }
-        _ => {}
-    }
+    visit::each_body_mut(e, |b| hoist_body(b, names))
 }
 
 /// Names whose values `e` consumes or updates in place.
 fn consumed(e: &Exp, out: &mut FxHashSet<VName>) {
     match e {
-        Exp::Update { arr, .. } => {
+        Exp::Basic(BasicOp::Update { arr, .. }) => {
             out.insert(*arr);
         }
-        Exp::Scatter { dests, .. } => out.extend(dests.iter().map(|d| d.arr)),
-        Exp::Hist { dests, .. } => out.extend(dests.iter().copied()),
-        Exp::WithAcc { inputs, .. } => {
+        Exp::Soac(Soac::Scatter(Scatter { dests, .. })) => out.extend(dests.iter().map(|d| d.arr)),
+        Exp::Soac(Soac::Hist(Hist { dests, .. })) => out.extend(dests.iter().copied()),
+        Exp::Soac(Soac::WithAcc(WithAcc { inputs, .. })) => {
             out.extend(inputs.iter().flat_map(|i| i.arrs.iter().copied()))
         }
-        Exp::Upd { acc, .. } => {
+        Exp::Basic(BasicOp::Upd { acc, .. }) => {
             out.insert(*acc);
         }
-        Exp::Loop { params, .. } => out.extend(params.iter().filter_map(|(_, o)| o.var())),
+        Exp::Loop(Loop { params, .. }) => out.extend(params.iter().filter_map(|(_, o)| o.var())),
         _ => {}
     }
 }
@@ -103,46 +72,21 @@ fn consumed(e: &Exp, out: &mut FxHashSet<VName>) {
 fn consumed_in_body(b: &Body, out: &mut FxHashSet<VName>) {
     for s in &b.stms {
         consumed(&s.exp, out);
-        each_nested_body(&s.exp, &mut |nb| consumed_in_body(nb, out));
-    }
-}
-
-fn each_nested_body(e: &Exp, f: &mut dyn FnMut(&Body)) {
-    match e {
-        Exp::If {
-            then_br, else_br, ..
-        } => {
-            f(then_br);
-            f(else_br)
-        }
-        Exp::Loop { body, .. } => f(body),
-        Exp::Map { lam, .. } | Exp::Jvp { lam, .. } | Exp::Vjp { lam, .. } => f(&lam.body),
-        Exp::Reduce { op, .. } | Exp::Scan { op, .. } | Exp::Hist { op, .. } => f(&op.lam.body),
-        Exp::WithAcc { inputs, lam } => {
-            for o in inputs.iter().filter_map(|i| i.op.as_ref()) {
-                f(&o.lam.body)
-            }
-            f(&lam.body)
-        }
-        Exp::WithVjp { lam, adj, .. } => {
-            f(&lam.body);
-            f(&adj.body)
-        }
-        _ => {}
+        visit::each_body(&s.exp, |nb| consumed_in_body(nb, out));
     }
 }
 
 fn worth_hoisting(e: &Exp) -> bool {
     matches!(
         e,
-        Exp::Map { .. }
-            | Exp::Reduce { .. }
-            | Exp::Scan { .. }
-            | Exp::Hist { .. }
-            | Exp::Scatter { .. }
-            | Exp::Loop { .. }
-            | Exp::If { .. }
-            | Exp::WithVjp { .. }
+        Exp::Soac(Soac::Map(Map { .. }))
+            | Exp::Soac(Soac::Reduce(Reduce { .. }))
+            | Exp::Soac(Soac::Scan(Scan { .. }))
+            | Exp::Soac(Soac::Hist(Hist { .. }))
+            | Exp::Soac(Soac::Scatter(Scatter { .. }))
+            | Exp::Loop(Loop { .. })
+            | Exp::If(If { .. })
+            | Exp::Ad(AdOp::WithVjp(WithVjp { .. }))
     )
 }
 
@@ -169,7 +113,10 @@ fn hoist_map(
         let movable = !uses_variant
             && !is_acc_stm(&s)
             && !s.pat.iter().any(|p| keep_inside.contains(&p.name))
-            && !matches!(s.exp, Exp::Upd { .. } | Exp::WithAcc { .. });
+            && !matches!(
+                s.exp,
+                Exp::Basic(BasicOp::Upd { .. }) | Exp::Soac(Soac::WithAcc(WithAcc { .. }))
+            );
         if movable {
             hoisted.push(s);
         } else {
@@ -202,12 +149,12 @@ fn guarded(
     // Fresh names inside the branch; the original ones are bound by the `if`.
     let mut sub = Subst::default();
     for p in &bound {
-        sub.insert(p.name, names.fresh_like(p.name));
+        sub.set(p.name, names.fresh_like(p.name));
     }
     let mut then_stms = hoisted;
     for s in &mut then_stms {
         for p in &mut s.pat {
-            p.name = sub[&p.name];
+            p.name = sub.get(p.name);
         }
     }
     let mut then_br = Body {
@@ -227,8 +174,14 @@ fn guarded(
     let c = names.fresh("nonempty");
     let cond = Stm {
         pat: vec![Param::new(c, Type::Prim(PrimType::Bool))],
-        exp: Exp::Cmp(CmpOp::Lt, PrimType::Int(IntType::I64), Operand::i64(0), w),
+        exp: Exp::Basic(BasicOp::Cmp(
+            CmpOp::Lt,
+            PrimType::Int(IntType::I64),
+            Operand::i64(0),
+            w,
+        )),
         span,
+        attrs: vec![],
     };
     let pat = bound
         .into_iter()
@@ -239,13 +192,14 @@ fn guarded(
         cond,
         Stm {
             pat,
-            exp: Exp::If {
+            exp: Exp::If(If {
                 cond: Operand::Var(c),
                 then_br,
                 else_br,
                 ret,
-            },
+            }),
             span,
+            attrs: vec![],
         },
     ]
 }
@@ -283,8 +237,9 @@ fn placeholder(
             let v = names.fresh("placeholder");
             out.stms.push(Stm {
                 pat: vec![Param::new(v, t.clone())],
-                exp: Exp::Scratch { elem: *elem, shape },
+                exp: Exp::Basic(BasicOp::Scratch { elem: *elem, shape }),
                 span,
+                attrs: vec![],
             });
             Operand::Var(v)
         }

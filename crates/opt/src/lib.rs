@@ -3,13 +3,11 @@
 //!
 //! - [`cse`]: common-subexpression elimination;
 //! - [`dce`]: dead-code elimination;
-//! - [`hoist`]: map-invariant code motion (after AD);
-//! - [`subst`]: renaming of uses.
+//! - [`hoist`]: map-invariant code motion (after AD).
 
 pub mod cse;
 pub mod dce;
 pub mod hoist;
-pub mod subst;
 
 use parad_core::Program;
 

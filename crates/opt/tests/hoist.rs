@@ -3,6 +3,7 @@
 
 use parad_base::{FloatType, PrimType};
 use parad_core::{check_program, BinOp, Dim, Exp, Operand, Program, ProgramBuilder, Type};
+use parad_core::{BasicOp, Map, Reduce, Soac};
 use parad_values::{read_values, Value};
 
 const F64: PrimType = PrimType::Float(FloatType::F64);
@@ -19,7 +20,7 @@ fn map_body_len(p: &Program, pred: impl Fn(&Exp) -> bool) -> usize {
         .stms
         .iter()
         .find_map(|s| match &s.exp {
-            Exp::Map { lam, .. } => Some(lam),
+            Exp::Soac(Soac::Map(Map { lam, .. })) => Some(lam),
             _ => None,
         })
         .expect("a map");
@@ -57,12 +58,12 @@ fn invariant_reduction_leaves_the_map() {
     parad_opt::optimise(&mut p);
     check_program(&p).unwrap_or_else(|e| panic!("{e}\n{p}"));
     assert_eq!(
-        map_body_len(&p, |e| matches!(e, Exp::Reduce { .. })),
+        map_body_len(&p, |e| matches!(e, Exp::Soac(Soac::Reduce(Reduce { .. })))),
         0,
         "{p}"
     );
     assert_eq!(
-        map_body_len(&p, |e| matches!(e, Exp::Index { .. })),
+        map_body_len(&p, |e| matches!(e, Exp::Basic(BasicOp::Index { .. }))),
         0,
         "{p}"
     );
@@ -82,7 +83,7 @@ fn hoisted_code_runs_only_for_a_nonempty_map() {
     parad_opt::optimise(&mut p);
     check_program(&p).unwrap_or_else(|e| panic!("{e}\n{p}"));
     assert_eq!(
-        map_body_len(&p, |e| matches!(e, Exp::Index { .. })),
+        map_body_len(&p, |e| matches!(e, Exp::Basic(BasicOp::Index { .. }))),
         0,
         "{p}"
     );
@@ -115,7 +116,7 @@ fn arrays_updated_in_place_stay_inside() {
     parad_opt::optimise(&mut p);
     check_program(&p).unwrap_or_else(|e| panic!("{e}\n{p}"));
     assert_eq!(
-        map_body_len(&p, |e| matches!(e, Exp::Replicate { .. })),
+        map_body_len(&p, |e| matches!(e, Exp::Basic(BasicOp::Replicate { .. }))),
         1,
         "{p}"
     );

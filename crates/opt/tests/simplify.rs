@@ -2,6 +2,7 @@
 //! results, assertions, and the program's meaning.
 
 use parad_base::{FloatType, PrimType};
+use parad_core::BasicOp;
 use parad_core::{check_program, BinOp, CmpOp, Exp, Operand, ProgramBuilder, Type};
 use parad_values::{read_values, Value};
 
@@ -44,10 +45,22 @@ fn repeated_sizes_and_assertions_and_dead_code_go() {
     let before = run(&p, "[1.0, 2.0, 3.5]");
     parad_opt::simplify(&mut p);
     check_program(&p).unwrap_or_else(|e| panic!("{e}\n{p}"));
-    assert_eq!(count(&p, |e| matches!(e, Exp::Size { .. })), 1, "{p}");
-    assert_eq!(count(&p, |e| matches!(e, Exp::BinOp(..))), 0, "{p}");
+    assert_eq!(
+        count(&p, |e| matches!(e, Exp::Basic(BasicOp::Size { .. }))),
+        1,
+        "{p}"
+    );
+    assert_eq!(
+        count(&p, |e| matches!(e, Exp::Basic(BasicOp::BinOp(..)))),
+        0,
+        "{p}"
+    );
     // Both assertions check `n == n` after CSE, which always holds.
-    assert_eq!(count(&p, |e| matches!(e, Exp::Assert { .. })), 0, "{p}");
+    assert_eq!(
+        count(&p, |e| matches!(e, Exp::Basic(BasicOp::Assert { .. }))),
+        0,
+        "{p}"
+    );
     assert_eq!(run(&p, "[1.0, 2.0, 3.5]"), before);
 }
 
@@ -67,7 +80,11 @@ fn assertions_that_can_fail_stay() {
     let mut p = pb.finish();
     parad_opt::simplify(&mut p);
     check_program(&p).unwrap();
-    assert_eq!(count(&p, |e| matches!(e, Exp::Assert { .. })), 1, "{p}");
+    assert_eq!(
+        count(&p, |e| matches!(e, Exp::Basic(BasicOp::Assert { .. }))),
+        1,
+        "{p}"
+    );
     let err = parad_interp::run(&p, "main", read_values(b"-1.0").unwrap()).unwrap_err();
     assert!(
         err.message.contains("x must be positive"),

@@ -14,7 +14,7 @@ use parad_core::*;
 
 pub fn stm(f: &mut Fwd, b: &mut Builder, s: &Stm) -> Result<()> {
     match &s.exp {
-        Exp::Upd { acc, inds, vals } => {
+        Exp::Basic(BasicOp::Upd { acc, inds, vals }) => {
             if !f.is_bundled(*acc) {
                 b.add_stm(s.clone());
                 return Ok(());
@@ -27,17 +27,17 @@ pub fn stm(f: &mut Fwd, b: &mut Builder, s: &Stm) -> Result<()> {
             let names = f.emit_extended(
                 b,
                 &s.pat,
-                Exp::Upd {
+                Exp::Basic(BasicOp::Upd {
                     acc: *acc,
                     inds: inds.clone(),
                     vals: all,
-                },
+                }),
                 "acc",
             );
             f.bundle(names[0]);
             Ok(())
         }
-        Exp::WithAcc { inputs, lam } => withacc(f, b, s, inputs, lam),
+        Exp::Soac(Soac::WithAcc(WithAcc { inputs, lam })) => withacc(f, b, s, inputs, lam),
         _ => unreachable!(),
     }
 }
@@ -94,10 +94,10 @@ fn withacc(f: &mut Fwd, b: &mut Builder, s: &Stm, inputs: &[AccInput], lam: &Lam
     let mut ret: Vec<Type> = accs_res.iter().map(|&r| b.type_of(r)).collect();
     ret.extend(lam.ret[n..].iter().cloned());
     ret.extend(keep.iter().map(|&i| lam.ret[i].clone()));
-    let exp = Exp::WithAcc {
+    let exp = Exp::Soac(Soac::WithAcc(WithAcc {
         inputs: new_inputs,
         lam: Lambda { params, ret, body },
-    };
+    }));
     let tys = typing::result_types(&*b.ctx, &exp)
         .unwrap_or_else(|e| panic!("fwd: cannot type withacc: {e}"));
     // Results: per input its arrays then their tangents; then the extra

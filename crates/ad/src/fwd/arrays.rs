@@ -16,11 +16,13 @@ pub fn stm(f: &mut Fwd, b: &mut Builder, s: &Stm) -> Result<()> {
         })
     };
     let tan_exp: Option<Exp> = match &s.exp {
-        Exp::Index { arr, slice } => on_tan(f, *arr, &|t| Exp::Index {
-            arr: t,
-            slice: slice.clone(),
+        Exp::Basic(BasicOp::Index { arr, slice }) => on_tan(f, *arr, &|t| {
+            Exp::Basic(BasicOp::Index {
+                arr: t,
+                slice: slice.clone(),
+            })
         }),
-        Exp::Update { arr, slice, value } => {
+        Exp::Basic(BasicOp::Update { arr, slice, value }) => {
             // Built before the primal update, which consumes `arr`.
             let ta = f.tan_or_zero(b, (*arr).into());
             let tv = f.tan_or_zero(b, *value);
@@ -30,36 +32,50 @@ pub fn stm(f: &mut Fwd, b: &mut Builder, s: &Stm) -> Result<()> {
             b.add_stm(s.clone());
             let t = b.emit1_as(
                 "upd_tan",
-                Exp::Update {
+                Exp::Basic(BasicOp::Update {
                     arr: ta,
                     slice: slice.clone(),
                     value: tv,
-                },
+                }),
             );
             f.set(p[0].name, &p[0].ty, Some(t.into()));
             return Ok(());
         }
-        Exp::Reshape { arr, shape } => on_tan(f, *arr, &|t| Exp::Reshape {
-            arr: t,
-            shape: shape.clone(),
+        Exp::Basic(BasicOp::Reshape { arr, shape }) => on_tan(f, *arr, &|t| {
+            Exp::Basic(BasicOp::Reshape {
+                arr: t,
+                shape: shape.clone(),
+            })
         }),
-        Exp::Flatten { arr } => on_tan(f, *arr, &|t| Exp::Flatten { arr: t }),
-        Exp::Unflatten { arr, n, m } => on_tan(f, *arr, &|t| Exp::Unflatten {
-            arr: t,
-            n: *n,
-            m: *m,
+        Exp::Basic(BasicOp::Flatten { arr }) => {
+            on_tan(f, *arr, &|t| Exp::Basic(BasicOp::Flatten { arr: t }))
+        }
+        Exp::Basic(BasicOp::Unflatten { arr, n, m }) => on_tan(f, *arr, &|t| {
+            Exp::Basic(BasicOp::Unflatten {
+                arr: t,
+                n: *n,
+                m: *m,
+            })
         }),
-        Exp::Rearrange { arr, perm } => on_tan(f, *arr, &|t| Exp::Rearrange {
-            arr: t,
-            perm: perm.clone(),
+        Exp::Basic(BasicOp::Rearrange { arr, perm }) => on_tan(f, *arr, &|t| {
+            Exp::Basic(BasicOp::Rearrange {
+                arr: t,
+                perm: perm.clone(),
+            })
         }),
-        Exp::Copy { arr } => on_tan(f, *arr, &|t| Exp::Copy { arr: t }),
-        Exp::Reverse { arr } => on_tan(f, *arr, &|t| Exp::Reverse { arr: t }),
-        Exp::Rotate { arr, amount } => on_tan(f, *arr, &|t| Exp::Rotate {
-            arr: t,
-            amount: *amount,
+        Exp::Basic(BasicOp::Copy { arr }) => {
+            on_tan(f, *arr, &|t| Exp::Basic(BasicOp::Copy { arr: t }))
+        }
+        Exp::Basic(BasicOp::Reverse { arr }) => {
+            on_tan(f, *arr, &|t| Exp::Basic(BasicOp::Reverse { arr: t }))
+        }
+        Exp::Basic(BasicOp::Rotate { arr, amount }) => on_tan(f, *arr, &|t| {
+            Exp::Basic(BasicOp::Rotate {
+                arr: t,
+                amount: *amount,
+            })
         }),
-        Exp::Concat { arrs } => {
+        Exp::Basic(BasicOp::Concat { arrs }) => {
             if arrs.iter().any(|&a| f.tan(a.into()).is_some()) {
                 let ts = arrs
                     .iter()
@@ -68,12 +84,14 @@ pub fn stm(f: &mut Fwd, b: &mut Builder, s: &Stm) -> Result<()> {
                         Operand::Const(_) => unreachable!("array tangents are variables"),
                     })
                     .collect();
-                Some(Exp::Concat { arrs: ts })
+                Some(Exp::Basic(BasicOp::Concat { arrs: ts }))
             } else {
                 None
             }
         }
-        Exp::Replicate { n, value } => f.tan(*value).map(|t| Exp::Replicate { n: *n, value: t }),
+        Exp::Basic(BasicOp::Replicate { n, value }) => f
+            .tan(*value)
+            .map(|t| Exp::Basic(BasicOp::Replicate { n: *n, value: t })),
         // Zero tangents (and asserts, which bind nothing).
         _ => None,
     };

@@ -9,13 +9,13 @@ use crate::Result;
 use parad_core::*;
 
 pub fn stm(f: &mut Fwd, b: &mut Builder, s: &Stm) -> Result<()> {
-    let Exp::Hist {
+    let Exp::Soac(Soac::Hist(Hist {
         w,
         dests,
         op,
         inds,
         vals,
-    } = &s.exp
+    })) = &s.exp
     else {
         unreachable!()
     };
@@ -29,13 +29,13 @@ pub fn stm(f: &mut Fwd, b: &mut Builder, s: &Stm) -> Result<()> {
     let tan_dests = tangent_vars(f, b, dests, &fl);
     let tan_vals = tangent_vars(f, b, vals, &fl);
     let lifted = lift_op(f, b, op, &fl)?;
-    let exp = Exp::Hist {
+    let exp = Exp::Soac(Soac::Hist(Hist {
         w: *w,
         dests: dests.iter().copied().chain(tan_dests).collect(),
         op: lifted,
         inds: inds.clone(),
         vals: vals.iter().copied().chain(tan_vals).collect(),
-    };
+    }));
     let names = f.emit_extended(b, &s.pat, exp, "hist_tan");
     set_extra_tangents(f, &s.pat, &names[s.pat.len()..], &fl);
     Ok(())

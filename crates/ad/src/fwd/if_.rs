@@ -7,12 +7,12 @@ use crate::Result;
 use parad_core::*;
 
 pub fn stm(f: &mut Fwd, b: &mut Builder, s: &Stm) -> Result<()> {
-    let Exp::If {
+    let Exp::If(If {
         cond,
         then_br,
         else_br,
         ret,
-    } = &s.exp
+    }) = &s.exp
     else {
         unreachable!()
     };
@@ -39,12 +39,12 @@ pub fn stm(f: &mut Fwd, b: &mut Builder, s: &Stm) -> Result<()> {
     f.emit_with_tangents(
         b,
         &s.pat,
-        Exp::If {
+        Exp::If(If {
             cond: *cond,
             then_br,
             else_br,
             ret: new_ret,
-        },
+        }),
         "if_tan",
         &bundled,
         &keep,

@@ -8,7 +8,7 @@ use parad_core::*;
 use rustc_hash::FxHashSet;
 
 pub fn stm(f: &mut Fwd, b: &mut Builder, s: &Stm) -> Result<()> {
-    let Exp::Loop { params, form, body } = &s.exp else {
+    let Exp::Loop(Loop { params, form, body }) = &s.exp else {
         unreachable!()
     };
     let active = active_params(f, params, body);
@@ -47,11 +47,11 @@ pub fn stm(f: &mut Fwd, b: &mut Builder, s: &Stm) -> Result<()> {
     f.emit_with_tangents(
         b,
         &s.pat,
-        Exp::Loop {
+        Exp::Loop(Loop {
             params: new_params,
             form: form.clone(),
             body,
-        },
+        }),
         "loop_tan",
         &is_bundled,
         &active,

@@ -82,7 +82,7 @@ pub fn jvp(
     }
     let mut f = Fwd::default();
     for (p, (&x, &t)) in lam.params.iter().zip(primals.iter().zip(tangents)) {
-        b.let_pat(vec![p.clone()], Exp::Atom(x));
+        b.let_pat(vec![p.clone()], Exp::Basic(BasicOp::Atom(x)));
         f.set(p.name, &p.ty, Some(t));
     }
     let (res, tans) = f.body(&mut b, &lam.body)?;
@@ -244,62 +244,72 @@ impl Fwd {
             return Ok(());
         }
         match &s.exp {
-            Exp::Atom(Operand::Var(v)) if self.is_bundled(*v) => {
+            Exp::Basic(BasicOp::Atom(Operand::Var(v))) if self.is_bundled(*v) => {
                 let names = self.emit_extended(b, &s.pat, s.exp.clone(), "acc");
                 self.bundle(names[0]);
                 Ok(())
             }
-            Exp::Atom(o) => {
+            Exp::Basic(BasicOp::Atom(o)) => {
                 b.add_stm(s.clone());
                 let t = self.tan(*o);
                 self.set(s.pat[0].name, &s.pat[0].ty, t);
                 Ok(())
             }
-            Exp::UnOp(..) | Exp::BinOp(..) | Exp::TernOp(..) | Exp::Cmp(..) | Exp::Conv(..) => {
-                scalar::stm(self, b, s)
+            Exp::Basic(BasicOp::UnOp(..))
+            | Exp::Basic(BasicOp::BinOp(..))
+            | Exp::Basic(BasicOp::TernOp(..))
+            | Exp::Basic(BasicOp::Cmp(..))
+            | Exp::Basic(BasicOp::Conv(..)) => scalar::stm(self, b, s),
+            Exp::Basic(BasicOp::Index { .. })
+            | Exp::Basic(BasicOp::Update { .. })
+            | Exp::Basic(BasicOp::Reshape { .. })
+            | Exp::Basic(BasicOp::Flatten { .. })
+            | Exp::Basic(BasicOp::Unflatten { .. })
+            | Exp::Basic(BasicOp::Rearrange { .. })
+            | Exp::Basic(BasicOp::Copy { .. })
+            | Exp::Basic(BasicOp::Reverse { .. })
+            | Exp::Basic(BasicOp::Rotate { .. })
+            | Exp::Basic(BasicOp::Concat { .. })
+            | Exp::Basic(BasicOp::Replicate { .. })
+            | Exp::Basic(BasicOp::Iota { .. })
+            | Exp::Basic(BasicOp::Scratch { .. })
+            | Exp::Basic(BasicOp::Size { .. })
+            | Exp::Basic(BasicOp::Assert { .. }) => arrays::stm(self, b, s),
+            Exp::If(If { .. }) => if_::stm(self, b, s),
+            Exp::Loop(Loop { .. }) => loops::stm(self, b, s),
+            Exp::Soac(Soac::Map(Map { .. })) => soac_map::stm(self, b, s),
+            Exp::Soac(Soac::Reduce(Reduce { .. })) | Exp::Soac(Soac::Scan(Scan { .. })) => {
+                reduce::stm(self, b, s)
             }
-            Exp::Index { .. }
-            | Exp::Update { .. }
-            | Exp::Reshape { .. }
-            | Exp::Flatten { .. }
-            | Exp::Unflatten { .. }
-            | Exp::Rearrange { .. }
-            | Exp::Copy { .. }
-            | Exp::Reverse { .. }
-            | Exp::Rotate { .. }
-            | Exp::Concat { .. }
-            | Exp::Replicate { .. }
-            | Exp::Iota { .. }
-            | Exp::Scratch { .. }
-            | Exp::Size { .. }
-            | Exp::Assert { .. } => arrays::stm(self, b, s),
-            Exp::If { .. } => if_::stm(self, b, s),
-            Exp::Loop { .. } => loops::stm(self, b, s),
-            Exp::Map { .. } => soac_map::stm(self, b, s),
-            Exp::Reduce { .. } | Exp::Scan { .. } => reduce::stm(self, b, s),
-            Exp::Hist { .. } => hist::stm(self, b, s),
-            Exp::Scatter { .. } => scatter::stm(self, b, s),
-            Exp::WithAcc { .. } | Exp::Upd { .. } => acc::stm(self, b, s),
-            Exp::Apply { fun, .. } => Err(AdError::new(
+            Exp::Soac(Soac::Hist(Hist { .. })) => hist::stm(self, b, s),
+            Exp::Soac(Soac::Scatter(Scatter { .. })) => scatter::stm(self, b, s),
+            Exp::Soac(Soac::WithAcc(WithAcc { .. })) | Exp::Basic(BasicOp::Upd { .. }) => {
+                acc::stm(self, b, s)
+            }
+            Exp::Apply(Apply { fun, .. }) => Err(AdError::new(
                 s.span,
                 format!("forward AD through a call of {fun} is not supported"),
             )),
             // Forward mode differentiates the function itself.
-            Exp::WithVjp { lam, args, .. } => {
+            Exp::Ad(AdOp::WithVjp(WithVjp { lam, args, .. })) => {
                 for (p, &a) in lam.params.iter().zip(args) {
-                    b.let_pat(vec![p.clone()], Exp::Atom(a));
+                    b.let_pat(vec![p.clone()], Exp::Basic(BasicOp::Atom(a)));
                     self.set(p.name, &p.ty, self.tan(a));
                 }
                 let (res, tans) = self.body(b, &lam.body)?;
                 for ((p, r), t) in s.pat.iter().zip(res).zip(tans) {
-                    b.let_pat(vec![p.clone()], Exp::Atom(r));
+                    b.let_pat(vec![p.clone()], Exp::Basic(BasicOp::Atom(r)));
                     self.set(p.name, &p.ty, t);
                 }
                 Ok(())
             }
-            Exp::Jvp { .. } | Exp::Vjp { .. } => Err(AdError::new(
+            Exp::Ad(AdOp::Jvp(Jvp { .. })) | Exp::Ad(AdOp::Vjp(Vjp { .. })) => Err(AdError::new(
                 s.span,
                 "nested AD node left unexpanded (expansion is innermost first)",
+            )),
+            Exp::Soac(Soac::Screma(_)) => Err(AdError::new(
+                s.span,
+                "internal error: screma reached AD (it is split first)",
             )),
         }
     }

@@ -10,7 +10,8 @@ use parad_core::*;
 
 pub fn stm(f: &mut Fwd, b: &mut Builder, s: &Stm) -> Result<()> {
     let (w, op, arrs) = match &s.exp {
-        Exp::Reduce { w, op, arrs, .. } | Exp::Scan { w, op, arrs } => (*w, op, arrs),
+        Exp::Soac(Soac::Reduce(Reduce { w, op, arrs, .. }))
+        | Exp::Soac(Soac::Scan(Scan { w, op, arrs })) => (*w, op, arrs),
         _ => unreachable!(),
     };
     let tys = row_types(b, arrs);
@@ -20,17 +21,17 @@ pub fn stm(f: &mut Fwd, b: &mut Builder, s: &Stm) -> Result<()> {
     let lifted = lift_op(f, b, op, &fl)?;
     let all_arrs: Vec<VName> = arrs.iter().copied().chain(tan_arrs).collect();
     let exp = match &s.exp {
-        Exp::Reduce { comm, .. } => Exp::Reduce {
+        Exp::Soac(Soac::Reduce(Reduce { comm, .. })) => Exp::Soac(Soac::Reduce(Reduce {
             w,
             comm: *comm,
             op: lifted,
             arrs: all_arrs,
-        },
-        _ => Exp::Scan {
+        })),
+        _ => Exp::Soac(Soac::Scan(Scan {
             w,
             op: lifted,
             arrs: all_arrs,
-        },
+        })),
     };
     let names = f.emit_extended(b, &s.pat, exp, "red_tan");
     set_extra_tangents(f, &s.pat, &names[s.pat.len()..], &fl);

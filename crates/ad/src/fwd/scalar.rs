@@ -14,25 +14,26 @@ pub fn stm(f: &mut Fwd, b: &mut Builder, s: &Stm) -> Result<()> {
     b.add_stm(s.clone());
     let y: Operand = s.pat[0].name.into();
     let t = match &s.exp {
-        Exp::UnOp(op, t, x) => f.tan(*x).and_then(|dx| {
+        Exp::Basic(BasicOp::UnOp(op, t, x)) => f.tan(*x).and_then(|dx| {
             let d = partials::unop(b, *op, *t, *x, y)?;
             Some(mul(b, d, dx))
         }),
-        Exp::BinOp(op, t, x, z) => {
+        Exp::Basic(BasicOp::BinOp(op, t, x, z)) => {
             let (dx, dz) = (f.tan(*x), f.tan(*z));
             let want = (dx.is_some(), dz.is_some());
             let (px, pz) = partials::binop(b, *op, *t, *x, *z, y, want);
             sum_of_products(b, &[(px, dx), (pz, dz)])
         }
-        Exp::TernOp(op, t, x, y2, z) => {
+        Exp::Basic(BasicOp::TernOp(op, t, x, y2, z)) => {
             let ps = partials::ternop(b, *op, *t, [*x, *y2, *z]);
             let ds = [f.tan(*x), f.tan(*y2), f.tan(*z)];
             let terms: Vec<_> = ps.into_iter().zip(ds).collect();
             sum_of_products(b, &terms)
         }
-        Exp::Conv(op, from, to, x) => f
-            .tan(*x)
-            .map(|dx| b.emit1(Exp::Conv(*op, *from, *to, dx)).into()),
+        Exp::Basic(BasicOp::Conv(op, from, to, x)) => f.tan(*x).map(|dx| {
+            b.emit1(Exp::Basic(BasicOp::Conv(*op, *from, *to, dx)))
+                .into()
+        }),
         _ => None,
     };
     f.set(s.pat[0].name, &s.pat[0].ty, t);

@@ -9,7 +9,7 @@ use crate::Result;
 use parad_core::*;
 
 pub fn stm(f: &mut Fwd, b: &mut Builder, s: &Stm) -> Result<()> {
-    let Exp::Scatter { w, dests } = &s.exp else {
+    let Exp::Soac(Soac::Scatter(Scatter { w, dests })) = &s.exp else {
         unreachable!()
     };
     let mut tan_dests = vec![];
@@ -26,10 +26,10 @@ pub fn stm(f: &mut Fwd, b: &mut Builder, s: &Stm) -> Result<()> {
             which.push(i);
         }
     }
-    let exp = Exp::Scatter {
+    let exp = Exp::Soac(Soac::Scatter(Scatter {
         w: *w,
         dests: dests.iter().cloned().chain(tan_dests).collect(),
-    };
+    }));
     let names = f.emit_extended(b, &s.pat, exp, "scatter_tan");
     for (k, &i) in which.iter().enumerate() {
         let p = &s.pat[i];

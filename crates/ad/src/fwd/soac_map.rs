@@ -8,7 +8,7 @@ use crate::Result;
 use parad_core::*;
 
 pub fn stm(f: &mut Fwd, b: &mut Builder, s: &Stm) -> Result<()> {
-    let Exp::Map { w, lam, arrs } = &s.exp else {
+    let Exp::Soac(Soac::Map(Map { w, lam, arrs })) = &s.exp else {
         unreachable!()
     };
     let mut params = vec![];
@@ -49,11 +49,11 @@ pub fn stm(f: &mut Fwd, b: &mut Builder, s: &Stm) -> Result<()> {
     f.emit_with_tangents(
         b,
         &s.pat,
-        Exp::Map {
+        Exp::Soac(Soac::Map(Map {
             w: *w,
             lam: Lambda { params, ret, body },
             arrs: new_arrs,
-        },
+        })),
         "map_tan",
         &bundled,
         &keep,

@@ -16,7 +16,7 @@ use parad_core::*;
 use rustc_hash::FxHashMap;
 
 pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<()> {
-    let Exp::WithAcc { inputs, lam } = &s.exp else {
+    let Exp::Soac(Soac::WithAcc(WithAcc { inputs, lam })) = &s.exp else {
         return Err(AdError::new(
             s.span,
             "internal error: accumulator update outside withacc in a reverse sweep",
@@ -69,8 +69,9 @@ pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<()> {
         let sc = st.scalar(b, p.name, ft);
         prologue.push(Stm {
             pat: vec![Param::new(sc, Type::Prim(ft))],
-            exp: Exp::Atom(const_of(ft, 0.0)),
+            exp: Exp::Basic(BasicOp::Atom(const_of(ft, 0.0))),
             span: s.span,
+            attrs: vec![],
         });
         st.info.insert(p.name, info);
     }
@@ -108,7 +109,7 @@ pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<()> {
 /// supported (their order is unspecified, as for `scatter`).
 fn overwrite_supported(inputs: &[AccInput], lam: &Lambda) -> bool {
     let mut nested = false;
-    let mut find = |e: &Exp| nested |= matches!(e, Exp::WithAcc { .. });
+    let mut find = |e: &Exp| nested |= matches!(e, Exp::Soac(Soac::WithAcc(WithAcc { .. })));
     each_exp(&lam.body, &mut find);
     inputs.len() == 1 && !nested
 }
@@ -117,17 +118,18 @@ fn each_exp(body: &Body, f: &mut dyn FnMut(&Exp)) {
     for s in &body.stms {
         f(&s.exp);
         match &s.exp {
-            Exp::If {
+            Exp::If(If {
                 then_br, else_br, ..
-            } => {
+            }) => {
                 each_exp(then_br, f);
                 each_exp(else_br, f)
             }
-            Exp::Loop { body, .. } => each_exp(body, f),
-            Exp::Map { lam, .. } | Exp::WithAcc { lam, .. } => each_exp(&lam.body, f),
-            Exp::Reduce { op, .. } | Exp::Scan { op, .. } | Exp::Hist { op, .. } => {
-                each_exp(&op.lam.body, f)
-            }
+            Exp::Loop(Loop { body, .. }) => each_exp(body, f),
+            Exp::Soac(Soac::Map(Map { lam, .. }))
+            | Exp::Soac(Soac::WithAcc(WithAcc { lam, .. })) => each_exp(&lam.body, f),
+            Exp::Soac(Soac::Reduce(Reduce { op, .. }))
+            | Exp::Soac(Soac::Scan(Scan { op, .. }))
+            | Exp::Soac(Soac::Hist(Hist { op, .. })) => each_exp(&op.lam.body, f),
             _ => {}
         }
     }
@@ -137,7 +139,7 @@ fn each_exp(body: &Body, f: &mut dyn FnMut(&Exp)) {
 /// written positions and zero elsewhere, by re-running the `withacc` on
 /// zeros with every write replaced by a read of `ōut` at its index.
 fn written_adjoints(r: &mut Rev, b: &mut Builder, s: &Stm, pairs: &[(VName, VName)]) -> Vec<VName> {
-    let Exp::WithAcc { inputs, lam } = &s.exp else {
+    let Exp::Soac(Soac::WithAcc(WithAcc { inputs, lam })) = &s.exp else {
         unreachable!()
     };
     let obars: Vec<VName> = pairs.iter().map(|&(_, o)| o).collect();
@@ -153,20 +155,21 @@ fn written_adjoints(r: &mut Rev, b: &mut Builder, s: &Stm, pairs: &[(VName, VNam
     }];
     let copy = Stm {
         pat: s.pat.clone(),
-        exp: Exp::WithAcc {
+        exp: Exp::Soac(Soac::WithAcc(WithAcc {
             inputs,
             lam: Lambda {
                 params: lam.params.clone(),
                 ret: lam.ret.clone(),
                 body,
             },
-        },
+        })),
         span: s.span,
+        attrs: s.attrs.clone(),
     };
     // The copy's binders must not replace the primal's in the substitution.
     let names: Vec<VName> = s.pat.iter().map(|p| p.name).collect();
     let saved = r.save_subst(&names);
-    let copy = super::rename::Renamer {
+    let copy = parad_core::rename::Renamer {
         ctx: b.ctx,
         subst: &mut r.subst,
     }
@@ -183,7 +186,7 @@ fn reads_for_writes(b: &mut Builder, body: &Body, obars: &[VName]) -> Body {
     let mut stms = vec![];
     for s in &body.stms {
         let exp = match &s.exp {
-            Exp::Upd { acc, inds, vals } => {
+            Exp::Basic(BasicOp::Upd { acc, inds, vals }) => {
                 let (pre, new_vals) = b.nested(|b| {
                     obars
                         .iter()
@@ -192,29 +195,29 @@ fn reads_for_writes(b: &mut Builder, body: &Body, obars: &[VName]) -> Body {
                         .collect::<Vec<Operand>>()
                 });
                 stms.extend(pre);
-                Exp::Upd {
+                Exp::Basic(BasicOp::Upd {
                     acc: *acc,
                     inds: inds.clone(),
                     vals: new_vals,
-                }
+                })
             }
-            Exp::If {
+            Exp::If(If {
                 cond,
                 then_br,
                 else_br,
                 ret,
-            } => Exp::If {
+            }) => Exp::If(If {
                 cond: *cond,
                 then_br: reads_for_writes(b, then_br, obars),
                 else_br: reads_for_writes(b, else_br, obars),
                 ret: ret.clone(),
-            },
-            Exp::Loop { params, form, body } => Exp::Loop {
+            }),
+            Exp::Loop(Loop { params, form, body }) => Exp::Loop(Loop {
                 params: params.clone(),
                 form: form.clone(),
                 body: reads_for_writes(b, body, obars),
-            },
-            Exp::Map { w, lam, arrs } => Exp::Map {
+            }),
+            Exp::Soac(Soac::Map(Map { w, lam, arrs })) => Exp::Soac(Soac::Map(Map {
                 w: *w,
                 lam: Lambda {
                     params: lam.params.clone(),
@@ -222,7 +225,7 @@ fn reads_for_writes(b: &mut Builder, body: &Body, obars: &[VName]) -> Body {
                     body: reads_for_writes(b, &lam.body, obars),
                 },
                 arrs: arrs.clone(),
-            },
+            })),
             e => e.clone(),
         };
         stms.push(Stm { exp, ..s.clone() });
@@ -324,7 +327,7 @@ impl Strip {
 
     fn stm(&mut self, b: &mut Builder, s: &Stm, out: &mut Vec<Stm>) -> Result<()> {
         match &s.exp {
-            Exp::Upd { acc, inds, vals } if self.info.contains_key(acc) => {
+            Exp::Basic(BasicOp::Upd { acc, inds, vals }) if self.info.contains_key(acc) => {
                 let info = self.info[acc].clone();
                 let ft = info.float_type(b);
                 let cur = self.op(Operand::Var(*acc));
@@ -341,27 +344,31 @@ impl Strip {
                 let p = self.follow(b, &s.pat[0], *acc);
                 out.push(Stm {
                     pat: vec![p],
-                    exp: Exp::Atom(total),
+                    exp: Exp::Basic(BasicOp::Atom(total)),
                     span: s.span,
+                    attrs: vec![],
                 });
             }
-            Exp::Atom(o) if self.known(o).is_some() => {
+            Exp::Basic(BasicOp::Atom(o)) if self.known(o).is_some() => {
                 let p = self.follow(b, &s.pat[0], self.known(o).expect("known"));
                 out.push(Stm {
                     pat: vec![p],
-                    exp: Exp::Atom(self.op(*o)),
+                    exp: Exp::Basic(BasicOp::Atom(self.op(*o))),
                     span: s.span,
+                    attrs: vec![],
                 });
             }
-            Exp::Map { w, lam, arrs } if arrs.iter().any(|a| self.info.contains_key(a)) => {
+            Exp::Soac(Soac::Map(Map { w, lam, arrs }))
+                if arrs.iter().any(|a| self.info.contains_key(a)) =>
+            {
                 self.map(b, s, *w, lam, arrs, out)?
             }
-            Exp::If {
+            Exp::If(If {
                 cond,
                 then_br,
                 else_br,
                 ret,
-            } if self.uses_known(&s.exp) => {
+            }) if self.uses_known(&s.exp) => {
                 let then_b = self.body(b, then_br)?;
                 let else_b = self.body(b, else_br)?;
                 let mut ret = ret.clone();
@@ -375,16 +382,17 @@ impl Strip {
                 }
                 out.push(Stm {
                     pat,
-                    exp: Exp::If {
+                    exp: Exp::If(If {
                         cond: *cond,
                         then_br: then_b,
                         else_br: else_b,
                         ret,
-                    },
+                    }),
                     span: s.span,
+                    attrs: vec![],
                 });
             }
-            Exp::Loop { params, form, body } if self.uses_known(&s.exp) => {
+            Exp::Loop(Loop { params, form, body }) if self.uses_known(&s.exp) => {
                 let mut new_params = vec![];
                 let mut pat = s.pat.clone();
                 for (j, (p, init)) in params.iter().enumerate() {
@@ -401,15 +409,16 @@ impl Strip {
                 let body = self.body(b, body)?;
                 out.push(Stm {
                     pat,
-                    exp: Exp::Loop {
+                    exp: Exp::Loop(Loop {
                         params: new_params,
                         form: form.clone(),
                         body,
-                    },
+                    }),
                     span: s.span,
+                    attrs: vec![],
                 });
             }
-            Exp::WithAcc { inputs, lam } if self.uses_known(&s.exp) => {
+            Exp::Soac(Soac::WithAcc(WithAcc { inputs, lam })) if self.uses_known(&s.exp) => {
                 let n_arr: usize = inputs.iter().map(|i| i.arrs.len()).sum();
                 let body = self.body(b, &lam.body)?;
                 let mut ret = lam.ret.clone();
@@ -424,15 +433,16 @@ impl Strip {
                 }
                 out.push(Stm {
                     pat,
-                    exp: Exp::WithAcc {
+                    exp: Exp::Soac(Soac::WithAcc(WithAcc {
                         inputs: inputs.clone(),
                         lam: Lambda {
                             params: lam.params.clone(),
                             ret,
                             body,
                         },
-                    },
+                    })),
                     span: s.span,
+                    attrs: vec![],
                 });
             }
             e if self.uses_known(e) => {
@@ -464,8 +474,9 @@ impl Strip {
                 let ft = sp.ty.as_prim().expect("scalar");
                 prologue.push(Stm {
                     pat: vec![sp],
-                    exp: Exp::Atom(const_of(ft, 0.0)),
+                    exp: Exp::Basic(BasicOp::Atom(const_of(ft, 0.0))),
                     span: s.span,
+                    attrs: vec![],
                 });
                 acc_inputs.push(Some(a));
             } else {
@@ -502,12 +513,13 @@ impl Strip {
         }
         out.push(Stm {
             pat,
-            exp: Exp::Map {
+            exp: Exp::Soac(Soac::Map(Map {
                 w,
                 lam: Lambda { params, ret, body },
                 arrs: new_arrs,
-            },
+            })),
             span: s.span,
+            attrs: vec![],
         });
         for (j, old, parts) in sums {
             let cur = self.op(Operand::Var(old));
@@ -519,8 +531,9 @@ impl Strip {
             let p = self.follow(b, &s.pat[j], old);
             out.push(Stm {
                 pat: vec![p],
-                exp: Exp::Atom(total.into()),
+                exp: Exp::Basic(BasicOp::Atom(total.into())),
                 span: s.span,
+                attrs: vec![],
             });
         }
         Ok(())

@@ -7,8 +7,8 @@
 //! that re-executed (renamed) copies of a scope share them.
 
 use super::build::{add_values, in_bounds, is_diff, map, zeros_like};
-use super::rename::Subst;
 use parad_core::free::{body_binds, exp_binds, exp_uses};
+use parad_core::subst::Subst;
 use parad_core::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -50,7 +50,8 @@ pub fn activity(params: &[VName], body: &Body) -> FxHashSet<VName> {
 fn mark_body(body: &Body, active: &mut FxHashSet<VName>) {
     for s in &body.stms {
         // `iota`'s count gets an adjoint in reverse mode (see `rev_stm`).
-        if crate::linear::never_active(&s.exp) && !matches!(s.exp, Exp::Iota { .. }) {
+        if crate::linear::never_active(&s.exp) && !matches!(s.exp, Exp::Basic(BasicOp::Iota { .. }))
+        {
             continue;
         }
         let mut uses_active = false;
@@ -223,11 +224,11 @@ impl Rev {
                 };
                 let arr = a.var().expect("array adjoint");
                 Adj::Val(
-                    b.emit1(Exp::Update {
+                    b.emit1(Exp::Basic(BasicOp::Update {
                         arr,
                         slice: slice.to_vec(),
                         value: c,
-                    })
+                    }))
                     .into(),
                 )
             }

@@ -2,9 +2,10 @@
 //! scalar selects, zeros, elementwise addition, lambdas whose return types
 //! never mention names bound inside them, and inlined operator calls.
 
-use super::rename::{Renamer, Subst};
 use parad_base::{IntType, PrimType};
 use parad_core::free::body_binds;
+use parad_core::rename::Renamer;
+use parad_core::subst::Subst;
 use parad_core::types::{AccType, BOOL, I64};
 use parad_core::*;
 use rustc_hash::FxHashSet;
@@ -29,12 +30,12 @@ pub fn if_(
 ) -> Vec<VName> {
     let then_br = b.body(then_f);
     let else_br = b.body(else_f);
-    b.emit(Exp::If {
+    b.emit(Exp::If(If {
         cond: c.into(),
         then_br,
         else_br,
         ret,
-    })
+    }))
 }
 
 /// Replaces dimensions that name variables bound inside the lambda by
@@ -141,7 +142,7 @@ pub fn sum_rows(b: &mut Builder, arr: VName) -> Operand {
     let lam = lambda(b, tys.iter().chain(&tys).cloned().collect(), |b, p| {
         vec![add_values(b, p[0].into(), p[1].into())]
     });
-    b.emit1(Exp::Reduce {
+    b.emit1(Exp::Soac(Soac::Reduce(Reduce {
         w,
         comm: true,
         op: AccOp {
@@ -149,7 +150,7 @@ pub fn sum_rows(b: &mut Builder, arr: VName) -> Operand {
             neutral: vec![ne],
         },
         arrs: vec![arr],
-    })
+    })))
     .into()
 }
 
@@ -192,7 +193,7 @@ pub fn apply_lambda(b: &mut Builder, lam: &Lambda, args: &[Operand]) -> Vec<Oper
     let mut subst = Subst::default();
     for (p, &a) in lam.params.iter().zip(args) {
         let ty = subst.ty(&p.ty);
-        let v = b.bind_as(&p.name.base.to_string(), Exp::Atom(a), ty);
+        let v = b.bind_as(&p.name.base.to_string(), Exp::Basic(BasicOp::Atom(a)), ty);
         subst.set(p.name, v);
     }
     let body = Renamer {
@@ -212,11 +213,11 @@ pub fn scan_exclusive(b: &mut Builder, w: Operand, op: &AccOp, arrs: &[VName]) -
     let op = rename_op(b, op, &op.neutral);
     let inc = b.emit_as(
         "scan",
-        Exp::Scan {
+        Exp::Soac(Soac::Scan(Scan {
             w,
             op: op.clone(),
             arrs: arrs.to_vec(),
-        },
+        })),
     );
     let is = b.iota(w);
     let ret: Vec<Type> = inc
@@ -289,14 +290,19 @@ pub fn essential_stms(body: &Body) -> Vec<&Stm> {
         }
     }
     keep.reverse();
-    keep.retain(|s| !matches!(s.exp, Exp::Size { .. } | Exp::Atom(Operand::Var(_))));
+    keep.retain(|s| {
+        !matches!(
+            s.exp,
+            Exp::Basic(BasicOp::Size { .. }) | Exp::Basic(BasicOp::Atom(Operand::Var(_)))
+        )
+    });
     keep
 }
 
 /// `v` with the renamings `let v = w` of `body` followed back.
 pub fn unalias(body: &Body, mut v: VName) -> VName {
     while let Some(w) = body.stms.iter().find_map(|s| match s.exp {
-        Exp::Atom(Operand::Var(w)) if s.pat[0].name == v => Some(w),
+        Exp::Basic(BasicOp::Atom(Operand::Var(w))) if s.pat[0].name == v => Some(w),
         _ => None,
     }) {
         v = w;

@@ -5,11 +5,11 @@
 
 use super::adjenv::Rev;
 use super::build::apply_lambda;
-use super::rename::Renamer;
+use parad_core::rename::Renamer;
 use parad_core::*;
 
 pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) {
-    let Exp::WithVjp { adj, args, .. } = &s.exp else {
+    let Exp::Ad(AdOp::WithVjp(WithVjp { adj, args, .. })) = &s.exp else {
         unreachable!()
     };
     if !args.iter().any(|&a| r.wants_op(b, a)) {

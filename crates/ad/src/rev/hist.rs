@@ -20,13 +20,13 @@ use parad_core::types::BOOL;
 use parad_core::*;
 
 pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<()> {
-    let Exp::Hist {
+    let Exp::Soac(Soac::Hist(Hist {
         w,
         dests,
         op,
         inds,
         vals,
-    } = &s.exp
+    })) = &s.exp
     else {
         unreachable!()
     };
@@ -273,11 +273,11 @@ fn seg_scan_exclusive(
     arrs.extend(xs);
     let inc = b.emit_as(
         "segscan",
-        Exp::Scan {
+        Exp::Soac(Soac::Scan(Scan {
             w,
             op: AccOp { lam: seg, neutral },
             arrs,
-        },
+        })),
     );
     let iota = b.iota(w);
     let ne = ne.to_vec();
@@ -327,13 +327,13 @@ fn generic(
     let op_copy = super::build::rename_op(b, op, &ne);
     let h = b.emit_as(
         "hpart",
-        Exp::Hist {
+        Exp::Soac(Soac::Hist(Hist {
             w,
             dests: fresh,
             op: op_copy,
             inds: vec![is],
             vals: vs.to_vec(),
-        },
+        })),
     );
     let mut err = None;
     // dst̄ and h̄ from the vjp of ⊙ at each bucket.

@@ -9,12 +9,12 @@ use parad_core::free::free_in_body;
 use parad_core::*;
 
 pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<()> {
-    let Exp::If {
+    let Exp::If(If {
         cond,
         then_br,
         else_br,
         ..
-    } = &s.exp
+    }) = &s.exp
     else {
         unreachable!()
     };
@@ -43,12 +43,12 @@ pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<()> {
     let else_b = branch(r, b, else_br)?;
     let out = b.emit_as(
         "adj",
-        Exp::If {
+        Exp::If(If {
             cond: r.po(*cond),
             then_br: then_b,
             else_br: else_b,
             ret,
-        },
+        }),
     );
     for ((&v, a), o) in cands.iter().zip(before).zip(out) {
         let new = match a {

@@ -8,7 +8,7 @@ use parad_core::*;
 pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) {
     let y = s.pat[0].name;
     match &s.exp {
-        Exp::Index { arr, slice } if r.wants(b, *arr) => {
+        Exp::Basic(BasicOp::Index { arr, slice }) if r.wants(b, *arr) => {
             let yb = r.adj_val(b, y);
             let slice: Vec<DimIndex> = slice
                 .iter()
@@ -23,23 +23,23 @@ pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) {
                 .collect();
             r.add_at(b, *arr, &slice, yb);
         }
-        Exp::Copy { arr } if r.wants(b, *arr) => {
+        Exp::Basic(BasicOp::Copy { arr }) if r.wants(b, *arr) => {
             let yb = r.adj_val(b, y);
             r.add(b, *arr, yb);
         }
-        Exp::Reverse { arr } if r.wants(b, *arr) => {
+        Exp::Basic(BasicOp::Reverse { arr }) if r.wants(b, *arr) => {
             let yb = adj_var(r, b, y);
             let c = b.reverse(yb);
             r.add(b, *arr, c.into());
         }
-        Exp::Rotate { arr, amount } if r.wants(b, *arr) => {
+        Exp::Basic(BasicOp::Rotate { arr, amount }) if r.wants(b, *arr) => {
             // rotate(k, x)[i] = x[i + k], so x̄ = rotate(-k, ȳ).
             let yb = adj_var(r, b, y);
             let k = b.neg(r.po(*amount));
             let c = b.rotate(k, yb);
             r.add(b, *arr, c.into());
         }
-        Exp::Reshape { arr, .. } if r.wants(b, *arr) => {
+        Exp::Basic(BasicOp::Reshape { arr, .. }) if r.wants(b, *arr) => {
             let yb = adj_var(r, b, y);
             let xp = r.p(*arr);
             let rank = b.type_of(xp).rank();
@@ -47,19 +47,19 @@ pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) {
             let c = b.reshape(yb, shape);
             r.add(b, *arr, c.into());
         }
-        Exp::Flatten { arr } if r.wants(b, *arr) => {
+        Exp::Basic(BasicOp::Flatten { arr }) if r.wants(b, *arr) => {
             let yb = adj_var(r, b, y);
             let xp = r.p(*arr);
             let (n, m) = (b.dim(xp, 0), b.dim(xp, 1));
             let c = b.unflatten(yb, n, m);
             r.add(b, *arr, c.into());
         }
-        Exp::Unflatten { arr, .. } if r.wants(b, *arr) => {
+        Exp::Basic(BasicOp::Unflatten { arr, .. }) if r.wants(b, *arr) => {
             let yb = adj_var(r, b, y);
             let c = b.flatten(yb);
             r.add(b, *arr, c.into());
         }
-        Exp::Rearrange { arr, perm } if r.wants(b, *arr) => {
+        Exp::Basic(BasicOp::Rearrange { arr, perm }) if r.wants(b, *arr) => {
             let yb = adj_var(r, b, y);
             let mut inv = vec![0; perm.len()];
             for (i, &p) in perm.iter().enumerate() {
@@ -68,12 +68,12 @@ pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) {
             let c = b.rearrange(yb, inv);
             r.add(b, *arr, c.into());
         }
-        Exp::Replicate { value, .. } if r.wants_op(b, *value) => {
+        Exp::Basic(BasicOp::Replicate { value, .. }) if r.wants_op(b, *value) => {
             let yb = adj_var(r, b, y);
             let c = sum_rows(b, yb);
             r.add_op(b, *value, c);
         }
-        Exp::Concat { arrs } => {
+        Exp::Basic(BasicOp::Concat { arrs }) => {
             let yb = adj_var(r, b, y);
             let mut off = Operand::i64(0);
             for &a in arrs {

@@ -9,16 +9,16 @@
 
 use super::adjenv::{Adj, Rev};
 use super::build::{i64_of, is_diff};
-use super::rename::Renamer;
 use super::Saved;
 use crate::Result;
 use parad_base::{IntType, PrimType};
 use parad_core::free::free_in_body;
+use parad_core::rename::Renamer;
 use parad_core::types::I64;
 use parad_core::*;
 
 pub fn fwd(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<Saved> {
-    let Exp::Loop { params, form, body } = &s.exp else {
+    let Exp::Loop(Loop { params, form, body }) = &s.exp else {
         unreachable!()
     };
     let (i, it, count) = match form {
@@ -103,7 +103,7 @@ pub fn fwd(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<Saved> {
     };
     b.let_pat(
         pat,
-        Exp::Loop {
+        Exp::Loop(Loop {
             params: new_params,
             form: LoopForm::For {
                 i: i_new.name,
@@ -111,7 +111,7 @@ pub fn fwd(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<Saved> {
                 bound,
             },
             body: body_new,
-        },
+        }),
     );
     Ok(Saved::Loop {
         checkpoints: cp_out.iter().map(|p| p.name).collect(),
@@ -132,16 +132,16 @@ fn count_iterations(
         ctx: b.ctx,
         subst: &mut r.subst,
     }
-    .exp(&Exp::Loop {
+    .exp(&Exp::Loop(Loop {
         params: params.to_vec(),
         form: form.clone(),
         body: body.clone(),
-    });
-    let Exp::Loop {
+    }));
+    let Exp::Loop(Loop {
         mut params,
         form,
         mut body,
-    } = exp
+    }) = exp
     else {
         unreachable!()
     };
@@ -149,22 +149,23 @@ fn count_iterations(
     let n1 = b.param("count", I64);
     body.stms.push(Stm {
         pat: vec![n1.clone()],
-        exp: Exp::BinOp(
+        exp: Exp::Basic(BasicOp::BinOp(
             BinOp::Add,
             PrimType::Int(IntType::I64),
             n.name.into(),
             Operand::i64(1),
-        ),
+        )),
         span: b.span(),
+        attrs: vec![],
     });
     body.result.push(n1.name.into());
     params.push((n, Operand::i64(0)));
-    let out = b.emit_as("inspect", Exp::Loop { params, form, body });
+    let out = b.emit_as("inspect", Exp::Loop(Loop { params, form, body }));
     (*out.last().expect("count")).into()
 }
 
 pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm, saved: Saved) -> Result<()> {
-    let Exp::Loop { params, body, form } = &s.exp else {
+    let Exp::Loop(Loop { params, body, form }) = &s.exp else {
         unreachable!()
     };
     let Saved::Loop {
@@ -246,7 +247,7 @@ pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm, saved: Saved) -> Result<()> {
     r.restore_subst(&saved_params);
     let out = b.emit_as(
         "adj",
-        Exp::Loop {
+        Exp::Loop(Loop {
             params: loop_params,
             form: LoopForm::For {
                 i: j,
@@ -254,7 +255,7 @@ pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm, saved: Saved) -> Result<()> {
                 bound: count,
             },
             body: Body::new(stms, res),
-        },
+        }),
     );
     for ((&v, a), &o) in cands.iter().zip(&before).zip(&out[nf..]) {
         let new = match a {

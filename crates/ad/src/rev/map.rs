@@ -8,10 +8,10 @@
 
 use super::adjenv::{Adj, Rev};
 use super::build::{fix_ret, sum_rows};
-use super::rename::Renamer;
 use crate::{AdError, Result};
 use parad_base::PrimType;
 use parad_core::free::free_in_lambda;
+use parad_core::rename::Renamer;
 use parad_core::*;
 
 /// The adjoint `+` on one element, for accumulators.
@@ -39,7 +39,7 @@ pub fn acc_input(b: &mut Builder, arr: VName) -> AccInput {
 }
 
 pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<()> {
-    let Exp::Map { w, lam, arrs } = &s.exp else {
+    let Exp::Soac(Soac::Map(Map { w, lam, arrs })) = &s.exp else {
         unreachable!()
     };
     if arrs.iter().any(|&a| b.type_of(r.p(a)).is_acc()) {
@@ -263,10 +263,10 @@ impl MapCtx<'_> {
             body: Body::new(stms, result),
         };
         fix_ret(&mut l);
-        Ok(Exp::Map {
+        Ok(Exp::Soac(Soac::Map(Map {
             w: self.w,
             lam: l,
             arrs: inputs,
-        })
+        })))
     }
 }

@@ -12,7 +12,7 @@
 //! operations), [`update`], [`scatter`], [`if_`], [`map`], [`reduce`],
 //! [`scan`], [`hist`], [`loops`], [`acc`] (accumulators, for `vjp` of
 //! `vjp`), [`custom`] (`with_vjp`), [`sparse`] (maps whose result
-//! adjoint is sparse); [`adjenv`] holds the sweep state and [`rename`] the renamer.
+//! adjoint is sparse); [`adjenv`] holds the sweep state (renamed copies come from `parad_core::rename`).
 
 pub mod acc;
 pub mod adjenv;
@@ -24,7 +24,6 @@ pub mod index;
 pub mod loops;
 pub mod map;
 pub mod reduce;
-pub mod rename;
 pub mod scalar;
 pub mod scan;
 pub mod scatter;
@@ -36,8 +35,8 @@ use adjenv::{activity, Rev};
 use build::zeros_like;
 use parad_base::Span;
 use parad_core::builder::Ctx;
+use parad_core::rename::Renamer;
 use parad_core::*;
-use rename::Renamer;
 
 /// Statements computing `lam(primals)` and the adjoints of its parameters
 /// given the adjoints of its results; the operands are the lambda's
@@ -80,7 +79,7 @@ fn vjp_with(
     r.check_seeds = check;
     for (p, &a) in lam.params.iter().zip(primals) {
         let ty = r.subst.ty(&p.ty);
-        let v = b.bind_as(&p.name.base.to_string(), Exp::Atom(a), ty);
+        let v = b.bind_as(&p.name.base.to_string(), Exp::Basic(BasicOp::Atom(a)), ty);
         r.subst.set(p.name, v);
     }
     let res = r.body(b, &lam.body, adjoints)?;
@@ -176,10 +175,10 @@ impl Rev {
             return Ok(Saved::None);
         }
         match &s.exp {
-            Exp::Update { .. } => update::fwd(self, b, s),
-            Exp::Scatter { .. } => scatter::fwd(self, b, s),
-            Exp::Loop { .. } => loops::fwd(self, b, s),
-            Exp::Apply { fun, .. } => Err(AdError::new(
+            Exp::Basic(BasicOp::Update { .. }) => update::fwd(self, b, s),
+            Exp::Soac(Soac::Scatter(Scatter { .. })) => scatter::fwd(self, b, s),
+            Exp::Loop(Loop { .. }) => loops::fwd(self, b, s),
+            Exp::Apply(Apply { fun, .. }) => Err(AdError::new(
                 s.span,
                 format!(
                     "cannot differentiate the call of {fun}: functions must be inlined before AD"
@@ -196,33 +195,37 @@ impl Rev {
         b.set_span(s.span);
         let needed = s.pat.iter().any(|p| self.has_adj(p.name));
         match (&s.exp, saved) {
-            (Exp::Update { .. }, sv) => update::rev(self, b, s, sv, needed),
-            (Exp::Scatter { .. }, sv) => scatter::rev(self, b, s, sv, needed),
+            (Exp::Basic(BasicOp::Update { .. }), sv) => update::rev(self, b, s, sv, needed),
+            (Exp::Soac(Soac::Scatter(Scatter { .. })), sv) => scatter::rev(self, b, s, sv, needed),
             _ if !needed => Ok(()),
-            (Exp::Loop { .. }, sv) => loops::rev(self, b, s, sv),
-            (Exp::Atom(x), _) => {
+            (Exp::Loop(Loop { .. }), sv) => loops::rev(self, b, s, sv),
+            (Exp::Basic(BasicOp::Atom(x)), _) => {
                 let y = self.adj_val(b, s.pat[0].name);
                 self.add_op(b, *x, y);
                 Ok(())
             }
             (
-                Exp::UnOp(..) | Exp::BinOp(..) | Exp::TernOp(..) | Exp::Conv(..) | Exp::Cmp(..),
+                Exp::Basic(BasicOp::UnOp(..))
+                | Exp::Basic(BasicOp::BinOp(..))
+                | Exp::Basic(BasicOp::TernOp(..))
+                | Exp::Basic(BasicOp::Conv(..))
+                | Exp::Basic(BasicOp::Cmp(..)),
                 _,
             ) => {
                 scalar::rev(self, b, s);
                 Ok(())
             }
             (
-                Exp::Index { .. }
-                | Exp::Reshape { .. }
-                | Exp::Flatten { .. }
-                | Exp::Unflatten { .. }
-                | Exp::Rearrange { .. }
-                | Exp::Replicate { .. }
-                | Exp::Concat { .. }
-                | Exp::Copy { .. }
-                | Exp::Reverse { .. }
-                | Exp::Rotate { .. },
+                Exp::Basic(BasicOp::Index { .. })
+                | Exp::Basic(BasicOp::Reshape { .. })
+                | Exp::Basic(BasicOp::Flatten { .. })
+                | Exp::Basic(BasicOp::Unflatten { .. })
+                | Exp::Basic(BasicOp::Rearrange { .. })
+                | Exp::Basic(BasicOp::Replicate { .. })
+                | Exp::Basic(BasicOp::Concat { .. })
+                | Exp::Basic(BasicOp::Copy { .. })
+                | Exp::Basic(BasicOp::Reverse { .. })
+                | Exp::Basic(BasicOp::Rotate { .. }),
                 _,
             ) => {
                 index::rev(self, b, s);
@@ -230,7 +233,7 @@ impl Rev {
             }
             // As Futhark does, the count of an `iota` gets the sum of the
             // result's adjoint (forward mode gives `iota` a zero tangent).
-            (Exp::Iota { n, .. }, _) => {
+            (Exp::Basic(BasicOp::Iota { n, .. }), _) => {
                 if self.wants_op(b, *n) {
                     let y = self.adj_val(b, s.pat[0].name).var().expect("array adjoint");
                     let sum = build::sum_rows(b, y);
@@ -238,25 +241,38 @@ impl Rev {
                 }
                 Ok(())
             }
-            (Exp::Scratch { .. } | Exp::Size { .. } | Exp::Assert { .. }, _) => Ok(()),
-            (Exp::If { .. }, _) => if_::rev(self, b, s),
-            (Exp::Map { .. }, _) => {
+            (
+                Exp::Basic(BasicOp::Scratch { .. })
+                | Exp::Basic(BasicOp::Size { .. })
+                | Exp::Basic(BasicOp::Assert { .. }),
+                _,
+            ) => Ok(()),
+            (Exp::If(If { .. }), _) => if_::rev(self, b, s),
+            (Exp::Soac(Soac::Map(Map { .. })), _) => {
                 if sparse::rev(self, b, s)? {
                     return Ok(());
                 }
                 map::rev(self, b, s)
             }
-            (Exp::Reduce { .. }, _) => reduce::rev(self, b, s),
-            (Exp::Scan { .. }, _) => scan::rev(self, b, s),
-            (Exp::Hist { .. }, _) => hist::rev(self, b, s),
-            (Exp::WithAcc { .. } | Exp::Upd { .. }, _) => acc::rev(self, b, s),
-            (Exp::WithVjp { .. }, _) => {
+            (Exp::Soac(Soac::Reduce(Reduce { .. })), _) => reduce::rev(self, b, s),
+            (Exp::Soac(Soac::Scan(Scan { .. })), _) => scan::rev(self, b, s),
+            (Exp::Soac(Soac::Hist(Hist { .. })), _) => hist::rev(self, b, s),
+            (Exp::Soac(Soac::WithAcc(WithAcc { .. })) | Exp::Basic(BasicOp::Upd { .. }), _) => {
+                acc::rev(self, b, s)
+            }
+            (Exp::Ad(AdOp::WithVjp(WithVjp { .. })), _) => {
                 custom::rev(self, b, s);
                 Ok(())
             }
-            (Exp::Apply { .. } | Exp::Jvp { .. } | Exp::Vjp { .. }, _) => Err(AdError::new(
+            (
+                Exp::Apply(Apply { .. })
+                | Exp::Ad(AdOp::Jvp(Jvp { .. }))
+                | Exp::Ad(AdOp::Vjp(Vjp { .. }))
+                | Exp::Soac(Soac::Screma(_)),
+                _,
+            ) => Err(AdError::new(
                 s.span,
-                "internal error: unexpanded AD node or call in a reverse sweep",
+                "internal error: unexpanded AD node, call or screma in a reverse sweep",
             )),
         }
     }

@@ -48,7 +48,7 @@ pub fn classify(lam: &Lambda) -> Option<(Special, usize)> {
     match &s.exp {
         // `*` on integers wraps around, so the rule dividing by the
         // elements does not apply: the generic rule handles it.
-        Exp::BinOp(op, t, a, c) if args_ok(a, c) && *t != PrimType::Bool => Some((
+        Exp::Basic(BasicOp::BinOp(op, t, a, c)) if args_ok(a, c) && *t != PrimType::Bool => Some((
             match (op, t) {
                 (BinOp::Add, _) => Special::Add,
                 (BinOp::Mul, PrimType::Float(_)) => Special::Mul,
@@ -58,9 +58,9 @@ pub fn classify(lam: &Lambda) -> Option<(Special, usize)> {
             },
             0,
         )),
-        Exp::Map {
+        Exp::Soac(Soac::Map(Map {
             lam: inner, arrs, ..
-        } if arrs.len() == 2 && args_ok(&arrs[0].into(), &arrs[1].into()) => {
+        })) if arrs.len() == 2 && args_ok(&arrs[0].into(), &arrs[1].into()) => {
             classify(inner).map(|(s, d)| (s, d + 1))
         }
         _ => None,
@@ -80,7 +80,7 @@ pub fn check_op_free(r: &Rev, b: &Builder, lam: &Lambda, span: parad_base::Span)
 }
 
 pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<()> {
-    let Exp::Reduce { w, op, arrs, .. } = &s.exp else {
+    let Exp::Soac(Soac::Reduce(Reduce { w, op, arrs, .. })) = &s.exp else {
         unreachable!()
     };
     check_op_free(r, b, &op.lam, s.span)?;

@@ -12,9 +12,9 @@ pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) {
     let y = s.pat[0].name;
     let yv: Operand = r.p(y).into();
     let ops: Vec<Operand> = match &s.exp {
-        Exp::UnOp(_, _, x) | Exp::Conv(_, _, _, x) => vec![*x],
-        Exp::BinOp(_, _, x, z) => vec![*x, *z],
-        Exp::TernOp(_, _, x, y1, z) => vec![*x, *y1, *z],
+        Exp::Basic(BasicOp::UnOp(_, _, x)) | Exp::Basic(BasicOp::Conv(_, _, _, x)) => vec![*x],
+        Exp::Basic(BasicOp::BinOp(_, _, x, z)) => vec![*x, *z],
+        Exp::Basic(BasicOp::TernOp(_, _, x, y1, z)) => vec![*x, *y1, *z],
         _ => return,
     };
     let wants: Vec<bool> = ops.iter().map(|&o| r.wants_op(b, o)).collect();
@@ -24,14 +24,16 @@ pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) {
     let ybar = r.adj_val(b, y);
     let p: Vec<Operand> = ops.iter().map(|&o| r.po(o)).collect();
     let partials: Vec<Option<Operand>> = match s.exp {
-        Exp::UnOp(op, t, _) => vec![partials::unop(b, op, t, p[0], yv)],
-        Exp::BinOp(op, t, _, _) => {
+        Exp::Basic(BasicOp::UnOp(op, t, _)) => vec![partials::unop(b, op, t, p[0], yv)],
+        Exp::Basic(BasicOp::BinOp(op, t, _, _)) => {
             let (dx, dz) = partials::binop(b, op, t, p[0], p[1], yv, (wants[0], wants[1]));
             vec![dx, dz]
         }
-        Exp::TernOp(op, t, _, _, _) => partials::ternop(b, op, t, [p[0], p[1], p[2]]).to_vec(),
-        Exp::Conv(op, from, to, _) => {
-            let back = b.emit1(Exp::Conv(op, to, from, ybar));
+        Exp::Basic(BasicOp::TernOp(op, t, _, _, _)) => {
+            partials::ternop(b, op, t, [p[0], p[1], p[2]]).to_vec()
+        }
+        Exp::Basic(BasicOp::Conv(op, from, to, _)) => {
+            let back = b.emit1(Exp::Basic(BasicOp::Conv(op, to, from, ybar)));
             r.add_op(b, ops[0], back.into());
             return;
         }

@@ -16,7 +16,7 @@ use parad_base::Span;
 use parad_core::*;
 
 pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<()> {
-    let Exp::Scan { w, op, arrs } = &s.exp else {
+    let Exp::Soac(Soac::Scan(Scan { w, op, arrs })) = &s.exp else {
         unreachable!()
     };
     check_op_free(r, b, &op.lam, s.span)?;
@@ -343,9 +343,9 @@ fn inner_operator(b: &mut Builder, lam: &Lambda) -> Option<Lambda> {
     let [s] = super::build::essential_stms(&lam.body)[..] else {
         return None;
     };
-    let Exp::Map {
+    let Exp::Soac(Soac::Map(Map {
         lam: inner, arrs, ..
-    } = &s.exp
+    })) = &s.exp
     else {
         return None;
     };
@@ -457,13 +457,13 @@ pub fn suffix_sums(b: &mut Builder, w: Operand, yb: VName) -> VName {
     let lam = lambda(b, vec![t.clone(), t], |b, p| {
         vec![add_values(b, p[0].into(), p[1].into())]
     });
-    let sc = b.emit1(Exp::Scan {
+    let sc = b.emit1(Exp::Soac(Soac::Scan(Scan {
         w,
         op: AccOp {
             lam,
             neutral: vec![ne],
         },
         arrs: vec![rv],
-    });
+    })));
     b.reverse(sc)
 }

@@ -95,14 +95,14 @@ fn winners(b: &mut Builder, w: Operand, arr: VName, inds: &[VName]) -> VName {
         z = b.replicate(n, z).into();
     }
     let js = b.iota(w);
-    b.emit1(Exp::Scatter {
+    b.emit1(Exp::Soac(Soac::Scatter(Scatter {
         w,
         dests: vec![ScatterDest {
             arr: z.var().expect("array"),
             inds: inds.to_vec(),
             vals: js,
         }],
-    })
+    })))
 }
 
 fn subst_dest(r: &Rev, d: &ScatterDest) -> ScatterDest {
@@ -114,7 +114,7 @@ fn subst_dest(r: &Rev, d: &ScatterDest) -> ScatterDest {
 }
 
 pub fn fwd(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<Saved> {
-    let Exp::Scatter { w, dests } = &s.exp else {
+    let Exp::Soac(Soac::Scatter(Scatter { w, dests })) = &s.exp else {
         unreachable!()
     };
     let w = r.po(*w);
@@ -130,7 +130,7 @@ pub fn fwd(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<Saved> {
 }
 
 pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm, saved: Saved, _needed: bool) -> Result<()> {
-    let Exp::Scatter { w, dests } = &s.exp else {
+    let Exp::Soac(Soac::Scatter(Scatter { w, dests })) = &s.exp else {
         unreachable!()
     };
     let Saved::Overwritten(saved) = saved else {
@@ -148,25 +148,25 @@ pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm, saved: Saved, _needed: bool) -
             }
             if r.wants(b, d.arr) {
                 let z = zeros_like(b, old);
-                let xb = b.emit1(Exp::Scatter {
+                let xb = b.emit1(Exp::Soac(Soac::Scatter(Scatter {
                     w,
                     dests: vec![ScatterDest {
                         arr: yb,
                         inds: sd.inds.clone(),
                         vals: z.var().expect("array"),
                     }],
-                });
+                })));
                 r.add(b, d.arr, xb.into());
             }
         }
-        let restored = b.emit1(Exp::Scatter {
+        let restored = b.emit1(Exp::Soac(Soac::Scatter(Scatter {
             w,
             dests: vec![ScatterDest {
                 arr: r.p(p.name),
                 inds: sd.inds,
                 vals: old.var().expect("array"),
             }],
-        });
+        })));
         r.subst.set(d.arr, restored);
     }
     Ok(())

@@ -15,7 +15,7 @@ use parad_core::*;
 /// Applies the sparse rule to map statement `s` if it fits; returns
 /// whether it did.
 pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<bool> {
-    let Exp::Map { w, lam, arrs } = &s.exp else {
+    let Exp::Soac(Soac::Map(Map { w, lam, arrs })) = &s.exp else {
         return Ok(false);
     };
     let sparse: Vec<usize> = (0..s.pat.len())
@@ -70,12 +70,13 @@ pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<bool> {
         }
         let one = Stm {
             pat,
-            exp: Exp::Map {
+            exp: Exp::Soac(Soac::Map(Map {
                 w: k,
                 lam: lam.clone(),
                 arrs: rows.clone(),
-            },
+            })),
             span: s.span,
+            attrs: vec![],
         };
         super::map::rev(r, b, &one)?;
         r.forget(res.name);

@@ -24,7 +24,7 @@ fn subst_slice(r: &Rev, slice: &[DimIndex]) -> Vec<DimIndex> {
 }
 
 pub fn fwd(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<Saved> {
-    let Exp::Update { arr, slice, .. } = &s.exp else {
+    let Exp::Basic(BasicOp::Update { arr, slice, .. }) = &s.exp else {
         unreachable!()
     };
     let old = b.slice(r.p(*arr), subst_slice(r, slice));
@@ -33,7 +33,7 @@ pub fn fwd(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<Saved> {
 }
 
 pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm, saved: Saved, needed: bool) -> Result<()> {
-    let Exp::Update { arr, slice, value } = &s.exp else {
+    let Exp::Basic(BasicOp::Update { arr, slice, value }) = &s.exp else {
         unreachable!()
     };
     let Saved::Overwritten(old) = saved else {
@@ -49,19 +49,19 @@ pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm, saved: Saved, needed: bool) ->
         }
         if r.wants(b, *arr) {
             let z = zeros_like(b, old[0]);
-            let xb = b.emit1(Exp::Update {
+            let xb = b.emit1(Exp::Basic(BasicOp::Update {
                 arr: yb,
                 slice: slice.clone(),
                 value: z,
-            });
+            }));
             r.add(b, *arr, xb.into());
         }
     }
-    let restored = b.emit1(Exp::Update {
+    let restored = b.emit1(Exp::Basic(BasicOp::Update {
         arr: r.p(ys),
         slice,
         value: old[0],
-    });
+    }));
     r.subst.set(*arr, restored);
     Ok(())
 }

@@ -115,11 +115,11 @@ pub fn program(fun: &Fun, modes: Modes) -> Program {
         let rets = ret.iter().chain(&ret).cloned().collect();
         let g = pb.function("f_jvp", all, rets, |b| {
             let lam = fun.lambda(b);
-            let exp = Exp::Jvp {
+            let exp = Exp::Ad(AdOp::Jvp(Jvp {
                 lam,
                 primals: xs.iter().map(|p| p.name.into()).collect(),
                 tangents: dxs.iter().map(|p| p.name.into()).collect(),
-            };
+            }));
             b.emit(exp).into_iter().map(Operand::from).collect()
         });
         pb.entry("f_jvp", g);
@@ -131,11 +131,11 @@ pub fn program(fun: &Fun, modes: Modes) -> Program {
         let rets = ret.iter().chain(&tys).cloned().collect();
         let g = pb.function("f_vjp", all, rets, |b| {
             let lam = fun.lambda(b);
-            let exp = Exp::Vjp {
+            let exp = Exp::Ad(AdOp::Vjp(Vjp {
                 lam,
                 primals: xs.iter().map(|p| p.name.into()).collect(),
                 adjoints: ybs.iter().map(|p| p.name.into()).collect(),
-            };
+            }));
             b.emit(exp).into_iter().map(Operand::from).collect()
         });
         pb.entry("f_vjp", g);
@@ -391,20 +391,20 @@ pub fn each_exp(p: &Program, f: &mut dyn FnMut(&Exp)) {
         for s in &b.stms {
             f(&s.exp);
             match &s.exp {
-                Exp::If {
+                Exp::If(If {
                     then_br, else_br, ..
-                } => {
+                }) => {
                     body(then_br, f);
                     body(else_br, f)
                 }
-                Exp::Loop { body: lb, .. } => body(lb, f),
-                Exp::Map { lam, .. }
-                | Exp::Jvp { lam, .. }
-                | Exp::Vjp { lam, .. }
-                | Exp::WithAcc { lam, .. } => body(&lam.body, f),
-                Exp::Reduce { op, .. } | Exp::Scan { op, .. } | Exp::Hist { op, .. } => {
-                    body(&op.lam.body, f)
-                }
+                Exp::Loop(Loop { body: lb, .. }) => body(lb, f),
+                Exp::Soac(Soac::Map(Map { lam, .. }))
+                | Exp::Ad(AdOp::Jvp(Jvp { lam, .. }))
+                | Exp::Ad(AdOp::Vjp(Vjp { lam, .. }))
+                | Exp::Soac(Soac::WithAcc(WithAcc { lam, .. })) => body(&lam.body, f),
+                Exp::Soac(Soac::Reduce(Reduce { op, .. }))
+                | Exp::Soac(Soac::Scan(Scan { op, .. }))
+                | Exp::Soac(Soac::Hist(Hist { op, .. })) => body(&op.lam.body, f),
                 _ => {}
             }
         }

@@ -35,7 +35,7 @@ pub fn primal_program(params: &[Type], f: &Body) -> Program {
     let fun = pb.function("main", ps, ret, |b| {
         // Inline the lambda's body with its parameters bound to the inputs.
         for (p, &v) in lam.params.iter().zip(&names) {
-            b.let_pat(vec![p.clone()], Exp::Atom(v.into()));
+            b.let_pat(vec![p.clone()], Exp::Basic(BasicOp::Atom(v.into())));
         }
         for s in lam.body.stms.clone() {
             b.add_stm(s);
@@ -67,11 +67,11 @@ pub fn vjp_program(params: &[Type], f: &Body) -> Program {
         ins.into_iter().chain(seeds).collect(),
         all_ret,
         |b| {
-            b.emit(Exp::Vjp {
+            b.emit(Exp::Ad(AdOp::Vjp(Vjp {
                 lam,
                 primals,
                 adjoints,
-            })
+            })))
             .into_iter()
             .map(Operand::Var)
             .collect()
