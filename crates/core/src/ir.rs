@@ -4,8 +4,7 @@
 use crate::names::{NameSource, Symbol, VName};
 use crate::ops::{BinOp, CmpOp, ConvOp, TernOp, UnOp};
 use crate::types::Type;
-use parad_base::{IntType, PrimType, Span};
-use parad_values::Scalar;
+use parad_base::{IntType, PrimType, Scalar, Span};
 
 /// A variable or a constant.
 #[derive(Clone, Copy, Debug, PartialEq)]

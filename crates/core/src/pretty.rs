@@ -4,7 +4,7 @@
 
 use crate::ir::*;
 use crate::types::{AccType, Dim, Type};
-use parad_values::Scalar;
+use parad_base::Scalar;
 use std::fmt::{self, Display, Write};
 
 /// Formats a constant with its type suffix, e.g. `1.5f32`, `-3i8`, `true`.

@@ -3,8 +3,7 @@
 
 use crate::ir::Operand;
 use crate::names::VName;
-use parad_base::{IntType, PrimType};
-use parad_values::Scalar;
+use parad_base::{IntType, PrimType, Scalar};
 
 /// One array dimension. Sizes are checked at run time (DESIGN §2), so a
 /// dimension may be `Ext`: known only once the value exists (e.g. the

@@ -51,7 +51,7 @@ impl<'p> Lowerer<'p> {
             Callee::Lambda { params, .. } => params.len(),
             Callee::Global(f, ..) => self.prog.fun(*f).params.len(),
             Callee::Local { fun, .. } => fun.params.len(),
-            Callee::Intrinsic(name, _) => crate::intrinsics::arity(name),
+            Callee::Intrinsic(i, _) => i.arity(),
         }
     }
 

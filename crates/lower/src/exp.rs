@@ -7,6 +7,7 @@ use crate::Lowerer;
 use parad_base::{PrimType, Span};
 use parad_core::If;
 use parad_core::{Builder, Exp, Operand, Type as CType};
+use parad_types::intrinsics::Intrinsic;
 use parad_types::tast::{Literal, TExp, TExpKind, Type};
 use parad_values::Scalar;
 use std::rc::Rc;
@@ -58,8 +59,14 @@ impl<'p> Lowerer<'p> {
                 }
             }
             TExpKind::Intrinsic(name, inst) => {
+                let i = Intrinsic::from_name(name).ok_or_else(|| {
+                    LowerError::bug(
+                        span,
+                        format!("unknown intrinsic '{name}' (not in the table)"),
+                    )
+                })?;
                 let inst = inst.iter().map(|t| env.resolve(t)).collect();
-                Ok(closure(Callee::Intrinsic(name, inst)))
+                Ok(closure(Callee::Intrinsic(i, inst)))
             }
             TExpKind::Tuple(es) => Ok(SV::Tuple(
                 es.iter().map(|e| self.exp(b, env, e)).collect::<R<_>>()?,

@@ -1,4 +1,5 @@
-//! The type checker's intrinsics (see `parad_types::intrinsics`) in core
+//! The type checker's intrinsics (see `parad_types::intrinsics`, whose
+//! table gives their arity; dispatch is on its key `Intrinsic`) in core
 //! IR: scalar operators become core operations, array intrinsics become
 //! SOACs and array operations applied to every leaf, and `__jvp2`/`__vjp2`
 //! become AD nodes whose lambda is the inlined function.
@@ -13,37 +14,8 @@ use parad_core::{
     AccOp, BinOp, Builder, CmpOp, ConvOp, Exp, Lambda, Operand, ScatterDest, TernOp, UnOp, VName,
 };
 use parad_core::{AdOp, BasicOp, Hist, Jvp, Map, Reduce, Scan, Scatter, Soac, Vjp, WithVjp};
+use parad_types::intrinsics::Intrinsic as I;
 use parad_types::tast::Type;
-
-/// The number of arguments of intrinsic `name`.
-pub fn arity(name: &str) -> usize {
-    match name {
-        "__iota" | "__transpose" | "__flatten" | "__unzip" | "__copy" => 1,
-        "__map" | "__replicate" | "__concat" | "__zip" | "__scatter" => {
-            if name == "__scatter" {
-                3
-            } else {
-                2
-            }
-        }
-        "__reduce" | "__reduce_comm" | "__scan" | "__unflatten" | "__jvp2" | "__vjp2"
-        | "__with_vjp" => 3,
-        "__hist" | "__hist_stream" => 5,
-        "__scatter_stream" | "__acc_write" => 3,
-        "__flatmap" => 2,
-        "__flat_index_2d" => 6,
-        "__flat_index_3d" => 8,
-        "__flat_index_4d" => 10,
-        "__flat_update_2d" => 5,
-        "__flat_update_3d" => 6,
-        "__flat_update_4d" => 7,
-        "fma" | "mad" | "lerp" | "mad_hi" | "set_bit" => 3,
-        "neg" | "abs" | "sgn" | "not" | "isnan" | "isinf" | "popc" | "clz" | "ctz" | "to_bits"
-        | "from_bits" | "convert" => 1,
-        n if UnOp::from_name(n).is_some() || n == "recip" => 1,
-        _ => 2,
-    }
-}
 
 fn prim_arg(a: &SV<'_>, span: Span) -> R<Operand> {
     match a {
@@ -69,18 +41,18 @@ impl<'p> Lowerer<'p> {
     pub fn intrinsic(
         &mut self,
         b: &mut Builder,
-        name: &'static str,
+        name: I,
         inst: &[Type],
         args: Vec<SV<'p>>,
         span: Span,
     ) -> R<SV<'p>> {
         b.set_span(span);
-        if name.starts_with("__") {
+        if name.is_array() {
             return self.array_intrinsic(b, name, inst, args, span);
         }
-        if name == "eq" || name == "neq" {
+        if name == I::Eq || name == I::Neq {
             let e = self.equal(b, &args[0], &args[1], span)?;
-            return Ok(SV::Prim(if name == "neq" {
+            return Ok(SV::Prim(if name == I::Neq {
                 Operand::Var(b.unop(UnOp::Not, e))
             } else {
                 e
@@ -142,20 +114,21 @@ impl<'p> Lowerer<'p> {
     fn array_intrinsic(
         &mut self,
         b: &mut Builder,
-        name: &'static str,
+        intrinsic: I,
         inst: &[Type],
         mut args: Vec<SV<'p>>,
         span: Span,
     ) -> R<SV<'p>> {
         let ty = |i: usize| inst[i].clone();
         let arrays = |v: &SV<'p>| v.arrays(span);
-        match name {
-            "__map" => {
+        let name = intrinsic.name();
+        match intrinsic {
+            I::Map => {
                 let xs = args.pop().unwrap();
                 let f = args.pop().unwrap();
                 self.map(b, f, xs, &ty(0), &ty(1), span)
             }
-            "__reduce" | "__reduce_comm" | "__scan" => {
+            I::Reduce | I::ReduceComm | I::Scan => {
                 let xs = args.pop().unwrap();
                 let ne = args.pop().unwrap();
                 let op = args.pop().unwrap();
@@ -177,7 +150,7 @@ impl<'p> Lowerer<'p> {
                 let names = b.emit_as(if outer == 1 { "scan" } else { "red" }, exp);
                 from_names(&ty(0), outer, &names, span)
             }
-            "__hist" => {
+            I::Hist => {
                 let vs = args.pop().unwrap();
                 let is = args.pop().unwrap();
                 let ne = args.pop().unwrap();
@@ -201,7 +174,7 @@ impl<'p> Lowerer<'p> {
                 );
                 from_names(&ty(0), 1, &names, span)
             }
-            "__scatter" => {
+            I::Scatter => {
                 let vs = args.pop().unwrap();
                 let is = args.pop().unwrap();
                 let dest = args.pop().unwrap();
@@ -221,7 +194,7 @@ impl<'p> Lowerer<'p> {
                 let names = b.emit_as("scatter", Exp::Soac(Soac::Scatter(Scatter { w, dests })));
                 from_names(&ty(0), 1, &names, span)
             }
-            "__iota" => {
+            I::Iota => {
                 let n = prim_arg(&args[0], span)?;
                 let r = b.emit1_as(
                     "iota",
@@ -234,7 +207,7 @@ impl<'p> Lowerer<'p> {
                 );
                 Ok(SV::Arr(r))
             }
-            "__replicate" => {
+            I::Replicate => {
                 let n = prim_arg(&args[0], span)?;
                 args[1].map_leaves(&mut |value| {
                     Ok(SV::Arr(b.emit1_as(
@@ -243,7 +216,7 @@ impl<'p> Lowerer<'p> {
                     )))
                 })
             }
-            "__concat" => {
+            I::Concat => {
                 let xs = arrays(&args[0])?;
                 let ys = arrays(&args[1])?;
                 let names: Vec<VName> = xs
@@ -256,8 +229,8 @@ impl<'p> Lowerer<'p> {
                 from_names(&ty(0), 1, &names, span)
             }
             // A copy of a function value is the function.
-            "__copy" if matches!(args[0], SV::Fun(..)) => Ok(args.pop().expect("argument")),
-            "__transpose" | "__flatten" | "__copy" => args[0].map_leaves(&mut |o| {
+            I::Copy if matches!(args[0], SV::Fun(..)) => Ok(args.pop().expect("argument")),
+            I::Transpose | I::Flatten | I::Copy => args[0].map_leaves(&mut |o| {
                 let arr = match o {
                     // A copy of a scalar is the scalar.
                     Operand::Var(v) if b.type_of(v).rank() > 0 => v,
@@ -280,7 +253,7 @@ impl<'p> Lowerer<'p> {
                     SV::Arr(r)
                 })
             }),
-            "__unflatten" => {
+            I::Unflatten => {
                 let n = prim_arg(&args[0], span)?;
                 let m = prim_arg(&args[1], span)?;
                 args[2].map_leaves(&mut |o| {
@@ -291,7 +264,7 @@ impl<'p> Lowerer<'p> {
                     )))
                 })
             }
-            "__zip" => {
+            I::Zip => {
                 let ys = args.pop().unwrap();
                 let xs = args.pop().unwrap();
                 let (ax, ay) = (arrays(&xs)?, arrays(&ys)?);
@@ -301,11 +274,11 @@ impl<'p> Lowerer<'p> {
                 }
                 Ok(SV::Tuple(vec![xs, ys]))
             }
-            "__unzip" => Ok(SV::Tuple(vec![
+            I::Unzip => Ok(SV::Tuple(vec![
                 args[0].project("0", span)?,
                 args[0].project("1", span)?,
             ])),
-            "__jvp2" | "__vjp2" => {
+            I::Jvp2 | I::Vjp2 => {
                 let seed = args.pop().unwrap();
                 let x = args.pop().unwrap();
                 let f = args.pop().unwrap();
@@ -337,7 +310,7 @@ impl<'p> Lowerer<'p> {
                     from_names(second, 0, &names[k..], span)?,
                 ]))
             }
-            "__with_vjp" => {
+            I::WithVjp => {
                 let x = args.pop().unwrap();
                 let f_adj = args.pop().unwrap();
                 let f = args.pop().unwrap();
@@ -353,7 +326,7 @@ impl<'p> Lowerer<'p> {
                 let names = b.emit_as("custom", Exp::Ad(AdOp::WithVjp(WithVjp { lam, adj, args })));
                 from_names(&r, 0, &names, span)
             }
-            "__flat_index_2d" | "__flat_index_3d" | "__flat_index_4d" => {
+            I::FlatIndex2d | I::FlatIndex3d | I::FlatIndex4d => {
                 let ops: Vec<Operand> = args[1..]
                     .iter()
                     .map(|a| prim_arg(a, span))
@@ -365,7 +338,7 @@ impl<'p> Lowerer<'p> {
                     Ok(SV::Arr(flat_view(b, xs, offset, dims, Operand::i64(0))))
                 })
             }
-            "__flat_update_2d" | "__flat_update_3d" | "__flat_update_4d" => {
+            I::FlatUpdate2d | I::FlatUpdate3d | I::FlatUpdate4d => {
                 let vs = args.pop().unwrap();
                 let ops: Vec<Operand> = args[1..]
                     .iter()
@@ -382,7 +355,7 @@ impl<'p> Lowerer<'p> {
                     Ok(SV::Arr(flat_write(b, d, offset, strides, v)))
                 })
             }
-            "__scatter_stream" | "__hist_stream" => {
+            I::ScatterStream | I::HistStream => {
                 let bs = args.pop().unwrap();
                 let f = args.pop().unwrap();
                 let op = if name == "__hist_stream" {
@@ -395,7 +368,7 @@ impl<'p> Lowerer<'p> {
                 let dest = args.pop().unwrap();
                 self.acc_stream(b, dest, op, f, bs, &ty(0), &ty(1), span)
             }
-            "__acc_write" => {
+            I::AccWrite => {
                 let v = args.pop().unwrap();
                 let i = prim_arg(&args.pop().unwrap(), span)?;
                 let SV::Acc(acc) = args.pop().unwrap() else {
@@ -405,12 +378,15 @@ impl<'p> Lowerer<'p> {
                 b.set_span(span);
                 Ok(SV::Acc(b.upd(acc, vec![i], vals)))
             }
-            "__flatmap" => {
+            I::Flatmap => {
                 let xs = args.pop().unwrap();
                 let f = args.pop().unwrap();
                 self.flatmap(b, f, xs, inst, span)
             }
-            _ => Err(LowerError::bug(span, format!("unknown intrinsic {name}"))),
+            _ => Err(LowerError::bug(
+                span,
+                format!("scalar intrinsic {name} lowered as an array intrinsic"),
+            )),
         }
     }
 
@@ -640,34 +616,35 @@ fn array_equal(b: &mut Builder, x: VName, y: VName) -> Operand {
 /// A scalar intrinsic at prim type `t`.
 fn scalar(
     b: &mut Builder,
-    name: &str,
+    intrinsic: I,
     t: PrimType,
     inst: &[Type],
     a: &[Operand],
     span: Span,
 ) -> R<VName> {
     let signed = matches!(t, PrimType::Int(it) if it.signed());
-    Ok(match name {
-        "lt" | "le" | "gt" | "ge" => b.cmp(CmpOp::from_name(name).unwrap(), a[0], a[1]),
-        "shr" => b.binop(if signed { BinOp::AShr } else { BinOp::LShr }, a[0], a[1]),
-        "ushr" => b.binop(BinOp::LShr, a[0], a[1]),
-        "neg" => b.unop(UnOp::Neg, a[0]),
-        "sgn" => b.unop(UnOp::Signum, a[0]),
-        "not" if t == PrimType::Bool => b.unop(UnOp::Not, a[0]),
-        "not" => b.unop(UnOp::Complement, a[0]),
-        "recip" => b.binop(BinOp::Div, Operand::Const(num_scalar(t, 1)), a[0]),
-        "from_fraction" => {
+    let name = intrinsic.name();
+    Ok(match intrinsic {
+        I::Lt | I::Le | I::Gt | I::Ge => b.cmp(CmpOp::from_name(name).unwrap(), a[0], a[1]),
+        I::Shr => b.binop(if signed { BinOp::AShr } else { BinOp::LShr }, a[0], a[1]),
+        I::Ushr => b.binop(BinOp::LShr, a[0], a[1]),
+        I::Neg => b.unop(UnOp::Neg, a[0]),
+        I::Sgn => b.unop(UnOp::Signum, a[0]),
+        I::Not if t == PrimType::Bool => b.unop(UnOp::Not, a[0]),
+        I::Not => b.unop(UnOp::Complement, a[0]),
+        I::Recip => b.binop(BinOp::Div, Operand::Const(num_scalar(t, 1)), a[0]),
+        I::FromFraction => {
             let n = conv(b, a[0], t);
             let d = conv(b, a[1], t);
             b.binop(BinOp::Div, n, d)
         }
-        "convert" => {
+        I::Convert => {
             let to = prim_type(&inst[1], span)?;
             b.emit1_as("conv", Exp::Basic(BasicOp::Conv(ConvOp::Cast, t, to, a[0])))
         }
-        "to_bits" => b.bitcast(bits_type(t, span)?, a[0]),
-        "from_bits" => b.bitcast(t, a[0]),
-        "get_bit" => {
+        I::ToBits => b.bitcast(bits_type(t, span)?, a[0]),
+        I::FromBits => b.bitcast(t, a[0]),
+        I::GetBit => {
             let (x, it) = as_bits(b, a[1], t, span)?;
             let bit = conv(b, a[0], it);
             let s = b.binop(BinOp::LShr, x, bit);
@@ -677,7 +654,7 @@ fn scalar(
                 .var()
                 .unwrap_or(r));
         }
-        "set_bit" => {
+        I::SetBit => {
             let (x, it) = as_bits(b, a[1], t, span)?;
             let bit = conv(b, a[0], it);
             let one = Operand::Const(num_scalar(it, 1));

@@ -7,6 +7,7 @@
 use crate::error::{LowerError, R};
 use parad_base::{FloatType, IntType, PrimType, Span};
 use parad_core::{Dim, Operand, VName};
+use parad_types::intrinsics::Intrinsic;
 use parad_types::tast::{FunId, TExp, TLocalFun, TPat, Type, TypeParamId, VarId};
 use parad_values::Scalar;
 use std::rc::Rc;
@@ -61,7 +62,7 @@ pub enum Callee<'p> {
         inst: Vec<Type>,
         sizes: SizeVals,
     },
-    Intrinsic(&'static str, Vec<Type>),
+    Intrinsic(Intrinsic, Vec<Type>),
 }
 
 /// The values that the context gives a function's size parameters at

@@ -1,7 +1,7 @@
 //! Type inference for expressions.
 
 use crate::env::{no_field, Checker, Local, Res, SizeScheme, TypeName};
-use crate::intrinsics::array_intrinsic;
+use crate::intrinsics::{array_intrinsic, module_intrinsic, Intrinsic};
 use crate::pat::Sizes;
 use crate::tast::*;
 use crate::typeexp::unsupported_modules;
@@ -14,33 +14,33 @@ use parad_syntax::ast::{
 
 /// How a built-in binary operator is typed and which intrinsic it becomes.
 struct BuiltinOp {
-    intrinsic: &'static str,
+    intrinsic: Intrinsic,
     class: ClassSet,
     returns_bool: bool,
 }
 
 fn builtin_op(name: &str) -> Option<BuiltinOp> {
     let (intrinsic, class, returns_bool) = match name {
-        "+" => ("add", ClassSet::NUM, false),
-        "-" => ("sub", ClassSet::NUM, false),
-        "*" => ("mul", ClassSet::NUM, false),
-        "/" => ("div", ClassSet::NUM, false),
-        "%" => ("mod", ClassSet::NUM, false),
-        "**" => ("pow", ClassSet::NUM, false),
-        "//" => ("quot", ClassSet::INT, false),
-        "%%" => ("rem", ClassSet::INT, false),
-        "&" => ("and", ClassSet::INT_BOOL, false),
-        "|" => ("or", ClassSet::INT_BOOL, false),
-        "^" => ("xor", ClassSet::INT_BOOL, false),
-        "<<" => ("shl", ClassSet::INT, false),
-        ">>" => ("shr", ClassSet::INT, false),
-        ">>>" => ("ushr", ClassSet::INT, false),
-        "==" => ("eq", ClassSet::ANY, true),
-        "!=" => ("neq", ClassSet::ANY, true),
-        "<" => ("lt", ClassSet::PRIM, true),
-        "<=" => ("le", ClassSet::PRIM, true),
-        ">" => ("gt", ClassSet::PRIM, true),
-        ">=" => ("ge", ClassSet::PRIM, true),
+        "+" => (Intrinsic::Add, ClassSet::NUM, false),
+        "-" => (Intrinsic::Sub, ClassSet::NUM, false),
+        "*" => (Intrinsic::Mul, ClassSet::NUM, false),
+        "/" => (Intrinsic::Div, ClassSet::NUM, false),
+        "%" => (Intrinsic::Mod, ClassSet::NUM, false),
+        "**" => (Intrinsic::Pow, ClassSet::NUM, false),
+        "//" => (Intrinsic::Quot, ClassSet::INT, false),
+        "%%" => (Intrinsic::Rem, ClassSet::INT, false),
+        "&" => (Intrinsic::And, ClassSet::INT_BOOL, false),
+        "|" => (Intrinsic::Or, ClassSet::INT_BOOL, false),
+        "^" => (Intrinsic::Xor, ClassSet::INT_BOOL, false),
+        "<<" => (Intrinsic::Shl, ClassSet::INT, false),
+        ">>" => (Intrinsic::Shr, ClassSet::INT, false),
+        ">>>" => (Intrinsic::Ushr, ClassSet::INT, false),
+        "==" => (Intrinsic::Eq, ClassSet::ANY, true),
+        "!=" => (Intrinsic::Neq, ClassSet::ANY, true),
+        "<" => (Intrinsic::Lt, ClassSet::PRIM, true),
+        "<=" => (Intrinsic::Le, ClassSet::PRIM, true),
+        ">" => (Intrinsic::Gt, ClassSet::PRIM, true),
+        ">=" => (Intrinsic::Ge, ClassSet::PRIM, true),
         _ => return None,
     };
     Some(BuiltinOp {
@@ -49,20 +49,6 @@ fn builtin_op(name: &str) -> Option<BuiltinOp> {
         returns_bool,
     })
 }
-
-/// The array intrinsics reachable as `intrinsics.NAME` (for `__NAME`).
-const INTRINSICS_MODULE: &[&str] = &[
-    "__scatter_stream",
-    "__hist_stream",
-    "__acc_write",
-    "__flatmap",
-    "__flat_index_2d",
-    "__flat_index_3d",
-    "__flat_index_4d",
-    "__flat_update_2d",
-    "__flat_update_3d",
-    "__flat_update_4d",
-];
 
 fn lit(l: Literal, ty: Type, span: Span) -> TExp {
     TExp::new(TExpKind::Lit(l), ty, span)
@@ -84,9 +70,12 @@ fn exp_dim(e: &TExp) -> Dim {
         TExpKind::Var(v, inst, _) if inst.is_empty() => Dim::Var(*v),
         TExpKind::Apply(f, args) if args.len() == 2 => {
             let op = match &f.kind {
-                TExpKind::Intrinsic("add", _) => SizeOp::Add,
-                TExpKind::Intrinsic("sub", _) => SizeOp::Sub,
-                TExpKind::Intrinsic("mul", _) => SizeOp::Mul,
+                TExpKind::Intrinsic(n, _) => match Intrinsic::from_name(n) {
+                    Some(Intrinsic::Add) => SizeOp::Add,
+                    Some(Intrinsic::Sub) => SizeOp::Sub,
+                    Some(Intrinsic::Mul) => SizeOp::Mul,
+                    _ => return Dim::Any,
+                },
                 _ => return Dim::Any,
             };
             match (exp_dim(&args[0]), exp_dim(&args[1])) {
@@ -287,11 +276,11 @@ impl Checker {
                     return Ok(t);
                 }
                 let ti = self.check_exp(inner)?;
-                self.unary("neg", "-", ClassSet::NUM, ti, span)
+                self.unary(Intrinsic::Neg, "-", ClassSet::NUM, ti, span)
             }
             ExpKind::Not(inner) => {
                 let ti = self.check_exp(inner)?;
-                self.unary("not", "!", ClassSet::INT_BOOL, ti, span)
+                self.unary(Intrinsic::Not, "!", ClassSet::INT_BOOL, ti, span)
             }
             ExpKind::If(c, t, f) => {
                 let tc = self.check_exp(c)?;
@@ -655,9 +644,7 @@ impl Checker {
         // `intrinsics.scatter_stream` and friends: the array intrinsics
         // that Futhark's `intrinsics` module offers to programs.
         if let ("intrinsics", 1) = (head.as_str(), q.quals.len()) {
-            if let Some(sig) = array_intrinsic(&format!("__{}", q.name))
-                .filter(|s| INTRINSICS_MODULE.contains(&s.name))
-            {
+            if let Some(sig) = module_intrinsic(&q.name) {
                 return Ok(self.intrinsic_exp(sig, span));
             }
             return Err(Diagnostic::error(
@@ -871,7 +858,7 @@ impl Checker {
 
     fn unary(
         &mut self,
-        intrinsic: &'static str,
+        intrinsic: Intrinsic,
         op: &str,
         class: ClassSet,
         e: TExp,
@@ -888,7 +875,7 @@ impl Checker {
             )
         })?;
         let f = TExp::new(
-            TExpKind::Intrinsic(intrinsic, vec![t.clone()]),
+            TExpKind::Intrinsic(intrinsic.name(), vec![t.clone()]),
             Type::arrow(t.clone(), t.clone()),
             span,
         );
@@ -961,7 +948,11 @@ impl Checker {
                 t.clone()
             };
             let fty = Type::arrows(vec![t.clone(), t.clone()], rt.clone());
-            let f = TExp::new(TExpKind::Intrinsic(bop.intrinsic, vec![t]), fty, op.span);
+            let f = TExp::new(
+                TExpKind::Intrinsic(bop.intrinsic.name(), vec![t]),
+                fty,
+                op.span,
+            );
             return Ok(apply(f, vec![ta, tb], rt, span));
         }
         let f = self.op_fn(op)?;
@@ -1086,7 +1077,7 @@ impl Checker {
             };
             let ty = Type::arrows(vec![t.clone(), t.clone()], rt);
             return Ok(TExp::new(
-                TExpKind::Intrinsic(bop.intrinsic, vec![t]),
+                TExpKind::Intrinsic(bop.intrinsic.name(), vec![t]),
                 ty,
                 span,
             ));

@@ -5,42 +5,36 @@
 
 use crate::env::{Checker, Res};
 use crate::exp::apply;
-use crate::intrinsics::{convert_type, scalar_intrinsic, scalar_intrinsic_type};
+use crate::intrinsics::{convert_type, scalar_intrinsic_type, Intrinsic, Reach};
 use crate::tast::*;
 use parad_base::{Diagnostic, FloatType, IntType, PrimType, Span};
 
 /// Operators as module members (`f32.+`) and their intrinsics.
-fn operator_intrinsic(name: &str) -> Option<&'static str> {
+fn operator_intrinsic(name: &str) -> Option<Intrinsic> {
     Some(match name {
-        "+" => "add",
-        "-" => "sub",
-        "*" => "mul",
-        "/" => "div",
-        "%" => "mod",
-        "**" => "pow",
-        "//" => "quot",
-        "%%" => "rem",
-        "&" => "and",
-        "|" => "or",
-        "^" => "xor",
-        "<<" => "shl",
-        ">>" => "shr",
-        ">>>" => "ushr",
-        "==" => "eq",
-        "!=" => "neq",
-        "<" => "lt",
-        "<=" => "le",
-        ">" => "gt",
-        ">=" => "ge",
+        "+" => Intrinsic::Add,
+        "-" => Intrinsic::Sub,
+        "*" => Intrinsic::Mul,
+        "/" => Intrinsic::Div,
+        "%" => Intrinsic::Mod,
+        "**" => Intrinsic::Pow,
+        "//" => Intrinsic::Quot,
+        "%%" => Intrinsic::Rem,
+        "&" => Intrinsic::And,
+        "|" => Intrinsic::Or,
+        "^" => Intrinsic::Xor,
+        "<<" => Intrinsic::Shl,
+        ">>" => Intrinsic::Shr,
+        ">>>" => Intrinsic::Ushr,
+        "==" => Intrinsic::Eq,
+        "!=" => Intrinsic::Neq,
+        "<" => Intrinsic::Lt,
+        "<=" => Intrinsic::Le,
+        ">" => Intrinsic::Gt,
+        ">=" => Intrinsic::Ge,
         _ => return None,
     })
 }
-
-/// Intrinsic names that are reachable only through operators.
-const OPERATOR_ONLY: &[&str] = &[
-    "add", "sub", "mul", "div", "mod", "pow", "quot", "rem", "and", "or", "xor", "shl", "shr",
-    "ushr", "eq", "neq", "lt", "le", "gt", "ge",
-];
 
 fn int_lit(v: i128, t: IntType, span: Span) -> TExp {
     TExp::new(TExpKind::Lit(Literal::Int(v)), int_prim(t), span)
@@ -69,12 +63,12 @@ impl Checker {
         span: Span,
     ) -> Res<Option<TExp>> {
         let t = Type::Prim(p);
-        let intrinsic = |n: &'static str, inst: Vec<Type>, ty: Type| {
-            TExp::new(TExpKind::Intrinsic(n, inst), ty, span)
+        let intrinsic = |i: Intrinsic, inst: Vec<Type>, ty: Type| {
+            TExp::new(TExpKind::Intrinsic(i.name(), inst), ty, span)
         };
         if let Some(from) = PrimType::from_name(name) {
             return Ok(Some(intrinsic(
-                "convert",
+                Intrinsic::Convert,
                 vec![Type::Prim(from), t.clone()],
                 convert_type(from, p),
             )));
@@ -82,10 +76,10 @@ impl Checker {
         if p == PrimType::Bool {
             return Ok(None);
         }
-        let is_float = matches!(p, PrimType::Float(_));
         if let Some(op) = operator_intrinsic(name) {
-            let (_, class) =
-                scalar_intrinsic(op).expect("operator intrinsics are scalar intrinsics");
+            let class = op
+                .scalar_class()
+                .expect("operator intrinsics are scalar intrinsics");
             if !class.admits(p) {
                 return Ok(None);
             }
@@ -94,7 +88,7 @@ impl Checker {
         }
         let conv = |to: PrimType| {
             Some(intrinsic(
-                "convert",
+                Intrinsic::Convert,
                 vec![Type::Prim(p), Type::Prim(to)],
                 convert_type(p, to),
             ))
@@ -132,15 +126,15 @@ impl Checker {
                 span,
             )),
             ("sum" | "product" | "maximum" | "minimum", _) => Some(self.reduction(p, name, span)?),
-            _ => match scalar_intrinsic(name) {
-                Some((n, class)) if class.admits(p) && !OPERATOR_ONLY.contains(&n) => {
-                    if (n == "to_bits" || n == "from_bits") && !is_float {
-                        None
-                    } else {
-                        let ty = scalar_intrinsic_type(n, &t).expect("scalar intrinsic has a type");
-                        Some(intrinsic(n, vec![t], ty))
+            _ => match Intrinsic::from_name(name) {
+                // Scalar intrinsics other than `convert` (reached through
+                // type names above) and those of operators (`f32.+` above).
+                Some(i) if i.reach() == Reach::Member => match i.scalar_class() {
+                    Some(class) if class.admits(p) => {
+                        scalar_intrinsic_type(i, &t).map(|ty| intrinsic(i, vec![t], ty))
                     }
-                }
+                    _ => None,
+                },
                 _ => None,
             },
         };
@@ -157,14 +151,16 @@ impl Checker {
             ));
         };
         let (op, ne) = match (name, p) {
-            ("sum", PrimType::Int(i)) => ("add", int_lit(0, i, span)),
-            ("sum", PrimType::Float(f)) => ("add", float_lit(0.0, f, span)),
-            ("product", PrimType::Int(i)) => ("mul", int_lit(1, i, span)),
-            ("product", PrimType::Float(f)) => ("mul", float_lit(1.0, f, span)),
-            ("maximum", PrimType::Int(i)) => ("max", int_lit(int_bounds(i).0, i, span)),
-            ("maximum", PrimType::Float(f)) => ("max", float_lit(f64::NEG_INFINITY, f, span)),
-            ("minimum", PrimType::Int(i)) => ("min", int_lit(int_bounds(i).1, i, span)),
-            ("minimum", PrimType::Float(f)) => ("min", float_lit(f64::INFINITY, f, span)),
+            ("sum", PrimType::Int(i)) => (Intrinsic::Add, int_lit(0, i, span)),
+            ("sum", PrimType::Float(f)) => (Intrinsic::Add, float_lit(0.0, f, span)),
+            ("product", PrimType::Int(i)) => (Intrinsic::Mul, int_lit(1, i, span)),
+            ("product", PrimType::Float(f)) => (Intrinsic::Mul, float_lit(1.0, f, span)),
+            ("maximum", PrimType::Int(i)) => (Intrinsic::Max, int_lit(int_bounds(i).0, i, span)),
+            ("maximum", PrimType::Float(f)) => {
+                (Intrinsic::Max, float_lit(f64::NEG_INFINITY, f, span))
+            }
+            ("minimum", PrimType::Int(i)) => (Intrinsic::Min, int_lit(int_bounds(i).1, i, span)),
+            ("minimum", PrimType::Float(f)) => (Intrinsic::Min, float_lit(f64::INFINITY, f, span)),
             _ => {
                 return Err(Diagnostic::error(
                     span,
@@ -174,7 +170,7 @@ impl Checker {
         };
         let op_ty = Type::arrows(vec![t.clone(), t.clone()], t.clone());
         let opf = TExp::new(
-            TExpKind::Intrinsic(op, vec![t.clone()]),
+            TExpKind::Intrinsic(op.name(), vec![t.clone()]),
             op_ty.clone(),
             span,
         );

@@ -360,7 +360,8 @@ pub enum TExpKind {
     /// its size parameters take at this use.
     Global(FunId, Vec<Type>, Vec<SizeInst>),
     /// A built-in function of [`crate::intrinsics`], curried, with its type
-    /// parameters instantiated.
+    /// parameters instantiated; named by its name in the table
+    /// ([`crate::intrinsics::Intrinsic::name`]).
     Intrinsic(&'static str, Vec<Type>),
     Tuple(Vec<TExp>),
     /// Fields sorted by name.
