@@ -39,14 +39,24 @@ pub fn check_ir_by_default() -> bool {
     cfg!(debug_assertions) || std::env::var_os("PARAD_CHECK_IR").is_some()
 }
 
-/// Writes `-- after NAME` and the program to standard error.
-pub fn dump_to_stderr() -> DumpHook {
-    Arc::new(|pass, program| eprint!("-- after {pass}\n{program}"))
+/// The text of a dump: a line `-- after NAME`, then the program, ending
+/// with a newline.
+pub fn dump_text(pass: &str, program: &Program) -> String {
+    let mut text = format!("-- after {pass}\n{program}");
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
 }
 
-/// Writes `-- after NAME` and the program to standard output.
+/// Writes [`dump_text`] to standard error.
+pub fn dump_to_stderr() -> DumpHook {
+    Arc::new(|pass, program| eprint!("{}", dump_text(pass, program)))
+}
+
+/// Writes [`dump_text`] to standard output.
 pub fn dump_to_stdout() -> DumpHook {
-    Arc::new(|pass, program| print!("-- after {pass}\n{program}"))
+    Arc::new(|pass, program| print!("{}", dump_text(pass, program)))
 }
 
 impl Default for Config {

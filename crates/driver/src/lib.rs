@@ -58,7 +58,7 @@ mod pipeline;
 
 pub use backend::{Backend, Loaded};
 pub use config::{
-    check_ir_by_default, dump_to_stderr, dump_to_stdout, stage_names, Config, DumpHook,
+    check_ir_by_default, dump_text, dump_to_stderr, dump_to_stdout, stage_names, Config, DumpHook,
 };
 pub use error::{render, DriverError, Message};
 pub use front::{Checked, Source};
