@@ -11,8 +11,11 @@ use std::sync::{Arc, Mutex};
 const SRC: &str = "entry sq (x: f64) = x * x\n\
                    entry grad (x: f64) = vjp (\\x -> x * x * x) x 1.0\n";
 
-/// A dump hook that records `(pass, printed program)`.
-fn recorder() -> (DumpHook, Arc<Mutex<Vec<(String, String)>>>) {
+/// What a recording dump hook saw: `(pass, printed program)`.
+type Seen = Arc<Mutex<Vec<(String, String)>>>;
+
+/// A dump hook that records what it is given.
+fn recorder() -> (DumpHook, Seen) {
     let seen = Arc::new(Mutex::new(vec![]));
     let s = seen.clone();
     let hook: DumpHook = Arc::new(move |pass: &str, p: &Program| {
