@@ -2,21 +2,29 @@
 //! for every user of it: the command-line tool, the test runner, the
 //! benchmarks, test harnesses and library users.
 //!
+//! Why: the pipeline used to be assembled by each caller (the CLI with a
+//! boolean per stage, the AD test harness again, …), so the IR checker,
+//! per-entry-point failures and error messages drifted apart. Here the
+//! passes are a list of named values ([`PASSES`]) chosen by a [`Config`],
+//! and one loop ([`run_passes`]) runs them with the checks and dumps.
+//!
 //! ```text
-//!  .fut ── front end (parse, type check, lower) ──► core Program   stage `lower`
+//!  .fut ─► front end: parse, type check, lower ─► core Program    stage `lower`
 //!                                                      │
-//!            core passes (Config::passes, in order):   │
-//!              simplify       CSE, DCE                 │
-//!              differentiate  jvp/vjp expanded, one entry function at a time
-//!              optimise       simplify, hoist out of maps, simplify
+//!          core passes, Config::passes in order:       ▼
+//!            simplify        CSE, DCE                             `simplify`
+//!            differentiate   jvp/vjp expanded, per entry function `differentiate`
+//!            optimise        simplify, hoist out of maps, simplify `optimise`
+//!                                                      │
 //!                                                      ▼
-//!                                                   Compiled ──► Backend (interp)
+//!                                  Compiled ─► Backend (Interp) ─► Loaded::call
 //! ```
 //!
-//! After the front end and after each pass, the program is dumped when
-//! [`Config::dump_after`] names the stage, then checked by
-//! `parad_core::check_program` when [`Config::check_ir`] is set (by
-//! default in debug builds and when `PARAD_CHECK_IR` is set); an
+//! After the front end and after each pass, the program is given to
+//! [`Config::dump`] when [`Config::dump_after`] names the stage (the
+//! default hook prints `-- after NAME` and the IR to stderr), then
+//! checked by `parad_core::check_program` when [`Config::check_ir`] is set
+//! (by default in debug builds and when `PARAD_CHECK_IR` is set); an
 //! ill-formed program is [`DriverError::IllFormed`], naming the pass.
 //!
 //! Entry points:
@@ -24,7 +32,9 @@
 //!   program (the core `Program`, its sources, and the entry points left
 //!   out with the reason: one entry point that lowering or AD cannot
 //!   handle does not stop the others);
-//! - [`compile_program`]: the core passes on a `Program` built another way;
+//! - [`compile_program`]: the core passes on a `Program` that did not come
+//!   from the front end (built in memory by a test; a printed-IR reader
+//!   would hand its `Program` and a [`SourceMap`] holding the text here);
 //! - [`Source`] and [`Checked`] for the front end's parts (`parad check`
 //!   stops after type checking, `parad dump --stage=ast` after parsing);
 //! - [`Backend`] and [`Loaded`]: what runs a program; [`Interp`] is the
@@ -38,6 +48,10 @@
 //! older `core` (= `lower`), `ad` (lowering then AD, without
 //! simplification before it) and `opt` (everything); see
 //! [`Config::for_stage`]. `--dump-after NAME,…` takes [`pass_names`].
+//!
+//! A new pass is a [`Pass`] value (name, words for messages, function)
+//! added to [`PASSES`] where it belongs; `parad dump` and `--dump-after`
+//! learn its name from there.
 //!
 //! ```no_run
 //! use parad_driver::{compile_file, Config};
