@@ -2,24 +2,12 @@
 //! expansion, IR check and interpretation.
 
 mod harness;
-use parad_ad::differentiate;
-use parad_core::{check_program, Program};
-use parad_core::{Scan, Soac};
+use parad_core::{Program, Scan, Soac};
 use parad_values::{read_values, Value};
 
+/// Lowered, differentiated and checked by the driver.
 fn compile(src: &str) -> Program {
-    let (sources, checked) = parad_types::check_source("test.fut", src);
-    let checked = checked.unwrap_or_else(|ds| {
-        panic!(
-            "{}",
-            ds.iter().map(|d| d.render(&sources)).collect::<String>()
-        )
-    });
-    let mut p = parad_lower::lower(&checked)
-        .unwrap_or_else(|e| panic!("{}", e.diagnostic().render(&sources)));
-    differentiate(&mut p).unwrap_or_else(|e| panic!("AD failed: {e}"));
-    check_program(&p).unwrap_or_else(|e| panic!("ill-formed IR after AD: {e}\n{p:?}"));
-    p
+    harness::compile_source(src)
 }
 
 fn run(src: &str, args: &str) -> Vec<Value> {

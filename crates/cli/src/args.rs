@@ -1,5 +1,6 @@
 //! The command line, as clap parses it.
 
+use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -53,6 +54,9 @@ pub struct RunArgs {
     pub binary: bool,
     #[arg(long, value_enum, default_value = "interp")]
     pub backend: BackendKind,
+    /// Print the IR after these passes to standard error.
+    #[arg(long, value_name = "PASS", value_delimiter = ',', value_parser = pass_values())]
+    pub dump_after: Vec<String>,
 }
 
 #[derive(Args)]
@@ -95,23 +99,50 @@ pub struct BenchArgs {
     pub entry: Option<String>,
 }
 
-/// A compiler stage whose output `dump` prints.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Stage {
-    /// The syntax tree as parsed.
-    Ast,
-    /// Core IR after lowering.
-    Core,
-    /// Core IR after automatic differentiation.
-    Ad,
-    /// Core IR after optimisation.
-    Opt,
+/// The stages `dump --stage` accepts: `ast`, then the driver's stage
+/// names (`lower`, each pass, and the older `core`, `ad`, `opt`).
+fn stage_values() -> PossibleValuesParser {
+    let mut values = vec![PossibleValue::new("ast").help("The syntax tree as parsed")];
+    values.extend(pass_help());
+    values.extend([
+        PossibleValue::new("core").help("= lower"),
+        PossibleValue::new("ad").help("Lowering then AD, without simplification before it"),
+        PossibleValue::new("opt").help("= optimise (the whole pipeline)"),
+    ]);
+    PossibleValuesParser::new(values)
+}
+
+/// The names `--dump-after` accepts: `lower` and each pass.
+fn pass_values() -> PossibleValuesParser {
+    PossibleValuesParser::new(pass_help())
+}
+
+/// `lower` and the passes, each with what it does.
+fn pass_help() -> Vec<PossibleValue> {
+    let capital = |what: &str| {
+        let mut c = what.chars();
+        c.next()
+            .map(|f| f.to_uppercase().chain(c).collect::<String>())
+            .unwrap_or_default()
+    };
+    std::iter::once(PossibleValue::new(parad_driver::LOWER).help("Lowering to core IR"))
+        .chain(
+            parad_driver::PASSES
+                .iter()
+                .map(|p| PossibleValue::new(p.name).help(capital(p.what))),
+        )
+        .collect()
 }
 
 #[derive(Args)]
 pub struct DumpArgs {
-    #[arg(long, value_enum)]
-    pub stage: Stage,
+    /// The stage whose output is printed: `ast`, or the core IR after a
+    /// stage (the default pipeline run up to it).
+    #[arg(long, value_parser = stage_values())]
+    pub stage: String,
+    /// Also print the IR after these passes (before the stage's output).
+    #[arg(long, value_name = "PASS", value_delimiter = ',', value_parser = pass_values())]
+    pub dump_after: Vec<String>,
     /// The program (`.fut` file).
     pub program: PathBuf,
 }

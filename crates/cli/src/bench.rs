@@ -1,14 +1,14 @@
 //! `parad bench`: time entry points on their test datasets.
 
 use crate::args::{BackendKind, BenchArgs};
-use crate::pipeline::Interp;
 use crate::Failure;
-use parad_testrun::{bench::to_json, bench_files, find_fut_files, Backend, BenchOptions};
+use parad_driver::{Backend, Interp};
+use parad_testrun::{bench::to_json, bench_files, find_fut_files, BenchOptions};
 
 pub fn bench(args: &BenchArgs) -> Result<(), Failure> {
     let files = find_fut_files(&args.paths).map_err(Failure::msg)?;
     let backend: &dyn Backend = match args.backend {
-        BackendKind::Interp => &Interp,
+        BackendKind::Interp => &Interp::default(),
     };
     let options = BenchOptions {
         runs: args.runs as usize,

@@ -1,11 +1,12 @@
 //! `parad check`: parse and type check, report diagnostics.
 
 use crate::args::CheckArgs;
-use crate::pipeline::load_program;
 use crate::Failure;
+use parad_driver::Source;
 
 pub fn check(args: &CheckArgs) -> Result<(), Failure> {
-    load_program(&args.program)
+    Source::read(&args.program)
+        .and_then(Source::check)
         .map(|_| ())
-        .map_err(Failure::Program)
+        .map_err(|e| Failure::Program(e.render()))
 }

@@ -1,41 +1,39 @@
 //! `parad dump`: print a stage's view of the program.
 
-use crate::args::{DumpArgs, Stage};
+use crate::args::DumpArgs;
 use crate::Failure;
-use parad_base::SourceMap;
+use parad_driver::{compile_file, dump_to_stdout, render, Config, Source};
 
 pub fn dump(args: &DumpArgs) -> Result<(), Failure> {
-    match args.stage {
-        Stage::Ast => {
-            let path = &args.program;
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| Failure::msg(format!("cannot read {}: {e}", path.display())))?;
-            let mut sources = SourceMap::new();
-            let file = sources.add(path.display().to_string(), text.clone());
-            let program = parad_syntax::parse(file, &text)
-                .map_err(|d| Failure::Program(d.render(&sources)))?;
-            println!("{program:#?}");
-            Ok(())
+    if args.stage == "ast" {
+        if !args.dump_after.is_empty() {
+            return Err(Failure::Usage(
+                "--dump-after needs a core-IR stage, not `ast`".into(),
+            ));
         }
-        Stage::Core | Stage::Ad | Stage::Opt => {
-            let compiled =
-                crate::pipeline::load_program(&args.program).map_err(Failure::Program)?;
-            let lowered = crate::pipeline::lower(
-                compiled,
-                !matches!(args.stage, Stage::Core),
-                matches!(args.stage, Stage::Opt),
-            )
-            .map_err(|e| match e {
-                parad_testrun::LoadError::Compile(t) => Failure::Program(t),
-                parad_testrun::LoadError::Unsupported(t) => Failure::Program(format!("{t}\n")),
-            })?;
-            print!("{}", lowered.program);
-            // Entry points that AD could not differentiate are left out of
-            // the program: say which and why.
-            for (entry, why) in &lowered.unsupported {
-                eprintln!("entry point `{entry}` left out: {why}");
-            }
-            Ok(())
-        }
+        let program = Source::read(&args.program)
+            .and_then(|s| s.parse())
+            .map_err(|e| Failure::Program(e.render()))?;
+        println!("{program:#?}");
+        return Ok(());
     }
+    let config = Config::for_stage(&args.stage)
+        .ok_or_else(|| Failure::Usage(format!("unknown stage `{}`", args.stage)))?
+        .with_dump_after(&args.dump_after)
+        .with_dump(dump_to_stdout());
+    let compiled = compile_file(&args.program, &config).map_err(|e| {
+        if e.is_unsupported() {
+            Failure::Program(format!("{}\n", e.render()))
+        } else {
+            Failure::Program(e.render())
+        }
+    })?;
+    print!("{}", compiled.program);
+    // Entry points that lowering or AD could not handle are left out of
+    // the program: say which and why.
+    for l in &compiled.left_out {
+        let why = render(&l.reason, &compiled.sources);
+        eprintln!("entry point `{}` left out: {}", l.entry, why.trim_end());
+    }
+    Ok(())
 }

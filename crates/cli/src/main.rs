@@ -7,7 +7,6 @@ mod args;
 mod bench;
 mod check;
 mod dump;
-mod pipeline;
 mod run;
 mod test;
 

@@ -1,18 +1,22 @@
 //! `parad run`: call an entry point with arguments from standard input.
 
 use crate::args::{BackendKind, RunArgs};
-use crate::pipeline::Interp;
 use crate::Failure;
-use parad_testrun::{Backend, LoadError, RunFailure};
+use parad_driver::{Backend, Config, Interp};
 use std::io::{Read, Write};
 
 pub fn run(args: &RunArgs) -> Result<(), Failure> {
+    // Dumps asked for with --dump-after go to standard error.
+    let config = Config::default().with_dump_after(&args.dump_after);
     let backend = match args.backend {
-        BackendKind::Interp => Interp,
+        BackendKind::Interp => Interp::new(config),
     };
-    let mut program = backend.load(&args.program).map_err(|e| match e {
-        LoadError::Compile(rendered) => Failure::Program(rendered),
-        LoadError::Unsupported(reason) => Failure::msg(reason),
+    let mut program = backend.load(&args.program).map_err(|e| {
+        if e.is_unsupported() {
+            Failure::msg(e.render())
+        } else {
+            Failure::Program(e.render())
+        }
     })?;
     if !program.has_entry(&args.entry) {
         return Err(Failure::msg(format!(
@@ -27,9 +31,13 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         .map_err(|e| Failure::msg(format!("cannot read standard input: {e}")))?;
     let arguments = parad_values::read_values(&input)
         .map_err(|e| Failure::msg(format!("invalid input on standard input: {e}")))?;
-    let results = program.call(&args.entry, arguments).map_err(|f| match f {
-        RunFailure::Error(msg) if msg.starts_with("error") => Failure::Program(ensure_newline(msg)),
-        RunFailure::Error(msg) | RunFailure::Unsupported(msg) => Failure::msg(msg.trim_end()),
+    let results = program.call(&args.entry, arguments).map_err(|e| {
+        let msg = e.render();
+        if !e.is_unsupported() && msg.starts_with("error") {
+            Failure::Program(ensure_newline(msg))
+        } else {
+            Failure::msg(msg.trim_end())
+        }
     })?;
     // Each result is written as soon as it is formatted (a large array is
     // written in pieces). A closed pipe (e.g. `| head`) is not an error of

@@ -1,15 +1,15 @@
 //! `parad test`: run the test blocks of programs.
 
 use crate::args::{BackendKind, TestArgs};
-use crate::pipeline::Interp;
 use crate::Failure;
-use parad_testrun::{find_fut_files, run_files, Backend, Options};
+use parad_driver::{Backend, Interp};
+use parad_testrun::{find_fut_files, run_files, Options};
 use std::io::Write;
 
 pub fn test(args: &TestArgs) -> Result<(), Failure> {
     let files = find_fut_files(&args.paths).map_err(Failure::msg)?;
     let backend: &dyn Backend = match args.backend {
-        BackendKind::Interp => &Interp,
+        BackendKind::Interp => &Interp::default(),
     };
     let options = Options {
         exclude: args.exclude.clone(),

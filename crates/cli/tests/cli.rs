@@ -176,6 +176,64 @@ fn dump_core_and_ad_print_the_ir() {
 }
 
 #[test]
+fn dump_accepts_every_pass_name() {
+    let d = tempfile::tempdir().unwrap();
+    let p = write(
+        d.path(),
+        "p.fut",
+        "entry main (x: f64) = vjp (\\x -> x * x) x 1.0\n",
+    );
+    for stage in ["lower", "simplify", "differentiate", "optimise"] {
+        let o = parad(&["dump", &format!("--stage={stage}"), s(&p)]);
+        assert_eq!(code(&o), 0, "{stage}: {}", stderr(&o));
+        let out = stdout(&o);
+        assert!(out.contains("entry \"main\""), "{stage}: {out}");
+        // AD nodes are expanded by `differentiate`.
+        let expanded = matches!(stage, "differentiate" | "optimise");
+        assert_eq!(out.contains("vjp"), !expanded, "{stage}: {out}");
+    }
+}
+
+#[test]
+fn dump_after_prints_the_ir_after_each_named_pass() {
+    let d = tempfile::tempdir().unwrap();
+    let p = write(
+        d.path(),
+        "p.fut",
+        "entry main (x: f64) = vjp (\\x -> x * x) x 1.0\n",
+    );
+    let o = parad(&[
+        "dump",
+        "--stage=opt",
+        "--dump-after=differentiate,lower",
+        s(&p),
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    let lower = out.find("-- after lower\n").expect(&out);
+    let ad = out.find("-- after differentiate\n").expect(&out);
+    assert!(lower < ad, "{out}");
+    assert_eq!(out.matches("entry \"main\"").count(), 3, "{out}");
+    let o = parad(&["dump", "--stage=core", "--dump-after=hoist", s(&p)]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    no_panic(&o);
+}
+
+#[test]
+fn run_dump_after_writes_to_stderr() {
+    let d = tempfile::tempdir().unwrap();
+    let p = write(d.path(), "inc.fut", "def main (x: i32) : i32 = x + 1\n");
+    let o = parad_with_stdin(&["run", "--dump-after", "optimise", s(&p)], "41");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim(), "42i32");
+    assert!(
+        stderr(&o).starts_with("-- after optimise\n"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
 fn run_time_errors_are_located() {
     let d = tempfile::tempdir().unwrap();
     let p = write(

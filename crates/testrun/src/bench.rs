@@ -8,8 +8,8 @@
 //! Files without datasets are not compiled.
 
 use crate::data;
-use crate::runner::{Backend, LoadError, Loaded, RunFailure};
 use crate::spec::{parse_spec, Case, Expect, Input, Item, Values};
+use parad_driver::{Backend, DriverError, Loaded};
 use std::fmt::Write as _;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -140,13 +140,13 @@ fn bench_file(
     }
     let mut program = match backend.load(path) {
         Ok(p) => p,
-        Err(LoadError::Unsupported(why)) => {
-            let _ = writeln!(out, "{shown}: skipped: {why}");
+        Err(e) if e.is_unsupported() => {
+            let _ = writeln!(out, "{shown}: skipped: {}", e.render());
             return;
         }
-        Err(LoadError::Compile(msg)) => {
+        Err(e) => {
             report.failures += 1;
-            let _ = writeln!(out, "{shown}: compilation failed:\n{msg}");
+            let _ = writeln!(out, "{shown}: compilation failed:\n{}", e.render());
             return;
         }
     };
@@ -235,10 +235,11 @@ fn bench_case(
     Ok(Some(times))
 }
 
-fn problem(f: RunFailure) -> Problem {
-    match f {
-        RunFailure::Unsupported(why) => Skip(why),
-        RunFailure::Error(msg) => Fail(format!("run-time error:\n{msg}")),
+fn problem(e: DriverError) -> Problem {
+    if e.is_unsupported() {
+        Skip(e.render())
+    } else {
+        Fail(format!("run-time error:\n{}", e.render()))
     }
 }
 

@@ -2,8 +2,9 @@
 //! their cases against an execution backend.
 //!
 //! [`spec`] parses the blocks of a file, [`runner`] runs them through a
-//! [`Backend`] supplied by the caller and counts passed, failed and
-//! skipped cases.
+//! [`Backend`](parad_driver::Backend) supplied by the caller (the traits
+//! and the interpreter backend are in `parad_driver`) and counts passed,
+//! failed and skipped cases.
 
 pub mod bench;
 mod data;
@@ -11,7 +12,5 @@ pub mod runner;
 pub mod spec;
 
 pub use bench::{bench_files, BenchOptions, BenchReport, BenchResult};
-pub use runner::{
-    find_fut_files, run_file, run_files, Backend, LoadError, Loaded, Options, RunFailure, Summary,
-};
+pub use runner::{find_fut_files, run_file, run_files, Options, Summary};
 pub use spec::{parse_spec, SpecError, TestSpec};

@@ -14,53 +14,10 @@
 
 use crate::data;
 use crate::spec::{parse_spec, Case, Expect, Item, SpecError, TestSpec};
-use parad_values::Value;
+use parad_driver::{Backend, Loaded};
 use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-
-/// An execution backend: compiles programs into something callable.
-pub trait Backend {
-    /// Short name as used in `no_<name>` tags and `--backend`.
-    fn name(&self) -> &str;
-
-    /// Whether cases marked `compiled` (too slow to interpret) are skipped.
-    fn is_interpreter(&self) -> bool {
-        false
-    }
-
-    fn load(&self, path: &Path) -> Result<Box<dyn Loaded>, LoadError>;
-}
-
-/// A compiled program whose entry points can be called.
-pub trait Loaded {
-    /// Calls `entry`; the results are the entry's return values with
-    /// tuples unpacked.
-    fn call(&mut self, entry: &str, args: Vec<Value>) -> Result<Vec<Value>, RunFailure>;
-
-    /// Whether the program has an entry point called `entry` (so that a
-    /// misspelt `entry:` is not mistaken for an expected run-time error).
-    fn has_entry(&self, entry: &str) -> bool {
-        let _ = entry;
-        true
-    }
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub enum LoadError {
-    /// The program does not compile; the rendered diagnostics.
-    Compile(String),
-    /// The backend cannot run this program (yet); the reason.
-    Unsupported(String),
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub enum RunFailure {
-    /// A run-time error of the program, e.g. an out-of-bounds index.
-    Error(String),
-    /// The backend cannot run this (yet); the reason.
-    Unsupported(String),
-}
 
 /// Which cases to run.
 #[derive(Clone, Debug, Default)]
@@ -224,10 +181,10 @@ impl FileRun<'_> {
         }
         let program = match self.backend.load(self.path) {
             Ok(p) => Ok(p),
-            Err(LoadError::Unsupported(reason)) => {
-                return self.skip(cases, format_args!("{cases} case(s)"), &reason);
+            Err(e) if e.is_unsupported() => {
+                return self.skip(cases, format_args!("{cases} case(s)"), &e.render());
             }
-            Err(LoadError::Compile(msg)) => Err(msg),
+            Err(e) => Err(e.render()),
         };
         if spec.blocks.is_empty() {
             // Compiled only.
@@ -363,8 +320,9 @@ impl FileRun<'_> {
         };
         let result = program.call(at.entry, args);
         match (&case.expect, result) {
-            (_, Err(RunFailure::Unsupported(reason))) => self.skip(1, at, &reason),
-            (Expect::RunError(re), Err(RunFailure::Error(msg))) => {
+            (_, Err(e)) if e.is_unsupported() => self.skip(1, at, &e.render()),
+            (Expect::RunError(re), Err(e)) => {
+                let msg = e.render();
                 if re.is_match(&msg) {
                     self.pass()
                 } else {
@@ -378,7 +336,7 @@ impl FileRun<'_> {
                 at,
                 &format!("expected an error matching `{re}`, but the run succeeded"),
             ),
-            (_, Err(RunFailure::Error(msg))) => self.fail(at, &format!("run-time error:\n{msg}")),
+            (_, Err(e)) => self.fail(at, &format!("run-time error:\n{}", e.render())),
             (Expect::Success | Expect::AutoOutput, Ok(_)) => self.pass(),
             (Expect::Output(expected), Ok(actual)) => match data::read(expected) {
                 Err(e) => self.fail(at, &format!("bad expected output: {e}")),

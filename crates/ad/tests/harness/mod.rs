@@ -13,9 +13,9 @@
 //! - [`Fun::new`]`(shapes, body)`, [`Fun::positive`] (inputs in `[0.5, 2]`
 //!   instead of `[-1, 1]`, for `log`, `sqrt`, …);
 //! - [`program`]`(&fun, Modes { jvp, vjp })`: the program, not yet
-//!   differentiated; [`differentiated`]: the same after
-//!   `parad_ad::differentiate` and the IR checker (panics with the printed
-//!   program when either fails);
+//!   differentiated; [`differentiated`]: the same after the driver's
+//!   `differentiate` pass and the IR checker ([`expand`]; panics with the
+//!   printed program when either fails);
 //! - [`run`]`(&prog, entry, args)`: the interpreter, panicking on errors;
 //! - [`jvp_at`]`(&fun, xs, ẋs) -> (ys, ẏs)`, [`vjp_at`]`(&fun, xs, ȳs) -> (ys, x̄s)`;
 //! - [`check_jvp_fd`]`(&fun, seed, trials)`: `jvp` against central finite
@@ -25,8 +25,9 @@
 //!   `jvp` and `vjp` on random `x`, `ẋ`, `ȳ`;
 //! - values: [`scalar`], [`array`], [`flat`] (all elements as `f64`),
 //!   [`assert_close`];
-//! - Futhark source: [`compile_source`] (type check, lower, differentiate,
-//!   check) for tests written with `jvp`/`vjp` in the language.
+//! - Futhark source: [`compile_source`] (the driver's front end, then
+//!   differentiate and check, as [`ad_config`] says) for tests written
+//!   with `jvp`/`vjp` in the language.
 #![allow(dead_code)]
 
 use parad_core::types::F64;
@@ -145,13 +146,30 @@ pub fn program(fun: &Fun, modes: Modes) -> Program {
     p
 }
 
+/// The driver's pipeline for these tests: AD alone (no simplification,
+/// so that tests see what AD itself produces), with the IR checked before
+/// and after.
+pub fn ad_config() -> parad_driver::Config {
+    parad_driver::Config::with_passes(&[parad_driver::DIFFERENTIATE.name])
+        .unwrap()
+        .with_check_ir(true)
+}
+
+/// The program of a compilation in which no entry point was left out.
+fn whole(c: parad_driver::Compiled, before: &str) -> Program {
+    if let Some(l) = c.left_out.first() {
+        let why = parad_driver::render(&l.reason, &c.sources);
+        panic!("AD failed: {why}program:\n{before}");
+    }
+    c.program
+}
+
 /// `prog` after AD expansion, checked.
-pub fn expand(mut prog: Program) -> Program {
+pub fn expand(prog: Program) -> Program {
     let before = prog.to_string();
-    parad_ad::differentiate(&mut prog)
+    let c = parad_driver::compile_program(prog, parad_base::SourceMap::new(), &ad_config())
         .unwrap_or_else(|e| panic!("AD failed: {e}\nprogram:\n{before}"));
-    check_program(&prog).unwrap_or_else(|e| panic!("AD output is ill-formed: {e}\n{prog}"));
-    prog
+    whole(c, &before)
 }
 
 /// [`program`] then [`expand`].
@@ -349,16 +367,9 @@ pub fn check_dot(fun: &Fun, seed: u64, trials: usize) {
 
 /// Type checks, lowers and differentiates Futhark source.
 pub fn compile_source(src: &str) -> Program {
-    let (sources, checked) = parad_types::check_source("test.fut", src);
-    let checked = checked.unwrap_or_else(|ds| {
-        panic!(
-            "{}",
-            ds.iter().map(|d| d.render(&sources)).collect::<String>()
-        )
-    });
-    let p = parad_lower::lower(&checked)
-        .unwrap_or_else(|e| panic!("{}", e.diagnostic().render(&sources)));
-    expand(p)
+    let c = parad_driver::compile_source("test.fut", src, &ad_config())
+        .unwrap_or_else(|e| panic!("{e}"));
+    whole(c, src)
 }
 
 /// Runs entry `entry` of Futhark source on arguments in the text format.

@@ -4,7 +4,6 @@
 
 #![allow(dead_code)]
 
-use parad_ad::differentiate;
 use parad_base::{FloatType, IntType, PrimType};
 use parad_core::*;
 use parad_values::{ArrayData, ArrayValue, Scalar, Value};
@@ -81,13 +80,19 @@ pub fn vjp_program(params: &[Type], f: &Body) -> Program {
     pb.finish()
 }
 
-/// Differentiates and checks the program.
-pub fn expand(mut p: Program) -> Program {
-    differentiate(&mut p).unwrap_or_else(|e| panic!("AD failed: {e}"));
-    if let Err(e) = check_program(&p) {
-        panic!("ill-formed IR after AD: {e}\n{}", show(&p));
+/// Differentiates and checks the program (the driver's `differentiate`
+/// pass alone, with the IR checker).
+pub fn expand(p: Program) -> Program {
+    let before = show(&p);
+    let config = parad_driver::Config::with_passes(&[parad_driver::DIFFERENTIATE.name])
+        .unwrap()
+        .with_check_ir(true);
+    let c = parad_driver::compile_program(p, parad_base::SourceMap::new(), &config)
+        .unwrap_or_else(|e| panic!("AD failed: {e}\nprogram:\n{before}"));
+    if let Some(l) = c.left_out.first() {
+        panic!("AD failed: {}\nprogram:\n{before}", l.reason);
     }
-    p
+    c.program
 }
 
 pub fn show(p: &Program) -> String {

@@ -2,7 +2,7 @@
 //! the runner and bench tests.
 #![allow(dead_code)] // each test file uses part of it
 
-use parad_testrun::{Backend, LoadError, Loaded, RunFailure};
+use parad_driver::{Backend, DriverError, Loaded};
 use parad_values::{Scalar, Value};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -57,7 +57,7 @@ impl Backend for Fake {
         self.interpreter
     }
 
-    fn load(&self, path: &Path) -> Result<Box<dyn Loaded>, LoadError> {
+    fn load(&self, path: &Path) -> Result<Box<dyn Loaded>, DriverError> {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         match self
             .programs
@@ -68,14 +68,14 @@ impl Backend for Fake {
             Program::Compiles => Ok(Box::new(FakeLoaded {
                 calls: self.calls.clone(),
             })),
-            Program::CompileError(m) => Err(LoadError::Compile(m.to_string())),
-            Program::Unsupported(m) => Err(LoadError::Unsupported(m.to_string())),
+            Program::CompileError(m) => Err(DriverError::Program(m.into())),
+            Program::Unsupported(m) => Err(DriverError::Unsupported(m.into())),
         }
     }
 }
 
 impl Loaded for FakeLoaded {
-    fn call(&mut self, entry: &str, args: Vec<Value>) -> Result<Vec<Value>, RunFailure> {
+    fn call(&mut self, entry: &str, args: Vec<Value>) -> Result<Vec<Value>, DriverError> {
         self.calls
             .borrow_mut()
             .push((entry.to_string(), args.clone()));
@@ -85,16 +85,20 @@ impl Loaded for FakeLoaded {
                 for a in &args {
                     match a {
                         Value::Scalar(Scalar::I32(x)) => sum += x,
-                        other => return Err(RunFailure::Error(format!("not an i32: {other:?}"))),
+                        other => {
+                            return Err(DriverError::Runtime(
+                                format!("not an i32: {other:?}").into(),
+                            ))
+                        }
                     }
                 }
                 Ok(vec![Value::Scalar(Scalar::I32(sum))])
             }
             "echo" => Ok(args),
-            "fail" => Err(RunFailure::Error(
+            "fail" => Err(DriverError::Runtime(
                 "Error: index [5] out of bounds for array of 3".into(),
             )),
-            "unsup" => Err(RunFailure::Unsupported("f16 is not supported yet".into())),
+            "unsup" => Err(DriverError::Unsupported("f16 is not supported yet".into())),
             _ => unreachable!("has_entry said no"),
         }
     }

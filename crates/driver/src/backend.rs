@@ -1,0 +1,41 @@
+//! What executes a program: a [`Backend`] turns a program file into a
+//! [`Loaded`] program whose entry points can be called.
+//!
+//! The traits live next to the pipeline (not in the test runner) because
+//! every backend starts from the driver's output and reports the driver's
+//! errors; the test runner, `parad run` and `parad bench` only call them.
+
+use crate::error::DriverError;
+use parad_values::Value;
+use std::path::Path;
+
+/// An execution backend: compiles programs into something callable.
+pub trait Backend {
+    /// Short name as used in `no_<name>` tags and `--backend`.
+    fn name(&self) -> &str;
+
+    /// Whether cases marked `compiled` (too slow to interpret) are skipped.
+    fn is_interpreter(&self) -> bool {
+        false
+    }
+
+    /// Compiles the program at `path`. [`DriverError::Unsupported`] means
+    /// that the backend cannot run this program (yet).
+    fn load(&self, path: &Path) -> Result<Box<dyn Loaded>, DriverError>;
+}
+
+/// A compiled program whose entry points can be called.
+pub trait Loaded {
+    /// Calls `entry`; the results are the entry's return values with
+    /// tuples unpacked. Errors are [`DriverError::Runtime`] (the
+    /// program failed) or [`DriverError::Unsupported`] (the backend cannot
+    /// run this entry point yet).
+    fn call(&mut self, entry: &str, args: Vec<Value>) -> Result<Vec<Value>, DriverError>;
+
+    /// Whether the program has an entry point called `entry` (so that a
+    /// misspelt `entry:` is not mistaken for an expected run-time error).
+    fn has_entry(&self, entry: &str) -> bool {
+        let _ = entry;
+        true
+    }
+}

@@ -1,0 +1,109 @@
+//! The front end: Futhark source to a core [`Program`](parad_core::Program)
+//! (parse, type check, lower), one step of the pipeline named
+//! [`LOWER`](crate::LOWER).
+//!
+//! It is kept apart from the core passes so that a program can enter the
+//! pipeline another way (built in memory, or read from printed IR) and
+//! still run the same passes; and its parts are public because some
+//! commands stop early (`parad check` after type checking, `parad dump
+//! --stage=ast` after parsing).
+
+use crate::config::Config;
+use crate::error::{DriverError, Message};
+use crate::passes::{LOWER, LOWER_WHAT};
+use crate::pipeline::{after_stage, Compiled, LeftOut};
+use parad_base::{FileId, SourceMap};
+use parad_lower::ErrorKind;
+use std::path::Path;
+use std::sync::Arc;
+
+/// A source file, read into a [`SourceMap`].
+pub struct Source {
+    pub sources: SourceMap,
+    pub file: FileId,
+}
+
+impl Source {
+    /// Reads the file at `path` (named as the path is written).
+    pub fn read(path: &Path) -> Result<Source, DriverError> {
+        let text = std::fs::read_to_string(path).map_err(|error| DriverError::Read {
+            path: path.to_path_buf(),
+            error,
+        })?;
+        Ok(Source::new(path.display().to_string(), text))
+    }
+
+    /// Source text given by name (imports are resolved relative to the
+    /// name, as for a file).
+    pub fn new(name: impl Into<String>, text: impl Into<String>) -> Source {
+        let mut sources = SourceMap::new();
+        let file = sources.add(name, text);
+        Source { sources, file }
+    }
+
+    /// The syntax tree of the file alone (no imports, no type check).
+    pub fn parse(&self) -> Result<parad_syntax::ast::Program, DriverError> {
+        let text = &self.sources.get(self.file).text;
+        parad_syntax::parse(self.file, text).map_err(|d| {
+            DriverError::Program(Message::diagnostic(d, &Arc::new(self.sources.clone())))
+        })
+    }
+
+    /// Parses and type checks the file and what it imports.
+    pub fn check(self) -> Result<Checked, DriverError> {
+        let Source { mut sources, file } = self;
+        match parad_types::check_file(&mut sources, file) {
+            Ok(checked) => Ok(Checked { sources, checked }),
+            Err(diagnostics) => Err(DriverError::Program(Message::Diagnostics {
+                diagnostics,
+                sources: Arc::new(sources),
+            })),
+        }
+    }
+}
+
+/// A type-checked program with its sources.
+pub struct Checked {
+    pub sources: SourceMap,
+    pub checked: parad_types::Checked,
+}
+
+impl Checked {
+    /// Lowers to core IR, leaving out entry points that need a feature
+    /// lowering does not support yet (an error only when that leaves no
+    /// entry point), then dumps and checks as `config` says.
+    pub fn lower(self, config: &Config) -> Result<Compiled, DriverError> {
+        let sources = Arc::new(self.sources);
+        let (program, skipped) = parad_lower::lower_each(&self.checked).map_err(|e| {
+            let m = Message::diagnostic(e.diagnostic(), &sources);
+            match e.kind {
+                ErrorKind::Unsupported => DriverError::Unsupported(m),
+                ErrorKind::Program | ErrorKind::Bug => DriverError::Program(m),
+            }
+        })?;
+        let left_out: Vec<LeftOut> = skipped
+            .into_iter()
+            .map(|(entry, e)| LeftOut {
+                entry,
+                pass: LOWER,
+                reason: e.diagnostic(),
+            })
+            .collect();
+        if program.entries.is_empty() {
+            if let Some(l) = left_out.first() {
+                return Err(DriverError::Unsupported(Message::diagnostic(
+                    l.reason.clone(),
+                    &sources,
+                )));
+            }
+        }
+        let c = Compiled {
+            program,
+            sources,
+            left_out,
+            differentiated: false,
+        };
+        after_stage(&c, config, Some(LOWER), &format!("after {LOWER_WHAT}"))?;
+        Ok(c)
+    }
+}
