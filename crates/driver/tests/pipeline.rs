@@ -245,3 +245,64 @@ fn run_time_errors_are_located() {
     assert!(matches!(e, DriverError::Runtime(_)), "{e:?}");
     assert!(e.render().contains("oob.fut:2:"), "{e}");
 }
+
+/// Wraps `main`'s body in a `jvp` again, as if a pass after AD had
+/// produced one.
+fn reintroduce_jvp(c: &mut Compiled) -> Result<(), DriverError> {
+    let f = &mut c.program.funs[0];
+    let x = f.params[0].clone();
+    let y = c.program.names.fresh("y");
+    let ty = x.ty.clone();
+    let lam = parad_core::Lambda {
+        params: vec![parad_core::Param::new(y, ty.clone())],
+        ret: vec![ty.clone()],
+        body: parad_core::Body::new(vec![], vec![Operand::Var(y)]),
+    };
+    let (r, t) = (c.program.names.fresh("r"), c.program.names.fresh("t"));
+    let jvp = parad_core::Jvp {
+        lam,
+        primals: vec![Operand::Var(x.name)],
+        tangents: vec![Operand::f64(1.0)],
+    };
+    let pat = vec![
+        parad_core::Param::new(r, ty.clone()),
+        parad_core::Param::new(t, ty),
+    ];
+    f.body
+        .stms
+        .push(parad_core::Stm::new(pat, jvp, Default::default()));
+    f.body.result = vec![Operand::Var(r)];
+    Ok(())
+}
+
+#[test]
+fn ad_operators_are_rejected_after_the_ad_pass_only() {
+    const JVP: Pass = Pass {
+        name: "jvp",
+        what: "adding a jvp",
+        run: reintroduce_jvp,
+    };
+    let before = Config {
+        passes: vec![JVP, DIFFERENTIATE],
+        ..Config::default()
+    }
+    .with_check_ir(true);
+    assert!(compile_program(square(), SourceMap::new(), &before).is_ok());
+    let after = Config {
+        passes: vec![DIFFERENTIATE, JVP],
+        ..Config::default()
+    }
+    .with_check_ir(true);
+    match compile_program(square(), SourceMap::new(), &after) {
+        Err(DriverError::IllFormed { pass, error, .. }) => {
+            assert_eq!(pass.as_deref(), Some("jvp"));
+            assert!(
+                error
+                    .message
+                    .contains("AD operator left after the AD stage"),
+                "{error}"
+            );
+        }
+        other => panic!("expected an IR check failure, got {other:?}"),
+    }
+}
