@@ -136,17 +136,17 @@ impl<'p> Lowerer<'p> {
                 let w = width(b, &arrs, span)?;
                 let op = self.operator(b, op, ne, &ty(0), span)?;
                 b.set_span(span);
-                let exp = if name == "__scan" {
+                let exp = if intrinsic == I::Scan {
                     Exp::Soac(Soac::Scan(Scan { w, op, arrs }))
                 } else {
                     Exp::Soac(Soac::Reduce(Reduce {
                         w,
-                        comm: name == "__reduce_comm",
+                        comm: intrinsic == I::ReduceComm,
                         op,
                         arrs,
                     }))
                 };
-                let outer = usize::from(name == "__scan");
+                let outer = usize::from(intrinsic == I::Scan);
                 let names = b.emit_as(if outer == 1 { "scan" } else { "red" }, exp);
                 from_names(&ty(0), outer, &names, span)
             }
@@ -236,14 +236,14 @@ impl<'p> Lowerer<'p> {
                     Operand::Var(v) if b.type_of(v).rank() > 0 => v,
                     _ => return Ok(SV::Prim(o)),
                 };
-                let exp = match name {
-                    "__transpose" => {
+                let exp = match intrinsic {
+                    I::Transpose => {
                         let r = b.type_of(arr).rank();
                         let mut perm: Vec<usize> = (0..r).collect();
                         perm.swap(0, 1);
                         Exp::Basic(BasicOp::Rearrange { arr, perm })
                     }
-                    "__flatten" => Exp::Basic(BasicOp::Flatten { arr }),
+                    I::Flatten => Exp::Basic(BasicOp::Flatten { arr }),
                     _ => Exp::Basic(BasicOp::Copy { arr }),
                 };
                 let r = b.emit1_as("a", exp);
@@ -289,7 +289,7 @@ impl<'p> Lowerer<'p> {
                 let primals = x.leaves(span)?;
                 let seeds = seed.leaves(span)?;
                 b.set_span(span);
-                let exp = if name == "__jvp2" {
+                let exp = if intrinsic == I::Jvp2 {
                     Exp::Ad(AdOp::Jvp(Jvp {
                         lam,
                         primals,
@@ -304,7 +304,7 @@ impl<'p> Lowerer<'p> {
                 };
                 let names = b.emit_as("ad", exp);
                 let k = types_of(&r, 0, span)?.len();
-                let second = if name == "__jvp2" { &r } else { &a };
+                let second = if intrinsic == I::Jvp2 { &r } else { &a };
                 Ok(SV::Tuple(vec![
                     from_names(&r, 0, &names[..k], span)?,
                     from_names(second, 0, &names[k..], span)?,
@@ -358,7 +358,7 @@ impl<'p> Lowerer<'p> {
             I::ScatterStream | I::HistStream => {
                 let bs = args.pop().unwrap();
                 let f = args.pop().unwrap();
-                let op = if name == "__hist_stream" {
+                let op = if intrinsic == I::HistStream {
                     let ne = args.pop().unwrap();
                     let op = args.pop().unwrap();
                     Some(self.operator(b, op, ne, &ty(0), span)?)
