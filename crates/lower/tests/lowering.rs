@@ -3,7 +3,7 @@
 //! arrays, in-place updates) hold.
 
 use parad_core::{check_program, Exp, Program};
-use parad_core::{AdOp, Apply, Hist, If, Jvp, Loop, Map, Reduce, Scan, Soac, Vjp};
+use parad_core::{AdOp, Apply, If, Jvp, Map, Soac, Vjp};
 use parad_interp::Interp;
 use parad_lower::{lower, ErrorKind};
 use parad_values::{read_values, Value};
@@ -29,27 +29,9 @@ fn run(p: &Program, entry: &str, args: &str) -> Result<Vec<Value>, String> {
     parad_interp::run(p, entry, vals(args)).map_err(|e| e.message)
 }
 
+/// Statements at any depth whose expression satisfies `pred`.
 fn count_exps(p: &Program, pred: &dyn Fn(&Exp) -> bool) -> usize {
-    fn body(b: &parad_core::Body, pred: &dyn Fn(&Exp) -> bool) -> usize {
-        b.stms.iter().map(|s| exp(&s.exp, pred)).sum()
-    }
-    fn exp(e: &Exp, pred: &dyn Fn(&Exp) -> bool) -> usize {
-        let inner = match e {
-            Exp::If(If {
-                then_br, else_br, ..
-            }) => body(then_br, pred) + body(else_br, pred),
-            Exp::Loop(Loop { body: b, .. }) => body(b, pred),
-            Exp::Soac(Soac::Map(Map { lam, .. }))
-            | Exp::Ad(AdOp::Jvp(Jvp { lam, .. }))
-            | Exp::Ad(AdOp::Vjp(Vjp { lam, .. })) => body(&lam.body, pred),
-            Exp::Soac(Soac::Reduce(Reduce { op, .. }))
-            | Exp::Soac(Soac::Scan(Scan { op, .. }))
-            | Exp::Soac(Soac::Hist(Hist { op, .. })) => body(&op.lam.body, pred),
-            _ => 0,
-        };
-        inner + usize::from(pred(e))
-    }
-    p.funs.iter().map(|f| body(&f.body, pred)).sum()
+    parad_core::walk::count(p, |s| pred(&s.exp))
 }
 
 #[test]
