@@ -257,3 +257,49 @@ fn sum_types_are_tags_and_payloads() {
         vals("1i8 0.0 2.0 2.0")
     );
 }
+
+#[test]
+fn loop_attributes_go_on_the_loop_statement() {
+    use parad_core::Attr;
+    let p = compile(
+        "entry main (n: i64) (x: f64) =\n\
+           let a = #[unroll] loop y = x for _i < 4 do y * x\n\
+           let b = #[sequential] #[stripmine(2)] #[incremental_flattening(only_inner, 3)]\n\
+                   loop y = x for _i < n do y + x\n\
+           let (c, _) = #[stripmine(2)] loop (y, k) = (x, 0) while k < n do (y * 2, k + 1)\n\
+           in (a, b, c)\n",
+    );
+    let mut loops = vec![];
+    parad_core::walk::stms(&p, |s| {
+        if matches!(s.exp, Exp::Loop(_)) {
+            loops.push(s.attrs.clone())
+        }
+    });
+    let name = |n: &str| Attr::Name(n.to_string());
+    let flattening = Attr::Call(
+        "incremental_flattening".to_string(),
+        vec![name("only_inner"), Attr::Int(3)],
+    );
+    // The strip-mined loop is two nested loops; its attributes (in source
+    // order, less the `stripmine` lowering carried out) are the outer
+    // one's. The `while` loop is not strip-mined, and `stripmine` is
+    // lowering's own, so it is not passed on either.
+    assert_eq!(
+        loops,
+        vec![
+            vec![name("unroll")],
+            vec![name("sequential"), flattening],
+            vec![],
+            vec![],
+        ]
+    );
+    let text = p.to_string();
+    assert!(text.contains("#[unroll]\n"), "{text}");
+    assert!(
+        text.contains("#[sequential]\n")
+            && text.contains("#[incremental_flattening(only_inner, 3)]\n"),
+        "{text}"
+    );
+    assert!(!text.contains("stripmine"), "{text}");
+    assert_eq!(run(&p, "main", "3i64 2.0").unwrap(), vals("32.0 8.0 16.0"));
+}
