@@ -9,7 +9,9 @@ use parad_base::{FloatType, IntType, PrimType};
 use parad_core::types::{F64, I64};
 use parad_core::*;
 use parad_interp::run;
-use parad_values::{ArrayData, ArrayValue, Scalar, Value};
+use parad_values::{random_value, ArrayData, ArrayValue, Scalar, Value};
+use rand::rngs::StdRng;
+use rand::SeedableRng;
 
 const PF64: PrimType = PrimType::Float(FloatType::F64);
 const PI64: PrimType = PrimType::Int(IntType::I64);
@@ -69,10 +71,10 @@ impl Case {
         check_program(&split).unwrap_or_else(|e| panic!("{e}\n{split}"));
         let screma = |s: &Stm| matches!(s.exp, Exp::Soac(Soac::Screma(_)));
         assert_eq!(walk::count(&split, screma), 0, "{split}");
-        let mut rng = SplitMix(0x5eed);
+        let mut rng = StdRng::seed_from_u64(5);
         for n in [0, 1, 2, 7, 31] {
             for _ in 0..3 {
-                let args: Vec<Value> = self.inputs.iter().map(|i| rng.array(n, i)).collect();
+                let args: Vec<Value> = self.inputs.iter().map(|i| random(&mut rng, n, i)).collect();
                 let fused = run(&p, "fused", args.clone()).unwrap();
                 let separate = run(&p, "separate", args.clone()).unwrap();
                 let split =
@@ -106,33 +108,10 @@ fn row_types(b: &Builder, arrs: &[VName]) -> Vec<Type> {
         .collect()
 }
 
-/// A deterministic generator (SplitMix64) of inputs: floats in [-2, 2),
-/// integers in [-10, 10].
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn array(&mut self, n: usize, i: &Input) -> Value {
-        let shape: Vec<usize> = std::iter::once(n).chain(i.row.iter().copied()).collect();
-        let len = shape.iter().product();
-        let data = match i.elem {
-            PF64 => ArrayData::F64(
-                (0..len)
-                    .map(|_| (self.next() >> 11) as f64 / (1u64 << 53) as f64 * 4.0 - 2.0)
-                    .collect(),
-            ),
-            PI64 => ArrayData::I64((0..len).map(|_| (self.next() % 21) as i64 - 10).collect()),
-            t => panic!("no random {t}"),
-        };
-        Value::Array(ArrayValue { shape, data })
-    }
+/// Random arrays of `n` rows like `i` (see [`random_value`] for ranges).
+fn random(rng: &mut StdRng, n: usize, i: &Input) -> Value {
+    let shape: Vec<usize> = std::iter::once(n).chain(i.row.iter().copied()).collect();
+    random_value(&shape, i.elem, rng)
 }
 
 fn arr(t: Type) -> Type {
@@ -443,7 +422,7 @@ fn empty_width_gives_neutral_elements_and_empty_arrays() {
     let args = case
         .inputs
         .iter()
-        .map(|i| SplitMix(1).array(0, i))
+        .map(|i| random(&mut StdRng::seed_from_u64(1), 0, i))
         .collect();
     let f64s = |xs: Vec<f64>| {
         Value::Array(ArrayValue {
