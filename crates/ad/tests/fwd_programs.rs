@@ -473,8 +473,8 @@ fn map_over_an_accumulator() {
 /// Every `map` in the program's functions, innermost included.
 fn maps(p: &Program) -> Vec<(usize, usize)> {
     let mut out = vec![];
-    each_exp(p, &mut |e| {
-        if let Exp::Soac(Soac::Map(Map { lam, arrs, .. })) = e {
+    parad_core::walk::stms(p, |s| {
+        if let Exp::Soac(Soac::Map(Map { lam, arrs, .. })) = &s.exp {
             out.push((arrs.len(), lam.ret.len()))
         }
     });

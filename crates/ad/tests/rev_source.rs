@@ -133,8 +133,8 @@ fn hessian_vector_product_of_a_matrix_function_by_vjp_of_vjp() {
 /// The scans in the differentiated program, as their numbers of results.
 fn scan_arities(p: &Program) -> Vec<usize> {
     let mut out = vec![];
-    harness::each_exp(p, &mut |e| {
-        if let parad_core::Exp::Soac(Soac::Scan(Scan { arrs, .. })) = e {
+    parad_core::walk::stms(p, |s| {
+        if let parad_core::Exp::Soac(Soac::Scan(Scan { arrs, .. })) = &s.exp {
             out.push(arrs.len())
         }
     });

@@ -22,14 +22,18 @@ impl<U: FnMut(VName), B: FnMut(VName)> Visitor for Occurrences<U, B> {
     }
 }
 
-fn uses(f: &mut dyn FnMut(VName)) -> Occurrences<&mut dyn FnMut(VName), fn(VName)> {
+/// A callback on names, or none.
+type On<'a> = &'a mut dyn FnMut(VName);
+type Ignore = fn(VName);
+
+fn uses(f: On<'_>) -> Occurrences<On<'_>, Ignore> {
     Occurrences {
         uses: f,
         binds: |_| {},
     }
 }
 
-fn binds(f: &mut dyn FnMut(VName)) -> Occurrences<fn(VName), &mut dyn FnMut(VName)> {
+fn binds(f: On<'_>) -> Occurrences<Ignore, On<'_>> {
     Occurrences {
         uses: |_| {},
         binds: f,

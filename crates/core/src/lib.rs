@@ -5,6 +5,7 @@
 //! - [`builder`]: terse construction of IR;
 //! - [`pretty`]: the textual form (`Display` impls);
 //! - [`check`]: the IR type checker;
+//! - [`visit`]: the one traversal; [`walk`]: statements at any depth;
 //! - [`free`]: occurrences and free variables.
 
 pub mod builder;
@@ -20,6 +21,7 @@ pub mod subst;
 pub mod types;
 pub mod typing;
 pub mod visit;
+pub mod walk;
 
 pub use builder::{Builder, ProgramBuilder};
 pub use check::{check_program, check_program_at, CheckError, Stage};

@@ -236,3 +236,203 @@ fn free_variables_of_lambda() {
     assert_eq!(f.len(), 3);
     assert!(params.iter().all(|v| f.contains(v)));
 }
+
+// ---- screma ----
+
+/// `main xs = screma xs` with `x ↦ (x, x, 0.5, x·x)`: a `+` scan of the
+/// first result, an affine reduction (a tuple operator) of the next two,
+/// the last mapped.
+fn screma_program() -> Program {
+    let f64_ = parad_core::types::F64;
+    let f64_arr = Type::array(f64_.as_prim().unwrap(), vec![Dim::Ext]);
+    let mut pb = ProgramBuilder::new();
+    let xs = pb.param("xs", f64_arr.clone());
+    let x = xs.name;
+    let ret = vec![f64_arr.clone(), f64_.clone(), f64_.clone(), f64_arr];
+    let f = pb.function("main", vec![xs], ret, |b| {
+        let w = b.width(x);
+        let lam = b.lambda(vec![f64_.clone()], |b, r| {
+            let sq = b.mul(r[0], r[0]);
+            vec![r[0].into(), r[0].into(), Operand::f64(0.5), sq.into()]
+        });
+        let plus = AccOp {
+            lam: b.binop_lambda(BinOp::Add, vec![f64_.clone()]),
+            neutral: vec![Operand::f64(0.0)],
+        };
+        let affine = b.op_lambda(vec![f64_.clone(), f64_.clone()], |b, l, r| {
+            let a = b.mul(r[0], l[0]);
+            let t = b.mul(r[0], l[1]);
+            vec![a.into(), b.add(t, r[1]).into()]
+        });
+        let reds = vec![Reduction {
+            comm: false,
+            op: AccOp {
+                lam: affine,
+                neutral: vec![Operand::f64(1.0), Operand::f64(0.0)],
+            },
+        }];
+        let sc = Screma {
+            w,
+            arrs: vec![x],
+            scans: vec![plus],
+            reds,
+            lam,
+        };
+        b.emit(sc).into_iter().map(Operand::Var).collect()
+    });
+    pb.entry("main", f);
+    pb.finish()
+}
+
+/// Runs `f` with a builder whose fresh names are new to `p`.
+fn with_builder<R>(p: &mut Program, f: impl FnOnce(&mut Builder) -> R) -> R {
+    let mut ctx = builder::Ctx::for_program(p);
+    let r = f(&mut Builder::new(&mut ctx));
+    p.names = ctx.names;
+    r
+}
+
+/// The screma of [`screma_program`].
+fn the_screma(p: &mut Program) -> &mut Screma {
+    p.funs[0]
+        .body
+        .stms
+        .iter_mut()
+        .find_map(|s| match &mut s.exp {
+            Exp::Soac(Soac::Screma(sc)) => Some(sc),
+            _ => None,
+        })
+        .expect("a screma")
+}
+
+#[test]
+fn screma_checks() {
+    let p = screma_program();
+    check_program(&p).unwrap_or_else(|e| panic!("{e}\n{p}"));
+    check_program_at(&p, Stage::AfterAd).unwrap_or_else(|e| panic!("{e}\n{p}"));
+}
+
+#[test]
+fn rejects_screma_with_too_few_results_for_its_operators() {
+    let mut p = screma_program();
+    let lam = &mut the_screma(&mut p).lam;
+    // `x ↦ (x, x)`: the reduction's second operand is missing.
+    lam.ret.truncate(2);
+    lam.body.result.truncate(2);
+    assert!(
+        err(&p).contains("reduction operator on (f64, f64) applied to screma results"),
+        "{}",
+        err(&p)
+    );
+}
+
+#[test]
+fn rejects_screma_neutral_of_the_wrong_type() {
+    let mut p = screma_program();
+    the_screma(&mut p).reds[0].op.neutral[1] = Operand::i64(0);
+    assert!(
+        err(&p).contains(
+            "reduction operator takes (f64, f64, f64, f64) but is applied to (f64, i64, f64, i64)"
+        ),
+        "{}",
+        err(&p)
+    );
+}
+
+#[test]
+fn rejects_screma_scan_on_results_of_another_type() {
+    let mut p = screma_program();
+    let lam = with_builder(&mut p, |b| b.binop_lambda(BinOp::Add, vec![I64]));
+    the_screma(&mut p).scans[0] = AccOp {
+        lam,
+        neutral: vec![Operand::i64(0)],
+    };
+    assert!(
+        err(&p).contains("scan operator on (i64) applied to screma results (f64)"),
+        "{}",
+        err(&p)
+    );
+}
+
+// ---- stages ----
+
+/// Builds an AD operator on `x ↦ x·x` at a variable.
+type AdGen = fn(&mut Builder, VName) -> Exp;
+
+/// `main x = e` where `ad` builds `e`, an AD operator on `x ↦ x·x` at
+/// `x`, inside a `map` over a one-element array when `nested`.
+fn ad_program(nested: bool, ad: AdGen) -> Program {
+    let f64_ = parad_core::types::F64;
+    let mut pb = ProgramBuilder::new();
+    let x = pb.param("x", f64_.clone());
+    let xv = x.name;
+    let f = pb.function("main", vec![x], vec![f64_], |b| {
+        if !nested {
+            let e = ad(b, xv);
+            return vec![b.emit(e)[0].into()];
+        }
+        let xs = b.replicate(Operand::i64(1), xv);
+        let ys = b.map(&[xs], |b, r| {
+            let e = ad(b, r[0]);
+            vec![b.emit(e)[0].into()]
+        });
+        vec![b.index(ys[0], &[Operand::i64(0)]).into()]
+    });
+    pb.entry("main", f);
+    pb.finish()
+}
+
+fn square(b: &mut Builder) -> Lambda {
+    b.lambda(vec![parad_core::types::F64], |b, x| {
+        vec![b.mul(x[0], x[0]).into()]
+    })
+}
+
+fn jvp(b: &mut Builder, x: VName) -> Exp {
+    let lam = square(b);
+    Jvp {
+        lam,
+        primals: vec![x.into()],
+        tangents: vec![Operand::f64(1.0)],
+    }
+    .into()
+}
+
+fn vjp(b: &mut Builder, x: VName) -> Exp {
+    let lam = square(b);
+    Vjp {
+        lam,
+        primals: vec![x.into()],
+        adjoints: vec![Operand::f64(1.0)],
+    }
+    .into()
+}
+
+fn with_vjp(b: &mut Builder, x: VName) -> Exp {
+    let lam = square(b);
+    // (y, ȳ) ↦ ȳ (not the true adjoint; the checker only sees types)
+    let adj = b.lambda(vec![parad_core::types::F64; 2], |_, p| vec![p[1].into()]);
+    WithVjp {
+        lam,
+        adj,
+        args: vec![x.into()],
+    }
+    .into()
+}
+
+#[test]
+fn ad_operators_are_rejected_after_the_ad_stage_only() {
+    let cases: [(&str, AdGen); 3] = [("jvp", jvp), ("vjp", vjp), ("with_vjp", with_vjp)];
+    for (name, ad) in cases {
+        for nested in [false, true] {
+            let p = ad_program(nested, ad);
+            check_program(&p).unwrap_or_else(|e| panic!("{e}\n{p}"));
+            check_program_at(&p, Stage::BeforeAd).unwrap_or_else(|e| panic!("{e}\n{p}"));
+            let e = check_program_at(&p, Stage::AfterAd)
+                .expect_err("AD operator accepted after AD")
+                .to_string();
+            let expected = format!("AD operator left after the AD stage: {name}(");
+            assert!(e.contains(&expected), "{e}\n{p}");
+        }
+    }
+}

@@ -320,8 +320,16 @@ impl Interp<'_> {
         early: &[VName],
         span: Span,
     ) -> Result<Vec<Val>, RunError> {
-        let mapped = self.map(env, &sc.w, &sc.lam, &sc.arrs, early, span)?;
+        // `map` releases the names that die here: the width is read
+        // before, and names of neutral elements (read after) are kept.
         let w = width(self.int(env, &sc.w, span)?, span)?;
+        let ops = || sc.scans.iter().chain(sc.reds.iter().map(|r| &r.op));
+        let neutral: Vec<VName> = ops()
+            .flat_map(|op| op.neutral.iter().filter_map(|o| o.var()))
+            .collect();
+        let (late, early): (Vec<VName>, Vec<VName>) =
+            early.iter().partition(|v| neutral.contains(v));
+        let mapped = self.map(env, &sc.w, &sc.lam, &sc.arrs, &early, span)?;
         let mut mapped = mapped.into_iter();
         let mut take = |k: usize| -> Result<Vec<Array>, RunError> {
             mapped
@@ -345,6 +353,7 @@ impl Interp<'_> {
             let xs = take(r.op.neutral.len())?;
             out.extend(self.reduce_arrays(env, &r.op, &xs, w, span)?);
         }
+        release(env, &late);
         out.extend(mapped);
         Ok(out)
     }

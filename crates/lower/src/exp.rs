@@ -143,10 +143,10 @@ impl<'p> Lowerer<'p> {
                 init,
                 form,
                 body,
-                stripmine,
+                attrs,
             } => {
                 let ty = env.resolve(&e.ty);
-                self.loop_(b, env, pat, init, form, body, &ty, *stripmine, span)
+                self.loop_(b, env, pat, init, form, body, &ty, attrs, span)
             }
             TExpKind::Assert(c, x) => {
                 let c = self.exp(b, env, c)?;

@@ -14,11 +14,13 @@
 //!
 //! - [`exp`]: expressions; [`apply`]: calls, patterns and sizes;
 //! - [`index`]: indexing, slices, updates, ranges, array literals;
-//! - [`loops`]: `loop`; [`intrinsics`]: built-in functions and SOACs;
+//! - [`loops`]: `loop`, with [`attrs`]: the source's attributes on core
+//!   statements; [`intrinsics`]: built-in functions and SOACs;
 //! - [`sums`]: sum types (constructors, `match`, their representation);
 //! - [`value`]: static values and the flattening of types.
 
 pub mod apply;
+pub mod attrs;
 pub mod error;
 pub mod exp;
 pub mod index;

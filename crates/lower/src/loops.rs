@@ -9,9 +9,9 @@ use crate::error::{LowerError, R};
 use crate::value::{from_names, types_of, Env, SV};
 use crate::Lowerer;
 use parad_base::{IntType, PrimType, Span};
-use parad_core::{BasicOp, If, Loop};
+use parad_core::{BasicOp, If, Loop, Stm};
 use parad_core::{Body, Builder, DimIndex, Exp, LoopForm, Operand, Param, Type as CType};
-use parad_types::tast::{TExp, TLoopForm, TPat, Type};
+use parad_types::tast::{stripmine_factor, Attr, TExp, TLoopForm, TPat, Type};
 
 impl<'p> Lowerer<'p> {
     #[allow(clippy::too_many_arguments)]
@@ -24,7 +24,7 @@ impl<'p> Lowerer<'p> {
         form: &'p TLoopForm,
         body: &'p TExp,
         ty: &Type,
-        stripmine: Option<u32>,
+        attrs: &[Attr],
         span: Span,
     ) -> R<SV<'p>> {
         let init_v = self.exp(b, env, init)?;
@@ -118,7 +118,7 @@ impl<'p> Lowerer<'p> {
             .collect();
         let mut res: Vec<_> = pat_params.iter().map(|p| p.name).collect();
         let is_while = matches!(form, LoopForm::While { .. });
-        let exp = match (stripmine, form) {
+        let exp = match (stripmine_factor(attrs), form) {
             // Beyond 63 levels every level has at most 2 iterations for
             // any i64 bound: larger factors change nothing.
             (Some(k), LoopForm::For { i, it, bound }) if k >= 2 => {
@@ -126,7 +126,12 @@ impl<'p> Lowerer<'p> {
             }
             (_, form) => Exp::Loop(Loop { params, form, body }),
         };
-        b.let_pat(pat_params, exp);
+        b.add_stm(Stm {
+            pat: pat_params,
+            exp,
+            span: b.span(),
+            attrs: crate::attrs::passed_on(attrs),
+        });
         if is_while {
             res.remove(0);
         }

@@ -3,7 +3,7 @@
 //! arrays, in-place updates) hold.
 
 use parad_core::{check_program, Exp, Program};
-use parad_core::{AdOp, Apply, Hist, If, Jvp, Loop, Map, Reduce, Scan, Soac, Vjp};
+use parad_core::{AdOp, Apply, If, Jvp, Map, Soac, Vjp};
 use parad_interp::Interp;
 use parad_lower::{lower, ErrorKind};
 use parad_values::{read_values, Value};
@@ -29,27 +29,9 @@ fn run(p: &Program, entry: &str, args: &str) -> Result<Vec<Value>, String> {
     parad_interp::run(p, entry, vals(args)).map_err(|e| e.message)
 }
 
+/// Statements at any depth whose expression satisfies `pred`.
 fn count_exps(p: &Program, pred: &dyn Fn(&Exp) -> bool) -> usize {
-    fn body(b: &parad_core::Body, pred: &dyn Fn(&Exp) -> bool) -> usize {
-        b.stms.iter().map(|s| exp(&s.exp, pred)).sum()
-    }
-    fn exp(e: &Exp, pred: &dyn Fn(&Exp) -> bool) -> usize {
-        let inner = match e {
-            Exp::If(If {
-                then_br, else_br, ..
-            }) => body(then_br, pred) + body(else_br, pred),
-            Exp::Loop(Loop { body: b, .. }) => body(b, pred),
-            Exp::Soac(Soac::Map(Map { lam, .. }))
-            | Exp::Ad(AdOp::Jvp(Jvp { lam, .. }))
-            | Exp::Ad(AdOp::Vjp(Vjp { lam, .. })) => body(&lam.body, pred),
-            Exp::Soac(Soac::Reduce(Reduce { op, .. }))
-            | Exp::Soac(Soac::Scan(Scan { op, .. }))
-            | Exp::Soac(Soac::Hist(Hist { op, .. })) => body(&op.lam.body, pred),
-            _ => 0,
-        };
-        inner + usize::from(pred(e))
-    }
-    p.funs.iter().map(|f| body(&f.body, pred)).sum()
+    parad_core::walk::count(p, |s| pred(&s.exp))
 }
 
 #[test]
@@ -274,4 +256,50 @@ fn sum_types_are_tags_and_payloads() {
         run(&p, "pass", "false 2.0").unwrap(),
         vals("1i8 0.0 2.0 2.0")
     );
+}
+
+#[test]
+fn loop_attributes_go_on_the_loop_statement() {
+    use parad_core::Attr;
+    let p = compile(
+        "entry main (n: i64) (x: f64) =\n\
+           let a = #[unroll] loop y = x for _i < 4 do y * x\n\
+           let b = #[sequential] #[stripmine(2)] #[incremental_flattening(only_inner, 3)]\n\
+                   loop y = x for _i < n do y + x\n\
+           let (c, _) = #[stripmine(2)] loop (y, k) = (x, 0) while k < n do (y * 2, k + 1)\n\
+           in (a, b, c)\n",
+    );
+    let mut loops = vec![];
+    parad_core::walk::stms(&p, |s| {
+        if matches!(s.exp, Exp::Loop(_)) {
+            loops.push(s.attrs.clone())
+        }
+    });
+    let name = |n: &str| Attr::Name(n.to_string());
+    let flattening = Attr::Call(
+        "incremental_flattening".to_string(),
+        vec![name("only_inner"), Attr::Int(3)],
+    );
+    // The strip-mined loop is two nested loops; its attributes (in source
+    // order, less the `stripmine` lowering carried out) are the outer
+    // one's. The `while` loop is not strip-mined, and `stripmine` is
+    // lowering's own, so it is not passed on either.
+    assert_eq!(
+        loops,
+        vec![
+            vec![name("unroll")],
+            vec![name("sequential"), flattening],
+            vec![],
+            vec![],
+        ]
+    );
+    let text = p.to_string();
+    assert!(text.contains("#[unroll]\n"), "{text}");
+    assert!(
+        text.contains("#[sequential]\n")
+            && text.contains("#[incremental_flattening(only_inner, 3)]\n"),
+        "{text}"
+    );
+    assert!(!text.contains("stripmine"), "{text}");
+    assert_eq!(run(&p, "main", "3i64 2.0").unwrap(), vals("32.0 8.0 16.0"));
 }

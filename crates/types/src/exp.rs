@@ -499,10 +499,11 @@ impl Checker {
             ExpKind::Match(scrut, cases) => self.check_match(scrut, cases, span),
             ExpKind::Attr(attr, inner) => {
                 let mut t = self.check_exp(inner)?;
-                if let (Some(k), TExpKind::Loop { stripmine, .. }) =
-                    (stripmine_factor(attr), &mut t.kind)
-                {
-                    *stripmine = Some(k);
+                // Loops keep their attributes (in source order: this one
+                // encloses those already there); on other expressions
+                // they carry no meaning here and are dropped.
+                if let TExpKind::Loop { attrs, .. } = &mut t.kind {
+                    attrs.insert(0, attr.clone());
                 }
                 Ok(t)
             }
@@ -1364,7 +1365,7 @@ impl Checker {
                     init: Box::new(tinit),
                     form: tform,
                     body: Box::new(tbody),
-                    stripmine: None,
+                    attrs: vec![],
                 },
                 loop_ty,
                 span,
@@ -1552,18 +1553,5 @@ fn describe_fn(f: &Exp) -> String {
     match &f.kind {
         ExpKind::Var(q) => format!("'{}'", q.full()),
         _ => "expression".to_string(),
-    }
-}
-
-/// The factor of a `#[stripmine(k)]` attribute (other attributes are
-/// ignored, as Futhark ignores unknown ones).
-fn stripmine_factor(a: &parad_syntax::ast::Attr) -> Option<u32> {
-    use parad_syntax::ast::Attr;
-    match a {
-        Attr::Comp(name, args, _) if name == "stripmine" => match args.as_slice() {
-            [Attr::Int(k, _)] if *k >= 1 => u32::try_from(*k).ok(),
-            _ => None,
-        },
-        _ => None,
     }
 }

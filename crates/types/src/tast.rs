@@ -6,6 +6,7 @@
 //! sections are desugared to lambdas or partial applications.
 
 use parad_base::{FloatType, IntType, PrimType, Span};
+pub use parad_syntax::ast::Attr;
 use std::fmt;
 
 /// A rigid type parameter (`'a` of a polymorphic function).
@@ -398,9 +399,10 @@ pub enum TExpKind {
         init: Box<TExp>,
         form: TLoopForm,
         body: Box<TExp>,
-        /// `#[stripmine(k)]`: reverse AD may trade memory for
-        /// recomputation by splitting the loop into `k` nested loops.
-        stripmine: Option<u32>,
+        /// The attributes the source gives the loop, outermost first
+        /// (`#[unroll]`, `#[sequential]`, `#[stripmine(k)]`; see
+        /// [`stripmine_factor`]).
+        attrs: Vec<Attr>,
     },
     Assert(Box<TExp>, Box<TExp>),
     /// `e :> t` or `e : t` where `t` names sizes: the value of `e`, whose
@@ -484,4 +486,19 @@ pub(crate) fn int_prim(t: IntType) -> Type {
 
 pub(crate) fn float_prim(t: FloatType) -> Type {
     Type::Prim(PrimType::Float(t))
+}
+
+/// The factor `k` of the first well-formed `#[stripmine(k)]` (`k ≥ 1`)
+/// of a loop's attributes: reverse AD may then trade memory for
+/// recomputation by splitting the loop into `k` nested loops. Others,
+/// and malformed ones, are ignored, as Futhark ignores unknown
+/// attributes.
+pub fn stripmine_factor(attrs: &[Attr]) -> Option<u32> {
+    attrs.iter().find_map(|a| match a {
+        Attr::Comp(name, args, _) if name == "stripmine" => match args.as_slice() {
+            [Attr::Int(k, _)] if *k >= 1 => u32::try_from(*k).ok(),
+            _ => None,
+        },
+        _ => None,
+    })
 }

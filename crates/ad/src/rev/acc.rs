@@ -12,6 +12,7 @@ use super::reduce::{classify, Special};
 use crate::{AdError, Result};
 use parad_base::{FloatType, PrimType, Span};
 use parad_core::free::body_binds;
+use parad_core::walk;
 use parad_core::*;
 use rustc_hash::FxHashMap;
 
@@ -108,31 +109,10 @@ pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<()> {
 /// writes to that input). Duplicate writes to one position are not
 /// supported (their order is unspecified, as for `scatter`).
 fn overwrite_supported(inputs: &[AccInput], lam: &Lambda) -> bool {
-    let mut nested = false;
-    let mut find = |e: &Exp| nested |= matches!(e, Exp::Soac(Soac::WithAcc(WithAcc { .. })));
-    each_exp(&lam.body, &mut find);
-    inputs.len() == 1 && !nested
-}
-
-fn each_exp(body: &Body, f: &mut dyn FnMut(&Exp)) {
-    for s in &body.stms {
-        f(&s.exp);
-        match &s.exp {
-            Exp::If(If {
-                then_br, else_br, ..
-            }) => {
-                each_exp(then_br, f);
-                each_exp(else_br, f)
-            }
-            Exp::Loop(Loop { body, .. }) => each_exp(body, f),
-            Exp::Soac(Soac::Map(Map { lam, .. }))
-            | Exp::Soac(Soac::WithAcc(WithAcc { lam, .. })) => each_exp(&lam.body, f),
-            Exp::Soac(Soac::Reduce(Reduce { op, .. }))
-            | Exp::Soac(Soac::Scan(Scan { op, .. }))
-            | Exp::Soac(Soac::Hist(Hist { op, .. })) => each_exp(&op.lam.body, f),
-            _ => {}
-        }
-    }
+    inputs.len() == 1
+        && !walk::any_in_body(&lam.body, |s| {
+            matches!(s.exp, Exp::Soac(Soac::WithAcc(WithAcc { .. })))
+        })
 }
 
 /// For each `(input, ōut)` of an overwriting accumulator: `ōut` at the
@@ -181,56 +161,39 @@ fn written_adjoints(r: &mut Rev, b: &mut Builder, s: &Stm, pairs: &[(VName, VNam
 }
 
 /// `body` with every `upd acc i vs` turned into `upd acc i (ōut[i])`
-/// (zeros where `i` is out of bounds, which `upd` ignores anyway).
+/// (zeros where `i` is out of bounds, which `upd` ignores anyway), at
+/// any depth: with a single accumulator and none created inside (see
+/// [`overwrite_supported`]), every `upd` writes to it.
 fn reads_for_writes(b: &mut Builder, body: &Body, obars: &[VName]) -> Body {
-    let mut stms = vec![];
-    for s in &body.stms {
-        let exp = match &s.exp {
-            Exp::Basic(BasicOp::Upd { acc, inds, vals }) => {
-                let (pre, new_vals) = b.nested(|b| {
-                    obars
-                        .iter()
-                        .zip(vals)
-                        .map(|(&o, &v)| guarded_read(b, o, inds, v))
-                        .collect::<Vec<Operand>>()
-                });
-                stms.extend(pre);
-                Exp::Basic(BasicOp::Upd {
-                    acc: *acc,
-                    inds: inds.clone(),
-                    vals: new_vals,
-                })
-            }
-            Exp::If(If {
-                cond,
-                then_br,
-                else_br,
-                ret,
-            }) => Exp::If(If {
-                cond: *cond,
-                then_br: reads_for_writes(b, then_br, obars),
-                else_br: reads_for_writes(b, else_br, obars),
-                ret: ret.clone(),
-            }),
-            Exp::Loop(Loop { params, form, body }) => Exp::Loop(Loop {
-                params: params.clone(),
-                form: form.clone(),
-                body: reads_for_writes(b, body, obars),
-            }),
-            Exp::Soac(Soac::Map(Map { w, lam, arrs })) => Exp::Soac(Soac::Map(Map {
-                w: *w,
-                lam: Lambda {
-                    params: lam.params.clone(),
-                    ret: lam.ret.clone(),
-                    body: reads_for_writes(b, &lam.body, obars),
-                },
-                arrs: arrs.clone(),
-            })),
-            e => e.clone(),
-        };
-        stms.push(Stm { exp, ..s.clone() });
+    struct Reads<'a, 'b> {
+        b: &'a mut Builder<'b>,
+        obars: &'a [VName],
     }
-    Body::new(stms, body.result.clone())
+    impl VisitorMut for Reads<'_, '_> {
+        fn visit_body(&mut self, body: &mut Body) {
+            let mut stms = vec![];
+            for mut s in std::mem::take(&mut body.stms) {
+                if let Exp::Basic(BasicOp::Upd { inds, vals, .. }) = &mut s.exp {
+                    let (pre, new_vals) = self.b.nested(|b| {
+                        self.obars
+                            .iter()
+                            .zip(vals.iter())
+                            .map(|(&o, &v)| guarded_read(b, o, inds, v))
+                            .collect()
+                    });
+                    stms.extend(pre);
+                    *vals = new_vals;
+                } else {
+                    self.visit_exp(&mut s.exp)
+                }
+                stms.push(s);
+            }
+            body.stms = stms;
+        }
+    }
+    let mut body = body.clone();
+    Reads { b, obars }.visit_body(&mut body);
+    body
 }
 
 /// `o[inds]` if in bounds, else zeros shaped like `v`.

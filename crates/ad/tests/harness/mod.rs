@@ -394,33 +394,3 @@ pub fn c(x: f64) -> Operand {
 pub fn f64_type() -> Type {
     F64
 }
-
-/// Calls `f` on the expression of every statement of `p`, nested bodies
-/// included (branches, loops, SOAC and AD lambdas).
-pub fn each_exp(p: &Program, f: &mut dyn FnMut(&Exp)) {
-    fn body(b: &Body, f: &mut dyn FnMut(&Exp)) {
-        for s in &b.stms {
-            f(&s.exp);
-            match &s.exp {
-                Exp::If(If {
-                    then_br, else_br, ..
-                }) => {
-                    body(then_br, f);
-                    body(else_br, f)
-                }
-                Exp::Loop(Loop { body: lb, .. }) => body(lb, f),
-                Exp::Soac(Soac::Map(Map { lam, .. }))
-                | Exp::Ad(AdOp::Jvp(Jvp { lam, .. }))
-                | Exp::Ad(AdOp::Vjp(Vjp { lam, .. }))
-                | Exp::Soac(Soac::WithAcc(WithAcc { lam, .. })) => body(&lam.body, f),
-                Exp::Soac(Soac::Reduce(Reduce { op, .. }))
-                | Exp::Soac(Soac::Scan(Scan { op, .. }))
-                | Exp::Soac(Soac::Hist(Hist { op, .. })) => body(&op.lam.body, f),
-                _ => {}
-            }
-        }
-    }
-    for fun in &p.funs {
-        body(&fun.body, f);
-    }
-}
