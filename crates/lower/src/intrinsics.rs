@@ -283,7 +283,7 @@ impl<'p> Lowerer<'p> {
                 let x = args.pop().unwrap();
                 let f = args.pop().unwrap();
                 let (a, r) = (ty(0), ty(1));
-                let lam = self.lambda(b, &[a.clone()], &r, span, |s, b, xs| {
+                let lam = self.lambda(b, std::slice::from_ref(&a), &r, span, |s, b, xs| {
                     s.apply(b, f, xs, span)
                 })?;
                 let primals = x.leaves(span)?;
@@ -315,7 +315,7 @@ impl<'p> Lowerer<'p> {
                 let f_adj = args.pop().unwrap();
                 let f = args.pop().unwrap();
                 let (a, r) = (ty(0), ty(1));
-                let lam = self.lambda(b, &[a.clone()], &r, span, |s, b, xs| {
+                let lam = self.lambda(b, std::slice::from_ref(&a), &r, span, |s, b, xs| {
                     s.apply(b, f, xs, span)
                 })?;
                 let adj = self.lambda(b, &[r.clone(), r.clone()], &a, span, |s, b, xs| {
@@ -470,7 +470,7 @@ impl<'p> Lowerer<'p> {
     ) -> R<SV<'p>> {
         let arrs = xs.arrays(span)?;
         let w = width(b, &arrs, span)?;
-        let lam = self.lambda(b, &[a.clone()], r, span, |s, b, mut ps| {
+        let lam = self.lambda(b, std::slice::from_ref(a), r, span, |s, b, mut ps| {
             let x = ps.pop().unwrap();
             s.apply(b, f, vec![x], span)
         })?;

@@ -4,7 +4,7 @@
 
 use parad_core::{BinOp, CmpOp, TernOp, UnOp};
 use parad_lower::{lower_typed, ErrorKind};
-use parad_types::intrinsics::{Intrinsic, TABLE};
+use parad_types::intrinsics::TABLE;
 use parad_types::tast::TExpKind;
 
 /// The source of lowering's dispatch on intrinsics.
@@ -36,7 +36,7 @@ fn core_op_arity(name: &str) -> Option<usize> {
     }
 }
 
-/// Lowering dispatches on the [`Intrinsic`] enum only: no string literal
+/// Lowering dispatches on the `Intrinsic` enum only: no string literal
 /// `"__…"` (an intrinsic's name) is left in its source to drift from the
 /// table.
 #[test]
