@@ -120,8 +120,13 @@ pub fn parse_type(text: &str) -> R<Type> {
 }
 
 /// Nesting deeper than this (bodies in bodies, types in types) is an
-/// error rather than a stack overflow.
-const MAX_DEPTH: usize = 200;
+/// error rather than a stack overflow. Strip-mined loops nest deeply
+/// (`#[stripmine(k)]` gives `k` levels), so the limit is generous.
+const MAX_DEPTH: usize = 4000;
+
+/// The reader's stack: enough for `MAX_DEPTH` levels in a debug build
+/// (a few KiB each). Only the pages used are ever touched.
+const STACK: usize = 256 << 20;
 
 struct Parser {
     /// Never empty: the last token is `Eof`.
@@ -132,19 +137,37 @@ struct Parser {
 }
 
 impl Parser {
-    /// Runs `f` on the whole of `text`.
-    fn whole<T>(text: &str, f: impl FnOnce(&mut Parser) -> R<T>) -> R<T> {
-        let mut p = Parser {
-            toks: lex::lex(text)?,
-            pos: 0,
-            depth: 0,
-            max_id: None,
+    /// Runs `f` on the whole of `text`, on a thread with a stack of its
+    /// own (so that how deep a text may nest does not depend on the
+    /// caller's stack).
+    fn whole<T: Send>(text: &str, f: impl FnOnce(&mut Parser) -> R<T> + Send) -> R<T> {
+        let run = || {
+            let mut p = Parser {
+                toks: lex::lex(text)?,
+                pos: 0,
+                depth: 0,
+                max_id: None,
+            };
+            let x = f(&mut p)?;
+            if p.peek() != &Tok::Eof {
+                return Err(p.expected("end of input"));
+            }
+            Ok(x)
         };
-        let x = f(&mut p)?;
-        if p.peek() != &Tok::Eof {
-            return Err(p.expected("end of input"));
-        }
-        Ok(x)
+        std::thread::scope(|s| {
+            let thread = std::thread::Builder::new()
+                .name("ir reader".into())
+                .stack_size(STACK)
+                .spawn_scoped(s, run)
+                .map_err(|e| ParseError {
+                    line: 1,
+                    col: 1,
+                    message: format!("cannot start the reader's thread: {e}"),
+                })?;
+            thread
+                .join()
+                .unwrap_or_else(|e| std::panic::resume_unwind(e))
+        })
     }
 
     // Tokens.
@@ -421,8 +444,8 @@ impl Parser {
         let Tok::Ident(s) = self.peek() else {
             return Err(self.expected("a variable"));
         };
-        let v = match s.rsplit_once('_') {
-            Some((base, id)) if !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()) => {
+        let v = match var_parts(s) {
+            Some((base, id)) => {
                 let id: u32 = id
                     .parse()
                     .ok()
@@ -536,6 +559,12 @@ impl Parser {
         };
         Ok(Scalar::from_float(t, x))
     }
+}
+
+/// The base and the digits of the id of a variable name `base_id`.
+fn var_parts(s: &str) -> Option<(&str, &str)> {
+    s.rsplit_once('_')
+        .filter(|(_, id)| !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()))
 }
 
 fn float_type(s: &str) -> Option<FloatType> {

@@ -2,7 +2,7 @@
 
 use super::{Parser, Tok, R};
 use crate::ir::*;
-use crate::names::Symbol;
+use crate::names::{Symbol, VName};
 use crate::ops::{BinOp, CmpOp, ConvOp, TernOp, UnOp};
 
 /// A scalar operator, named by its first word.
@@ -29,31 +29,48 @@ impl ScalarOp {
 }
 
 impl Parser {
+    /// Only the forms with bodies recurse, each in a small function of
+    /// its own: nesting then costs little stack, even in debug builds
+    /// (which keep every temporary of a function in its frame).
     pub(super) fn exp(&mut self) -> R<Exp> {
-        let Tok::Ident(word) = self.peek().clone() else {
-            return Ok(Exp::atom(self.operand()?));
+        let word = match self.peek() {
+            Tok::Ident(w) => w.clone(),
+            _ => String::new(),
         };
-        let basic = |b: BasicOp| Ok(Exp::Basic(b));
         match word.as_str() {
-            "true" | "false" | "f16" | "f32" | "f64" => Ok(Exp::atom(self.operand()?)),
             "if" => self.if_exp(),
             "loop" => self.loop_exp(),
-            "map" | "reduce" | "reduce_comm" | "scan" | "hist" | "scatter" | "withacc"
-            | "screma" => Ok(Exp::Soac(self.soac(&word)?)),
-            "jvp" | "vjp" | "with_vjp" => Ok(Exp::Ad(self.ad(&word)?)),
+            "map" => self.map_exp(),
+            "reduce" | "reduce_comm" | "scan" => self.reduce_or_scan(&word),
+            "hist" => self.hist_exp(),
+            "withacc" => self.withacc(),
+            "screma" => self.screma(),
+            "jvp" | "vjp" => self.jvp_or_vjp(&word),
+            "with_vjp" => self.with_vjp(),
+            _ => self.flat_exp(&word),
+        }
+    }
+
+    /// The expressions without bodies.
+    fn flat_exp(&mut self, word: &str) -> R<Exp> {
+        let basic = |b: BasicOp| Ok(Exp::Basic(b));
+        match word {
+            "" | "true" | "false" | "f16" | "f32" | "f64" => Ok(Exp::atom(self.operand()?)),
             "apply" => {
                 self.advance();
                 let fun = Symbol::intern(&self.ident("a function name")?);
                 let args = self.list("(", ")", Parser::operand)?;
                 Ok(Exp::Apply(Apply { fun, args }))
             }
+            "scatter" => self.scatter(),
             "reshape" | "flatten" | "unflatten" | "rearrange" | "iota" | "replicate"
             | "scratch" | "concat" | "copy" | "reverse" | "rotate" | "size" | "assert" | "upd" => {
-                basic(self.array_op(&word)?)
+                basic(self.array_op(word)?)
             }
-            _ => match ScalarOp::named(&word) {
+            _ => match ScalarOp::named(word) {
                 Some(op) => basic(self.scalar_op(op)?),
-                None => basic(self.var_exp()?),
+                None if super::var_parts(word).is_some() => basic(self.var_exp()?),
+                None => Err(self.error(format!("unknown operation `{word}`"))),
             },
         }
     }
@@ -127,7 +144,7 @@ impl Parser {
         self.list("[", "]", Parser::operand)
     }
 
-    fn vars(&mut self) -> R<Vec<crate::VName>> {
+    fn vars(&mut self) -> R<Vec<VName>> {
         self.list("[", "]", Parser::var)
     }
 
@@ -305,53 +322,56 @@ impl Parser {
         Ok(Exp::Loop(Loop { params, form, body }))
     }
 
-    fn soac(&mut self, word: &str) -> R<Soac> {
+    /// `word(w, [arrs],`: the start of most SOACs.
+    fn soac_head(&mut self) -> R<(Operand, Vec<VName>)> {
         self.advance();
         self.sym("(")?;
-        if word == "withacc" {
-            return self.withacc();
-        }
         let w = self.operand()?;
         self.sym(",")?;
-        if word == "scatter" {
-            return self.scatter(w);
-        }
         let arrs = self.vars()?;
         self.sym(",")?;
-        let soac = match word {
-            "map" => Soac::Map(Map {
-                w,
-                lam: self.lambda()?,
-                arrs,
-            }),
-            "screma" => return self.screma(w, arrs),
-            "hist" => {
-                let inds = self.vars()?;
-                self.sym(",")?;
-                let vals = self.vars()?;
-                self.sym(",")?;
-                Soac::Hist(Hist {
-                    w,
-                    dests: arrs,
-                    op: self.acc_op()?,
-                    inds,
-                    vals,
-                })
-            }
-            "scan" => Soac::Scan(Scan {
-                w,
-                op: self.acc_op()?,
-                arrs,
-            }),
-            _ => Soac::Reduce(Reduce {
+        Ok((w, arrs))
+    }
+
+    fn map_exp(&mut self) -> R<Exp> {
+        let (w, arrs) = self.soac_head()?;
+        let lam = self.lambda()?;
+        self.sym(")")?;
+        Ok(Map { w, lam, arrs }.into())
+    }
+
+    fn reduce_or_scan(&mut self, word: &str) -> R<Exp> {
+        let (w, arrs) = self.soac_head()?;
+        let op = self.acc_op()?;
+        self.sym(")")?;
+        Ok(match word {
+            "scan" => Scan { w, op, arrs }.into(),
+            _ => Reduce {
                 w,
                 comm: word == "reduce_comm",
-                op: self.acc_op()?,
+                op,
                 arrs,
-            }),
-        };
+            }
+            .into(),
+        })
+    }
+
+    fn hist_exp(&mut self) -> R<Exp> {
+        let (w, dests) = self.soac_head()?;
+        let inds = self.vars()?;
+        self.sym(",")?;
+        let vals = self.vars()?;
+        self.sym(",")?;
+        let op = self.acc_op()?;
         self.sym(")")?;
-        Ok(soac)
+        Ok(Hist {
+            w,
+            dests,
+            op,
+            inds,
+            vals,
+        }
+        .into())
     }
 
     /// `[neutral], lambda`.
@@ -364,8 +384,11 @@ impl Parser {
         })
     }
 
-    /// After `scatter(w,`.
-    fn scatter(&mut self, w: Operand) -> R<Soac> {
+    fn scatter(&mut self) -> R<Exp> {
+        self.advance();
+        self.sym("(")?;
+        let w = self.operand()?;
+        self.sym(",")?;
         let mut dests = vec![];
         while !self.eat_sym(")") {
             if !dests.is_empty() {
@@ -377,11 +400,12 @@ impl Parser {
             let vals = self.var()?;
             dests.push(ScatterDest { arr, inds, vals });
         }
-        Ok(Soac::Scatter(Scatter { w, dests }))
+        Ok(Scatter { w, dests }.into())
     }
 
-    /// After `withacc(`.
-    fn withacc(&mut self) -> R<Soac> {
+    fn withacc(&mut self) -> R<Exp> {
+        self.advance();
+        self.sym("(")?;
         let mut inputs = vec![];
         while self.eat_sym("{") {
             let ispace = self.operands()?;
@@ -398,11 +422,11 @@ impl Parser {
         }
         let lam = self.lambda()?;
         self.sym(")")?;
-        Ok(Soac::WithAcc(WithAcc { inputs, lam }))
+        Ok(WithAcc { inputs, lam }.into())
     }
 
-    /// After `screma(w, [arrs],`.
-    fn screma(&mut self, w: Operand, arrs: Vec<crate::VName>) -> R<Soac> {
+    fn screma(&mut self) -> R<Exp> {
+        let (w, arrs) = self.soac_head()?;
         let (mut scans, mut reds) = (vec![], vec![]);
         loop {
             let word = match self.peek() {
@@ -427,47 +451,50 @@ impl Parser {
         }
         let lam = self.lambda()?;
         self.sym(")")?;
-        Ok(Soac::Screma(Screma {
+        Ok(Screma {
             w,
             arrs,
             scans,
             reds,
             lam,
-        }))
+        }
+        .into())
     }
 
-    fn ad(&mut self, word: &str) -> R<AdOp> {
+    fn jvp_or_vjp(&mut self, word: &str) -> R<Exp> {
         self.advance();
         self.sym("(")?;
         let lam = self.lambda()?;
         self.sym(",")?;
-        let op = if word == "with_vjp" {
-            let adj = self.lambda()?;
-            self.sym(",")?;
-            AdOp::WithVjp(WithVjp {
-                lam,
-                adj,
-                args: self.operands()?,
-            })
-        } else {
-            let primals = self.operands()?;
-            self.sym(",")?;
-            let other = self.operands()?;
-            if word == "jvp" {
-                AdOp::Jvp(Jvp {
-                    lam,
-                    primals,
-                    tangents: other,
-                })
-            } else {
-                AdOp::Vjp(Vjp {
-                    lam,
-                    primals,
-                    adjoints: other,
-                })
-            }
-        };
+        let primals = self.operands()?;
+        self.sym(",")?;
+        let other = self.operands()?;
         self.sym(")")?;
-        Ok(op)
+        Ok(match word {
+            "jvp" => Jvp {
+                lam,
+                primals,
+                tangents: other,
+            }
+            .into(),
+            _ => Vjp {
+                lam,
+                primals,
+                adjoints: other,
+            }
+            .into(),
+        })
+    }
+
+    fn with_vjp(&mut self) -> R<Exp> {
+        self.advance();
+        self.sym("(")?;
+        let lam = self.lambda()?;
+        self.sym(",")?;
+        let adj = self.lambda()?;
+        self.sym(",")?;
+        let args = self.operands()?;
+        self.sym(")")?;
+        Ok(WithVjp { lam, adj, args }.into())
     }
 }
