@@ -3,7 +3,7 @@
 //!
 //! - [`ir`]: the data types; [`types`]: value types; [`ops`]: scalar operators;
 //! - [`builder`]: terse construction of IR;
-//! - [`pretty`]: the textual form (`Display` impls);
+//! - [`pretty`]: the textual form (`Display` impls); [`parse`]: reading it back;
 //! - [`check`]: the IR type checker;
 //! - [`visit`]: the one traversal; [`walk`]: statements at any depth;
 //! - [`free`]: occurrences and free variables.
@@ -14,6 +14,7 @@ pub mod free;
 pub mod ir;
 pub mod names;
 pub mod ops;
+pub mod parse;
 pub mod pretty;
 pub mod rename;
 pub mod screma;
@@ -28,5 +29,6 @@ pub use check::{check_program, check_program_at, CheckError, Stage};
 pub use ir::*;
 pub use names::{NameSource, Symbol, VName};
 pub use ops::{BinOp, CmpOp, ConvOp, TernOp, UnOp};
+pub use parse::{parse_program, ParseError};
 pub use types::{AccType, Dim, Type};
 pub use visit::{Visitor, VisitorMut};

@@ -346,9 +346,14 @@ impl Printer {
                 return;
             }
             Exp::Ad(AdOp::WithVjp(WithVjp { lam, adj, args })) => {
-                self.lambda(&format!("{prefix}with_vjp("), lam, ",");
+                // `}, \(…) {` joins the two lambdas, as `} else {` does branches.
+                let head = format!("{prefix}with_vjp({}{{", Printer::lambda_head(lam));
+                self.line(&head);
+                self.indent += 1;
+                self.body_inner(&lam.body);
+                self.indent -= 1;
                 let tail = format!(", {}){suffix}", brackets(args));
-                self.lambda("  ", adj, &tail);
+                self.lambda("}, ", adj, &tail);
                 return;
             }
         };
