@@ -72,8 +72,8 @@ use crate::ir::*;
 use crate::names::{NameSource, Symbol, VName};
 use crate::types::{AccType, Dim, Type};
 use lex::{Tok, Token};
+use parad_base::Scalar;
 use parad_base::{FloatType, IntType, PrimType, Span};
-use parad_values::Scalar;
 use std::fmt;
 
 /// Malformed IR text, located at a 1-based line and column (in characters).

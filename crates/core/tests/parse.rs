@@ -4,10 +4,10 @@
 
 mod programs;
 
+use parad_base::Scalar;
 use parad_base::{FloatType, PrimType};
 use parad_core::parse::{parse_body, parse_fun, parse_lambda, parse_program, parse_type};
 use parad_core::{check_program, pretty, BinOp, CmpOp, ConvOp, Operand, Program, TernOp, UnOp};
-use parad_values::Scalar;
 
 const ALL_FORMS: &str = include_str!("ir/all_forms.pir");
 
