@@ -31,7 +31,7 @@ pub enum Command {
 
 #[derive(Args)]
 pub struct CheckArgs {
-    /// The program (`.fut` file).
+    /// The program (`.fut` file, or printed core IR in a `.pir` file).
     pub program: PathBuf,
 }
 
@@ -44,7 +44,7 @@ pub enum BackendKind {
 
 #[derive(Args)]
 pub struct RunArgs {
-    /// The program (`.fut` file).
+    /// The program (`.fut` file, or printed core IR in a `.pir` file).
     pub program: PathBuf,
     /// The entry point to call.
     #[arg(short = 'e', long = "entry-point", default_value = "main")]
@@ -61,7 +61,7 @@ pub struct RunArgs {
 
 #[derive(Args)]
 pub struct TestArgs {
-    /// Programs, or directories searched recursively for `.fut` files.
+    /// Programs, or directories searched recursively for `.fut` and `.pir` files.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     #[arg(long, value_enum, default_value = "interp")]
@@ -80,7 +80,7 @@ pub struct TestArgs {
 
 #[derive(Args)]
 pub struct BenchArgs {
-    /// Programs, or directories searched recursively for `.fut` files.
+    /// Programs, or directories searched recursively for `.fut` and `.pir` files.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     #[arg(long, value_enum, default_value = "interp")]
@@ -143,6 +143,6 @@ pub struct DumpArgs {
     /// Also print the IR after these passes (before the stage's output).
     #[arg(long, value_name = "PASS", value_delimiter = ',', value_parser = pass_values())]
     pub dump_after: Vec<String>,
-    /// The program (`.fut` file).
+    /// The program (`.fut` file, or printed core IR in a `.pir` file).
     pub program: PathBuf,
 }

@@ -11,9 +11,13 @@ pub fn dump(args: &DumpArgs) -> Result<(), Failure> {
                 "--dump-after needs a core-IR stage, not `ast`".into(),
             ));
         }
-        let program = Source::read(&args.program)
-            .and_then(|s| s.parse())
-            .map_err(|e| Failure::Program(e.render()))?;
+        let source = Source::read(&args.program).map_err(|e| Failure::Program(e.render()))?;
+        if source.is_printed_ir() {
+            return Err(Failure::Usage(
+                "a printed-IR file has no `ast` stage; name a core-IR stage".into(),
+            ));
+        }
+        let program = source.parse().map_err(|e| Failure::Program(e.render()))?;
         println!("{program:#?}");
         return Ok(());
     }

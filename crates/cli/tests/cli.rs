@@ -468,3 +468,87 @@ fn errors_inside_prelude_code_and_ad_point_at_the_users_call() {
         assert!(!err.contains("prelude/"), "{entry}: {err}");
     }
 }
+
+/// `main` of a printed-IR program: the sum of squares of its argument
+/// and, by `vjp`, its gradient; with a test block in `--` comments.
+const PIR: &str = "-- ==
+-- input { [1.0, 2.0, 3.0] } output { 14.0 [2.0, 4.0, 6.0] }
+entry \"main\" = main : ([]f64) -> (f64, []f64)
+
+fun main(xs_0: [?]f64): (f64, [?]f64) {
+  let (s_1: f64, g_2: [?]f64) = vjp(\\(ys_3: [?]f64): f64 {
+    let n_4: i64 = size(ys_3, 0)
+    let sq_5: [n_4]f64 = map(n_4, [ys_3], \\(y_6: f64): f64 {
+      let t_7: f64 = mul.f64(y_6, y_6)
+      in t_7
+    })
+    let r_8: f64 = reduce_comm(n_4, [sq_5], [0.0f64], \\(a_9: f64, b_10: f64): f64 {
+      let t_11: f64 = add.f64(a_9, b_10)
+      in t_11
+    })
+    in r_8
+  }, [xs_0], [1.0f64])
+  in (s_1, g_2)
+}
+";
+
+#[test]
+fn printed_ir_files_run_test_dump_and_check_like_futhark_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(dir.path(), "sq.pir", PIR);
+    let run = parad_with_stdin(&["run", s(&p)], "[1.0, 2.0, 3.0]");
+    assert_eq!(code(&run), 0, "{}", stderr(&run));
+    assert_eq!(stdout(&run), "14.0f64\n[2.0f64, 4.0f64, 6.0f64]\n");
+    let test = parad(&["test", s(&p)]);
+    assert_eq!(code(&test), 0, "{}", stdout(&test));
+    assert!(
+        stdout(&test).contains("1 passed, 0 failed"),
+        "{}",
+        stdout(&test)
+    );
+    // A directory is searched for printed IR too.
+    let test = parad(&["test", s(dir.path())]);
+    assert!(
+        stdout(&test).contains("1 passed, 0 failed"),
+        "{}",
+        stdout(&test)
+    );
+    assert_eq!(code(&parad(&["check", s(&p)])), 0);
+    // The `lower` stage of a printed-IR file is the program read, as printed.
+    let dump = parad(&["dump", "--stage=lower", s(&p)]);
+    assert_eq!(code(&dump), 0, "{}", stderr(&dump));
+    let printed: String = PIR.lines().skip(2).map(|l| format!("{l}\n")).collect();
+    assert_eq!(stdout(&dump).trim_end(), printed.trim_end());
+    // After AD no `vjp` is left.
+    let dump = parad(&["dump", "--stage=opt", s(&p)]);
+    assert!(!stdout(&dump).contains("vjp("), "{}", stdout(&dump));
+    let ast = parad(&["dump", "--stage=ast", s(&p)]);
+    assert_eq!(code(&ast), 2, "{}", stderr(&ast));
+}
+
+#[test]
+fn printed_ir_errors_are_located_in_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    // A reading error: line 7 names an operation that does not exist.
+    let bad = write(dir.path(), "bad.pir", &PIR.replace("mul.f64", "mull.f64"));
+    for cmd in ["run", "check", "test"] {
+        let o = parad(&[cmd, s(&bad)]);
+        no_panic(&o);
+        let text = stdout(&o) + &stderr(&o);
+        assert_ne!(code(&o), 0, "{cmd}: {text}");
+        assert!(text.contains("bad.pir:9:22"), "{cmd}: {text}");
+    }
+    // A type error found by the IR checker: an f32 constant as the neutral
+    // element of an f64 addition.
+    let ill = write(dir.path(), "ill.pir", &PIR.replace("[0.0f64]", "[0.0f32]"));
+    let o = parad(&["check", s(&ill)]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert!(stderr(&o).contains("ill.pir:12:"), "{}", stderr(&o));
+    // A run-time error is located at the statement that fails.
+    let oob = "entry \"main\" = main : ([]f64) -> f64\n\n\
+               fun main(xs_0: [?]f64): f64 {\n  let x_1: f64 = xs_0[3i64]\n  in x_1\n}\n";
+    let oob = write(dir.path(), "oob.pir", oob);
+    let o = parad_with_stdin(&["run", s(&oob)], "[1.0]");
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert!(stderr(&o).contains("oob.pir:4:"), "{}", stderr(&o));
+}

@@ -29,6 +29,6 @@ pub use check::{check_program, check_program_at, CheckError, Stage};
 pub use ir::*;
 pub use names::{NameSource, Symbol, VName};
 pub use ops::{BinOp, CmpOp, ConvOp, TernOp, UnOp};
-pub use parse::{parse_program, ParseError};
+pub use parse::{parse_program, parse_program_in, ParseError};
 pub use types::{AccType, Dim, Type};
 pub use visit::{Visitor, VisitorMut};

@@ -73,7 +73,7 @@ use crate::names::{NameSource, Symbol, VName};
 use crate::types::{AccType, Dim, Type};
 use lex::{Tok, Token};
 use parad_base::Scalar;
-use parad_base::{FloatType, IntType, PrimType, Span};
+use parad_base::{FileId, FloatType, IntType, PrimType, Span};
 use std::fmt;
 
 /// Malformed IR text, located at a 1-based line and column (in characters).
@@ -96,27 +96,33 @@ type R<T> = Result<T, ParseError>;
 
 /// Reads a whole program: entry points and functions, in any order.
 pub fn parse_program(text: &str) -> R<Program> {
-    Parser::whole(text, Parser::program)
+    Parser::whole(text, None, Parser::program)
+}
+
+/// [`parse_program`] for the text of `file`: each statement's span is its
+/// place in that text, so run-time errors point into the printed IR.
+pub fn parse_program_in(text: &str, file: FileId) -> R<Program> {
+    Parser::whole(text, Some(file), Parser::program)
 }
 
 /// Reads one function, as `Display for FunDef` writes it.
 pub fn parse_fun(text: &str) -> R<FunDef> {
-    Parser::whole(text, Parser::fun)
+    Parser::whole(text, None, Parser::fun)
 }
 
 /// Reads a body in braces, as `Display for Body` writes it.
 pub fn parse_body(text: &str) -> R<Body> {
-    Parser::whole(text, Parser::body)
+    Parser::whole(text, None, Parser::body)
 }
 
 /// Reads a lambda, as `Display for Lambda` writes it.
 pub fn parse_lambda(text: &str) -> R<Lambda> {
-    Parser::whole(text, Parser::lambda)
+    Parser::whole(text, None, Parser::lambda)
 }
 
 /// Reads a type such as `[n_3][4]f32` or `acc([n_1], f32)`.
 pub fn parse_type(text: &str) -> R<Type> {
-    Parser::whole(text, Parser::ty)
+    Parser::whole(text, None, Parser::ty)
 }
 
 /// Nesting deeper than this (bodies in bodies, types in types) is an
@@ -134,19 +140,26 @@ struct Parser {
     pos: usize,
     depth: usize,
     max_id: Option<u32>,
+    /// The file statements' spans point into, if any.
+    file: Option<FileId>,
 }
 
 impl Parser {
     /// Runs `f` on the whole of `text`, on a thread with a stack of its
     /// own (so that how deep a text may nest does not depend on the
     /// caller's stack).
-    fn whole<T: Send>(text: &str, f: impl FnOnce(&mut Parser) -> R<T> + Send) -> R<T> {
+    fn whole<T: Send>(
+        text: &str,
+        file: Option<FileId>,
+        f: impl FnOnce(&mut Parser) -> R<T> + Send,
+    ) -> R<T> {
         let run = || {
             let mut p = Parser {
                 toks: lex::lex(text)?,
                 pos: 0,
                 depth: 0,
                 max_id: None,
+                file,
             };
             let x = f(&mut p)?;
             if p.peek() != &Tok::Eof {
@@ -396,7 +409,19 @@ impl Parser {
         })
     }
 
+    /// The span of tokens `from..=last`.
+    fn span(&self, from: usize, last: usize) -> Span {
+        match self.file {
+            Some(file) => {
+                let (start, end) = (self.toks[from].start, self.toks[last].end);
+                Span::new(file, start as usize, end.max(start) as usize)
+            }
+            None => Span::default(),
+        }
+    }
+
     fn stm(&mut self) -> R<Stm> {
+        let from = self.pos;
         let mut attrs = vec![];
         while self.eat_sym("#") {
             self.sym("[")?;
@@ -406,11 +431,14 @@ impl Parser {
         self.kw("let")?;
         let pat = self.tuple(Parser::param)?;
         self.sym("=")?;
+        // A statement is located by its head, `let pat = op`, not by the
+        // bodies an operation may span.
+        let span = self.span(from, self.pos);
         let exp = self.exp()?;
         Ok(Stm {
             pat,
             exp,
-            span: Span::default(),
+            span,
             attrs,
         })
     }

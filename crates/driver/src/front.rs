@@ -41,6 +41,39 @@ impl Source {
         Source { sources, file }
     }
 
+    /// Whether the file holds printed core IR (`.pir`, as `parad dump`
+    /// writes it) rather than Futhark source.
+    pub fn is_printed_ir(&self) -> bool {
+        self.sources.get(self.file).name.ends_with(".pir")
+    }
+
+    /// Reads the file as printed core IR: the program enters the pipeline
+    /// where lowering would have left it (the stage [`LOWER`], dumped as
+    /// `config` says). Statements are located in the file. The IR is the
+    /// user's input here, so it is always checked, and an ill-formed
+    /// program is an error in the program, not in the compiler.
+    pub fn read_ir(self, config: &Config) -> Result<Compiled, DriverError> {
+        let text = &self.sources.get(self.file).text;
+        let error = |span: parad_base::Span, message: String| {
+            let d = parad_base::Diagnostic::error(span, message);
+            DriverError::Program(Message::diagnostic(d, &Arc::new(self.sources.clone())))
+        };
+        let program = parad_core::parse_program_in(text, self.file).map_err(|e| {
+            let at = offset(text, e.line, e.col);
+            error(parad_base::Span::new(self.file, at, at), e.message)
+        })?;
+        parad_core::check_program(&program).map_err(|e| {
+            let span = e
+                .span
+                .filter(|s| s.file == self.file)
+                .unwrap_or(parad_base::Span::new(self.file, 0, 0));
+            error(span, format!("ill-formed program: {e}"))
+        })?;
+        let c = Compiled::new(program, self.sources);
+        after_stage(&c, config, Some(LOWER), "read from printed IR")?;
+        Ok(c)
+    }
+
     /// The syntax tree of the file alone (no imports, no type check).
     pub fn parse(&self) -> Result<parad_syntax::ast::Program, DriverError> {
         let text = &self.sources.get(self.file).text;
@@ -106,4 +139,20 @@ impl Checked {
         after_stage(&c, config, Some(LOWER), &format!("after {LOWER_WHAT}"))?;
         Ok(c)
     }
+}
+
+/// The byte offset of 1-based `line` and `col` (in characters) in `text`,
+/// clamped to the text.
+fn offset(text: &str, line: u32, col: u32) -> usize {
+    let start: usize = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1) as usize)
+        .map(str::len)
+        .sum();
+    let rest = &text[start.min(text.len())..];
+    start
+        + rest
+            .char_indices()
+            .nth(col.saturating_sub(1) as usize)
+            .map_or(rest.len(), |(k, _)| k)
 }

@@ -84,8 +84,9 @@ use parad_base::SourceMap;
 use parad_core::Program;
 use std::path::Path;
 
-/// Reads, parses, type checks and lowers the file at `path`, then runs
-/// the core passes of `config`.
+/// Reads, parses, type checks and lowers the file at `path` (or reads it
+/// as printed core IR, for a `.pir` file), then runs the core passes of
+/// `config`.
 pub fn compile_file(path: &Path, config: &Config) -> Result<Compiled, DriverError> {
     compile(Source::read(path)?, config)
 }
@@ -95,9 +96,14 @@ pub fn compile_source(name: &str, text: &str, config: &Config) -> Result<Compile
     compile(Source::new(name, text), config)
 }
 
-/// The front end, then the core passes of `config`.
+/// The front end (or the IR reader, for printed IR), then the core
+/// passes of `config`.
 pub fn compile(source: Source, config: &Config) -> Result<Compiled, DriverError> {
-    let mut c = source.check()?.lower(config)?;
+    let mut c = if source.is_printed_ir() {
+        source.read_ir(config)?
+    } else {
+        source.check()?.lower(config)?
+    };
     run_passes(&mut c, config)?;
     Ok(c)
 }

@@ -349,8 +349,9 @@ impl FileRun<'_> {
     }
 }
 
-/// The `.fut` files among `paths`: files as given, directories searched
-/// recursively; sorted for a stable report.
+/// The programs among `paths`: files as given, directories searched
+/// recursively for `.fut` and `.pir` (printed core IR) files; sorted for a
+/// stable report.
 pub fn find_fut_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut out = vec![];
     for p in paths {
@@ -372,7 +373,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     for p in entries {
         if p.is_dir() {
             walk(&p, out)?;
-        } else if p.extension().is_some_and(|e| e == "fut") {
+        } else if p.extension().is_some_and(|e| e == "fut" || e == "pir") {
             out.push(p);
         }
     }

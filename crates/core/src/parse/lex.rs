@@ -35,6 +35,9 @@ pub(super) struct Token {
     pub tok: Tok,
     pub line: u32,
     pub col: u32,
+    /// Byte offsets of the token in the text (for source spans).
+    pub start: u32,
+    pub end: u32,
 }
 
 /// Two-character symbols first.
@@ -48,6 +51,8 @@ struct Lexer {
     i: usize,
     line: u32,
     col: u32,
+    /// Byte offset of `chars[i]`.
+    byte: u32,
 }
 
 impl Lexer {
@@ -58,6 +63,7 @@ impl Lexer {
     fn bump(&mut self) -> Option<char> {
         let c = self.at(0)?;
         self.i += 1;
+        self.byte += c.len_utf8() as u32;
         if c == '\n' {
             self.line += 1;
             self.col = 1;
@@ -162,10 +168,11 @@ pub(super) fn lex(text: &str) -> Result<Vec<Token>, ParseError> {
         i: 0,
         line: 1,
         col: 1,
+        byte: 0,
     };
     let mut toks = vec![];
     while let Some(c) = lx.at(0) {
-        let (line, col) = (lx.line, lx.col);
+        let (line, col, start) = (lx.line, lx.col, lx.byte);
         let tok = if c.is_whitespace() {
             lx.bump();
             continue;
@@ -194,12 +201,20 @@ pub(super) fn lex(text: &str) -> Result<Vec<Token>, ParseError> {
             }
             Tok::Sym(sym)
         };
-        toks.push(Token { tok, line, col });
+        toks.push(Token {
+            tok,
+            line,
+            col,
+            start,
+            end: lx.byte,
+        });
     }
     toks.push(Token {
         tok: Tok::Eof,
         line: lx.line,
         col: lx.col,
+        start: lx.byte,
+        end: lx.byte,
     });
     Ok(toks)
 }
