@@ -1,6 +1,7 @@
 //! Robustness fuzzing of the `parad` binary: bad input must never crash it.
 //!
-//! Every program under `tests/` and `examples/` is mutated with a seeded
+//! Every program under `tests/` and `examples/`, and each of them that
+//! compiles printed as core IR (a `.pir` file), is mutated with a seeded
 //! pseudo-random generator (tokens and lines deleted, duplicated, swapped
 //! or replaced, literals set to extreme values, types swapped, files
 //! truncated, parentheses nested deeply, test blocks garbled) and the real
@@ -106,6 +107,8 @@ struct Program {
     /// Inputs of the test block: the entry points they are for, and the
     /// raw bytes (text between braces, or a data file's contents).
     inputs: Vec<(Vec<String>, Vec<u8>)>,
+    /// `fut`, or `pir` for the program printed as core IR.
+    ext: &'static str,
 }
 
 fn load_corpus() -> Vec<Program> {
@@ -134,6 +137,41 @@ fn load_corpus() -> Vec<Program> {
                 text,
                 entries,
                 inputs,
+                ext: "fut",
+            })
+        })
+        .collect()
+}
+
+/// The programs of the corpus that compile, printed as core IR (`parad
+/// dump --stage=core`) after their test block, so that the IR reader and
+/// checker get the same mutations.
+fn printed_ir(corpus: &[Program]) -> Vec<Program> {
+    let root = root();
+    corpus
+        .iter()
+        .filter_map(|p| {
+            let out = Command::new(env!("CARGO_BIN_EXE_parad"))
+                .args(["dump", "--stage=core"])
+                .arg(root.join(&p.name))
+                .stderr(Stdio::null())
+                .output()
+                .ok()?;
+            if !out.status.success() {
+                return None;
+            }
+            let block: String = p
+                .text
+                .lines()
+                .take_while(|l| l.starts_with("--"))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            Some(Program {
+                name: format!("{} (printed IR)", p.name),
+                text: block + &String::from_utf8_lossy(&out.stdout),
+                entries: p.entries.clone(),
+                inputs: p.inputs.clone(),
+                ext: "pir",
             })
         })
         .collect()
@@ -1148,7 +1186,7 @@ impl Ctx {
         } else {
             mutate_program(&p.text, &mut rng)
         };
-        let local = self.scratch.join(format!("fuzz-w{worker}.fut"));
+        let local = self.scratch.join(format!("fuzz-w{worker}.{}", p.ext));
         std::fs::write(&local, &src).expect("write mutated program");
         let path = local.to_str().unwrap().to_string();
         let checked = self.exec(
@@ -1245,7 +1283,15 @@ fn report(f: &Failure, scratch: &Path, n: usize) -> String {
 
 #[test]
 fn mutated_programs_and_inputs_never_crash_parad() {
-    let corpus = load_corpus();
+    let mut corpus = load_corpus();
+    let ir = printed_ir(&corpus);
+    assert!(
+        ir.len() * 2 >= corpus.len(),
+        "only {} of {} programs could be printed as IR",
+        ir.len(),
+        corpus.len()
+    );
+    corpus.extend(ir);
     assert!(
         corpus.len() >= 20 || std::env::var("PARAD_FUZZ_FILTER").is_ok(),
         "the corpus of test programs is missing ({} programs found)",
