@@ -8,18 +8,66 @@
 //! let sum = b.reduce_op(BinOp::Add, &[prods], vec![Operand::f32(0.0)]);
 //! ```
 //!
-//! reads like the pseudo-code of the AD digests. Building ill-typed IR is
-//! a bug in the compiler, not in the user's program: the builder panics
-//! with a message naming the expression.
+//! reads like the pseudo-code of the AD digests. Scalar arithmetic is
+//! written as one expression with [`crate::pexp`] (`b.expr(1.0 / (x * x))`).
+//! Building ill-typed IR is a bug in the compiler, not in the user's
+//! program: the builder panics with a message naming the expression.
+//!
+//! Every construct that takes a closure has a `try_` variant whose closure
+//! returns a `Result`: the first error ends the construction and is
+//! returned (differentiating a nested lambda may fail, for instance). The
+//! plain variants are the `try_` ones with a closure that cannot fail.
+//!
+//! Result types inferred from a body's results (of lambdas, and so of
+//! SOACs and `withacc`, and of `if`) are those seen from outside the body:
+//! a dimension naming a variable bound inside is replaced by the operand
+//! it is a copy of, or else made existential (`Dim::Ext`), so that the
+//! types are in scope where the construct is bound.
 
+use crate::free::body_binds;
 use crate::ir::*;
 use crate::names::{NameSource, Symbol, VName};
 use crate::ops::{BinOp, CmpOp, ConvOp, TernOp, UnOp};
-use crate::types::{Dim, Type, I64};
+use crate::types::{AccType, Dim, Type, I64};
 use crate::typing::{self, TypeEnv};
 use crate::visit::Visitor;
 use parad_base::{IntType, PrimType, Span};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::convert::Infallible;
+
+/// The value of a construction that cannot fail.
+fn ok<T>(r: Result<T, Infallible>) -> T {
+    match r {
+        Ok(x) => x,
+        Err(e) => match e {},
+    }
+}
+
+/// `t` with every dimension `v` for which `outer(v)` is `Some(d)`
+/// replaced by `d` (the dimension as seen where `v` is out of scope).
+pub fn rescope(t: &Type, outer: &impl Fn(VName) -> Option<Dim>) -> Type {
+    let d = |d: &Dim| match d {
+        Dim::Var(v) => outer(*v).unwrap_or(*d),
+        d => *d,
+    };
+    match t {
+        Type::Prim(_) => t.clone(),
+        Type::Array { elem, shape } => Type::Array {
+            elem: *elem,
+            shape: shape.iter().map(d).collect(),
+        },
+        Type::Acc(a) => Type::Acc(AccType {
+            ispace: a.ispace.iter().map(d).collect(),
+            elems: a.elems.iter().map(|t| rescope(t, outer)).collect(),
+        }),
+    }
+}
+
+/// `t` with the dimensions that name variables in `inner` made
+/// existential.
+pub fn erase_inner(t: &Type, inner: &FxHashSet<VName>) -> Type {
+    rescope(t, &|v| inner.contains(&v).then_some(Dim::Ext))
+}
 
 /// State shared by all builders of one program: fresh names and the
 /// type of every variable created so far.
@@ -225,8 +273,57 @@ impl<'a> Builder<'a> {
 
     /// A body built by `f`, whose return value is the result list.
     pub fn body(&mut self, f: impl FnOnce(&mut Builder) -> Vec<Operand>) -> Body {
+        ok(self.try_body(|b| Ok(f(b))))
+    }
+
+    pub fn try_body<E>(
+        &mut self,
+        f: impl FnOnce(&mut Builder) -> Result<Vec<Operand>, E>,
+    ) -> Result<Body, E> {
         let (stms, result) = self.nested(f);
-        Body { stms, result }
+        Ok(Body {
+            stms,
+            result: result?,
+        })
+    }
+
+    /// The types of `body`'s results where `params` and the names bound in
+    /// `body` are out of scope: a dimension bound inside becomes the
+    /// operand it copies (`let n = m` at the top of `body`), else `Ext`.
+    pub fn outer_types(&self, params: &[Param], body: &Body) -> Vec<Type> {
+        let tys: Vec<Type> = body.result.iter().map(|&o| self.type_of(o)).collect();
+        let mut dims = vec![];
+        for t in &tys {
+            t.dim_vars(&mut dims);
+        }
+        if dims.is_empty() {
+            return tys;
+        }
+        let mut inner: FxHashSet<VName> = params.iter().map(|p| p.name).collect();
+        body_binds(body, &mut |v| {
+            inner.insert(v);
+        });
+        let copies: FxHashMap<VName, Operand> = body
+            .stms
+            .iter()
+            .filter_map(|s| match (&s.pat[..], &s.exp) {
+                ([p], Exp::Basic(BasicOp::Atom(o))) => Some((p.name, *o)),
+                _ => None,
+            })
+            .collect();
+        let outer = |mut v: VName| {
+            if !inner.contains(&v) {
+                return None;
+            }
+            loop {
+                match copies.get(&v) {
+                    Some(Operand::Var(w)) if inner.contains(w) => v = *w,
+                    Some(o) => return Some(Dim::from_operand(o)),
+                    None => return Some(Dim::Ext),
+                }
+            }
+        };
+        tys.iter().map(|t| rescope(t, &outer)).collect()
     }
 
     /// The statements built so far, ending this builder.
@@ -438,22 +535,31 @@ impl<'a> Builder<'a> {
     }
 
     /// `if cond then … else …`; the result types are those of the
-    /// `then` branch's results.
+    /// `then` branch's results (seen from outside it).
     pub fn if_(
         &mut self,
         cond: impl Into<Operand>,
         then_f: impl FnOnce(&mut Builder) -> Vec<Operand>,
         else_f: impl FnOnce(&mut Builder) -> Vec<Operand>,
     ) -> Vec<VName> {
-        let then_br = self.body(then_f);
-        let else_br = self.body(else_f);
-        let ret = then_br.result.iter().map(|&o| self.type_of(o)).collect();
-        self.emit(If {
+        ok(self.try_if(cond, |b| Ok(then_f(b)), |b| Ok(else_f(b))))
+    }
+
+    pub fn try_if<E>(
+        &mut self,
+        cond: impl Into<Operand>,
+        then_f: impl FnOnce(&mut Builder) -> Result<Vec<Operand>, E>,
+        else_f: impl FnOnce(&mut Builder) -> Result<Vec<Operand>, E>,
+    ) -> Result<Vec<VName>, E> {
+        let then_br = self.try_body(then_f)?;
+        let else_br = self.try_body(else_f)?;
+        let ret = self.outer_types(&[], &then_br);
+        Ok(self.emit(If {
             cond: cond.into(),
             then_br,
             else_br,
             ret,
-        })
+        }))
     }
 
     fn loop_params(&mut self, inits: &[Operand]) -> Vec<(Param, Operand)> {
@@ -474,6 +580,15 @@ impl<'a> Builder<'a> {
         bound: impl Into<Operand>,
         f: impl FnOnce(&mut Builder, VName, &[VName]) -> Vec<Operand>,
     ) -> Vec<VName> {
+        ok(self.try_loop_for(inits, bound, |b, i, p| Ok(f(b, i, p))))
+    }
+
+    pub fn try_loop_for<E>(
+        &mut self,
+        inits: &[Operand],
+        bound: impl Into<Operand>,
+        f: impl FnOnce(&mut Builder, VName, &[VName]) -> Result<Vec<Operand>, E>,
+    ) -> Result<Vec<VName>, E> {
         let bound = bound.into();
         let it = match self.prim_of(bound) {
             PrimType::Int(it) => it,
@@ -482,15 +597,15 @@ impl<'a> Builder<'a> {
         let params = self.loop_params(inits);
         let i = self.param("i", Type::Prim(PrimType::Int(it))).name;
         let names: Vec<VName> = params.iter().map(|(p, _)| p.name).collect();
-        let body = self.body(|b| f(b, i, &names));
-        self.emit_as(
+        let body = self.try_body(|b| f(b, i, &names))?;
+        Ok(self.emit_as(
             "loopres",
             Loop {
                 params,
                 form: LoopForm::For { i, it, bound },
                 body,
             },
-        )
+        ))
     }
 
     /// `loop (c = inits[0], p… = inits[1..]) while c do f(c, p…)`; the first
@@ -500,34 +615,59 @@ impl<'a> Builder<'a> {
         inits: &[Operand],
         f: impl FnOnce(&mut Builder, &[VName]) -> Vec<Operand>,
     ) -> Vec<VName> {
+        ok(self.try_loop_while(inits, |b, p| Ok(f(b, p))))
+    }
+
+    pub fn try_loop_while<E>(
+        &mut self,
+        inits: &[Operand],
+        f: impl FnOnce(&mut Builder, &[VName]) -> Result<Vec<Operand>, E>,
+    ) -> Result<Vec<VName>, E> {
         let params = self.loop_params(inits);
         let names: Vec<VName> = params.iter().map(|(p, _)| p.name).collect();
         let cond = names[0];
-        let body = self.body(|b| f(b, &names));
-        self.emit_as(
+        let body = self.try_body(|b| f(b, &names))?;
+        Ok(self.emit_as(
             "loopres",
             Loop {
                 params,
                 form: LoopForm::While { cond },
                 body,
             },
-        )
+        ))
     }
 
     // ---- lambdas and SOACs ----
 
     /// A lambda with parameters of types `tys`; its return types are
-    /// those of the operands `f` returns.
+    /// those of the operands `f` returns (seen from outside it).
     pub fn lambda(
         &mut self,
         tys: Vec<Type>,
         f: impl FnOnce(&mut Builder, &[VName]) -> Vec<Operand>,
     ) -> Lambda {
+        ok(self.try_lambda(tys, |b, p| Ok(f(b, p))))
+    }
+
+    pub fn try_lambda<E>(
+        &mut self,
+        tys: Vec<Type>,
+        f: impl FnOnce(&mut Builder, &[VName]) -> Result<Vec<Operand>, E>,
+    ) -> Result<Lambda, E> {
         let params: Vec<Param> = tys.into_iter().map(|t| self.param("x", t)).collect();
         let names: Vec<VName> = params.iter().map(|p| p.name).collect();
-        let body = self.body(|b| f(b, &names));
-        let ret = body.result.iter().map(|&o| self.type_of(o)).collect();
-        Lambda { params, ret, body }
+        self.try_lambda_of(params, |b| f(b, &names))
+    }
+
+    /// A lambda with the given parameters (made by [`Self::param`]).
+    pub fn try_lambda_of<E>(
+        &mut self,
+        params: Vec<Param>,
+        f: impl FnOnce(&mut Builder) -> Result<Vec<Operand>, E>,
+    ) -> Result<Lambda, E> {
+        let body = self.try_body(f)?;
+        let ret = self.outer_types(&params, &body);
+        Ok(Lambda { params, ret, body })
     }
 
     /// An associative operator on tuples of types `tys`: `f(b, xs, ys)`
@@ -537,9 +677,17 @@ impl<'a> Builder<'a> {
         tys: Vec<Type>,
         f: impl FnOnce(&mut Builder, &[VName], &[VName]) -> Vec<Operand>,
     ) -> Lambda {
+        ok(self.try_op_lambda(tys, |b, xs, ys| Ok(f(b, xs, ys))))
+    }
+
+    pub fn try_op_lambda<E>(
+        &mut self,
+        tys: Vec<Type>,
+        f: impl FnOnce(&mut Builder, &[VName], &[VName]) -> Result<Vec<Operand>, E>,
+    ) -> Result<Lambda, E> {
         let k = tys.len();
         let all = tys.iter().chain(&tys).cloned().collect();
-        self.lambda(all, |b, ps| f(b, &ps[..k], &ps[k..]))
+        self.try_lambda(all, |b, ps| f(b, &ps[..k], &ps[k..]))
     }
 
     /// The operator `op` applied componentwise to tuples of types `tys`.
@@ -552,7 +700,9 @@ impl<'a> Builder<'a> {
         })
     }
 
-    fn row_types(&self, arrs: &[VName]) -> Vec<Type> {
+    /// The types of one row of each of `arrs` (accumulators pass whole,
+    /// as SOACs take them).
+    pub fn row_types(&self, arrs: &[VName]) -> Vec<Type> {
         arrs.iter()
             .map(|&a| {
                 let t = self.type_of(a);
@@ -572,17 +722,38 @@ impl<'a> Builder<'a> {
         arrs: &[VName],
         f: impl FnOnce(&mut Builder, &[VName]) -> Vec<Operand>,
     ) -> Vec<VName> {
+        ok(self.try_map(arrs, |b, p| Ok(f(b, p))))
+    }
+
+    pub fn try_map<E>(
+        &mut self,
+        arrs: &[VName],
+        f: impl FnOnce(&mut Builder, &[VName]) -> Result<Vec<Operand>, E>,
+    ) -> Result<Vec<VName>, E> {
         let w = self.width(arrs[0]);
+        self.try_map_w(w, arrs, f)
+    }
+
+    /// [`Self::map`] of width `w` (the arrays' outer size, which their
+    /// types may not tell).
+    pub fn map_w(
+        &mut self,
+        w: impl Into<Operand>,
+        arrs: &[VName],
+        f: impl FnOnce(&mut Builder, &[VName]) -> Vec<Operand>,
+    ) -> Vec<VName> {
+        ok(self.try_map_w(w, arrs, |b, p| Ok(f(b, p))))
+    }
+
+    pub fn try_map_w<E>(
+        &mut self,
+        w: impl Into<Operand>,
+        arrs: &[VName],
+        f: impl FnOnce(&mut Builder, &[VName]) -> Result<Vec<Operand>, E>,
+    ) -> Result<Vec<VName>, E> {
         let tys = self.row_types(arrs);
-        let lam = self.lambda(tys, f);
-        self.emit_as(
-            "map",
-            Map {
-                w,
-                lam,
-                arrs: arrs.to_vec(),
-            },
-        )
+        let lam = self.try_lambda(tys, f)?;
+        Ok(self.map_lambda(w.into(), lam, arrs.to_vec()))
     }
 
     pub fn map_lambda(&mut self, w: Operand, lam: Lambda, arrs: Vec<VName>) -> Vec<VName> {
@@ -597,18 +768,39 @@ impl<'a> Builder<'a> {
         neutral: Vec<Operand>,
         f: impl FnOnce(&mut Builder, &[VName], &[VName]) -> Vec<Operand>,
     ) -> Vec<VName> {
+        ok(self.try_reduce(comm, arrs, neutral, |b, x, y| Ok(f(b, x, y))))
+    }
+
+    pub fn try_reduce<E>(
+        &mut self,
+        comm: bool,
+        arrs: &[VName],
+        neutral: Vec<Operand>,
+        f: impl FnOnce(&mut Builder, &[VName], &[VName]) -> Result<Vec<Operand>, E>,
+    ) -> Result<Vec<VName>, E> {
         let w = self.width(arrs[0]);
-        let tys = neutral.iter().map(|&o| self.type_of(o)).collect();
-        let lam = self.op_lambda(tys, f);
-        self.emit_as(
+        let op = self.try_acc_op(neutral, f)?;
+        Ok(self.emit_as(
             "red",
             Reduce {
                 w,
                 comm,
-                op: AccOp { lam, neutral },
+                op,
                 arrs: arrs.to_vec(),
             },
-        )
+        ))
+    }
+
+    /// The operator built by `f` (see [`Self::op_lambda`]) with its
+    /// neutral elements.
+    fn try_acc_op<E>(
+        &mut self,
+        neutral: Vec<Operand>,
+        f: impl FnOnce(&mut Builder, &[VName], &[VName]) -> Result<Vec<Operand>, E>,
+    ) -> Result<AccOp, E> {
+        let tys = neutral.iter().map(|&o| self.type_of(o)).collect();
+        let lam = self.try_op_lambda(tys, f)?;
+        Ok(AccOp { lam, neutral })
     }
 
     /// `reduce` with a componentwise built-in operator such as `+`.
@@ -628,17 +820,25 @@ impl<'a> Builder<'a> {
         neutral: Vec<Operand>,
         f: impl FnOnce(&mut Builder, &[VName], &[VName]) -> Vec<Operand>,
     ) -> Vec<VName> {
+        ok(self.try_scan(arrs, neutral, |b, x, y| Ok(f(b, x, y))))
+    }
+
+    pub fn try_scan<E>(
+        &mut self,
+        arrs: &[VName],
+        neutral: Vec<Operand>,
+        f: impl FnOnce(&mut Builder, &[VName], &[VName]) -> Result<Vec<Operand>, E>,
+    ) -> Result<Vec<VName>, E> {
         let w = self.width(arrs[0]);
-        let tys = neutral.iter().map(|&o| self.type_of(o)).collect();
-        let lam = self.op_lambda(tys, f);
-        self.emit_as(
+        let op = self.try_acc_op(neutral, f)?;
+        Ok(self.emit_as(
             "scan",
             Scan {
                 w,
-                op: AccOp { lam, neutral },
+                op,
                 arrs: arrs.to_vec(),
             },
-        )
+        ))
     }
 
     /// `reduce_by_index dests ⊙ neutral inds vals` with one index array.
@@ -650,19 +850,29 @@ impl<'a> Builder<'a> {
         vals: &[VName],
         f: impl FnOnce(&mut Builder, &[VName], &[VName]) -> Vec<Operand>,
     ) -> Vec<VName> {
+        ok(self.try_hist(dests, neutral, inds, vals, |b, x, y| Ok(f(b, x, y))))
+    }
+
+    pub fn try_hist<E>(
+        &mut self,
+        dests: &[VName],
+        neutral: Vec<Operand>,
+        inds: VName,
+        vals: &[VName],
+        f: impl FnOnce(&mut Builder, &[VName], &[VName]) -> Result<Vec<Operand>, E>,
+    ) -> Result<Vec<VName>, E> {
         let w = self.width(inds);
-        let tys = neutral.iter().map(|&o| self.type_of(o)).collect();
-        let lam = self.op_lambda(tys, f);
-        self.emit_as(
+        let op = self.try_acc_op(neutral, f)?;
+        Ok(self.emit_as(
             "hist",
             Hist {
                 w,
                 dests: dests.to_vec(),
-                op: AccOp { lam, neutral },
+                op,
                 inds: vec![inds],
                 vals: vals.to_vec(),
             },
-        )
+        ))
     }
 
     /// `scatter dest inds vals` for one destination (1-d indices).
@@ -683,6 +893,14 @@ impl<'a> Builder<'a> {
         inputs: Vec<AccInput>,
         f: impl FnOnce(&mut Builder, &[VName]) -> Vec<Operand>,
     ) -> Vec<VName> {
+        ok(self.try_withacc(inputs, |b, accs| Ok(f(b, accs))))
+    }
+
+    pub fn try_withacc<E>(
+        &mut self,
+        inputs: Vec<AccInput>,
+        f: impl FnOnce(&mut Builder, &[VName]) -> Result<Vec<Operand>, E>,
+    ) -> Result<Vec<VName>, E> {
         let tys = inputs
             .iter()
             .map(|i| {
@@ -696,14 +914,14 @@ impl<'a> Builder<'a> {
                             .unwrap_or_else(|| panic!("builder: withacc array {a} has rank < {k}"))
                     })
                     .collect();
-                Type::Acc(crate::types::AccType {
+                Type::Acc(AccType {
                     ispace: i.ispace.iter().map(Dim::from_operand).collect(),
                     elems,
                 })
             })
             .collect();
-        let lam = self.lambda(tys, f);
-        self.emit_as("withacc", WithAcc { inputs, lam })
+        let lam = self.try_lambda(tys, f)?;
+        Ok(self.emit_as("withacc", WithAcc { inputs, lam }))
     }
 
     pub fn upd(&mut self, acc: VName, inds: Vec<Operand>, vals: Vec<Operand>) -> VName {

@@ -2,17 +2,20 @@
 //! multiple return values, dimensions as operands, and variadic SOACs.
 //!
 //! - [`ir`]: the data types; [`types`]: value types; [`ops`]: scalar operators;
-//! - [`builder`]: terse construction of IR;
+//! - [`builder`]: terse construction of IR; [`pexp`]: scalar expressions
+//!   for it; [`consts`]: typed constants;
 //! - [`pretty`]: the textual form (`Display` impls);
 //! - [`check`]: the IR type checker;
 //! - [`free`]: occurrences and free variables.
 
 pub mod builder;
 pub mod check;
+pub mod consts;
 pub mod free;
 pub mod ir;
 pub mod names;
 pub mod ops;
+pub mod pexp;
 pub mod pretty;
 pub mod rename;
 pub mod screma;
@@ -26,5 +29,6 @@ pub use check::{check_program, check_program_at, CheckError, Stage};
 pub use ir::*;
 pub use names::{NameSource, Symbol, VName};
 pub use ops::{BinOp, CmpOp, ConvOp, TernOp, UnOp};
+pub use pexp::PExp;
 pub use types::{AccType, Dim, Type};
 pub use visit::{Visitor, VisitorMut};
