@@ -22,14 +22,17 @@ impl<U: FnMut(VName), B: FnMut(VName)> Visitor for Occurrences<U, B> {
     }
 }
 
-fn uses(f: &mut dyn FnMut(VName)) -> Occurrences<&mut dyn FnMut(VName), fn(VName)> {
+/// A callback on names.
+type OnName<'a> = &'a mut dyn FnMut(VName);
+
+fn uses(f: OnName<'_>) -> Occurrences<OnName<'_>, fn(VName)> {
     Occurrences {
         uses: f,
         binds: |_| {},
     }
 }
 
-fn binds(f: &mut dyn FnMut(VName)) -> Occurrences<fn(VName), &mut dyn FnMut(VName)> {
+fn binds(f: OnName<'_>) -> Occurrences<fn(VName), OnName<'_>> {
     Occurrences {
         uses: |_| {},
         binds: f,
