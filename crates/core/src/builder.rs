@@ -1023,3 +1023,53 @@ impl ProgramBuilder {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn var(ctx: &mut Ctx, base: &str, ty: Type) -> VName {
+        let v = ctx.names.fresh(base);
+        ctx.types.insert(v, ty);
+        v
+    }
+
+    #[test]
+    fn return_types_name_only_outer_variables() {
+        let mut ctx = Ctx::default();
+        let m = var(&mut ctx, "m", I64);
+        let mut b = Builder::new(&mut ctx);
+        // \n -> (iota n, iota k, iota m) with k = m bound inside
+        let lam = b.lambda(vec![I64], |b, p| {
+            let k = b.bind_as("k", Exp::atom(m), I64);
+            vec![b.iota(p[0]).into(), b.iota(k).into(), b.iota(m).into()]
+        });
+        let arr = |d: Dim| Type::array(PrimType::Int(IntType::I64), vec![d]);
+        assert_eq!(lam.ret, [arr(Dim::Ext), arr(Dim::Var(m)), arr(Dim::Var(m))]);
+        let r = b.if_(
+            Operand::bool(true),
+            |b| {
+                let n = b.bind_as("n", Exp::atom(Operand::i64(3)), I64);
+                vec![b.iota(n).into()]
+            },
+            |b| vec![b.iota(Operand::i64(3)).into()],
+        );
+        assert_eq!(b.type_of(r[0]), arr(Dim::Const(3)));
+    }
+
+    #[test]
+    fn a_failing_closure_ends_the_construction() {
+        let mut ctx = Ctx::default();
+        let n = var(&mut ctx, "n", I64);
+        let xs = var(&mut ctx, "xs", Type::array(PrimType::Bool, vec![n.into()]));
+        let mut b = Builder::new(&mut ctx);
+        let r = b.try_map(&[xs], |b, x| {
+            let y = b.unop(UnOp::Not, x[0]);
+            b.try_if(y, |_| Err("then"), |_| Ok(vec![]))
+                .map(|r| r.into_iter().map(Operand::Var).collect())
+        });
+        assert_eq!(r, Err("then"));
+        assert_eq!(b.try_body(|_| Err::<Vec<Operand>, _>(1)), Err(1));
+        assert!(b.finish().is_empty());
+    }
+}

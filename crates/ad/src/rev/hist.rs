@@ -410,3 +410,58 @@ fn generic(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parad_base::FloatType;
+    use parad_core::builder::Ctx;
+    use parad_core::types::I64;
+    use parad_values::Scalar;
+
+    /// The neutral element of the argmin/argmax histogram, for each type.
+    fn arg_hist_neutral(t: PrimType, min: bool) -> Operand {
+        let mut ctx = Ctx::default();
+        let (m, n) = (ctx.names.fresh("m"), ctx.names.fresh("n"));
+        for v in [m, n] {
+            ctx.types.insert(v, I64);
+        }
+        let mut arr = |name: &str, elem: PrimType, len: VName| {
+            let v = ctx.names.fresh(name);
+            ctx.types.insert(v, Type::array(elem, vec![len.into()]));
+            v
+        };
+        let dst = arr("dst", t, m);
+        let vs = arr("vs", t, n);
+        let is = arr("is", PrimType::Int(IntType::I64), n);
+        let mut b = Builder::new(&mut ctx);
+        arg_hist(&mut b, n.into(), m.into(), dst, vs, is, min);
+        let stms = b.finish();
+        let hist = stms.iter().find_map(|s| match &s.exp {
+            Exp::Soac(Soac::Hist(h)) => Some(h),
+            _ => None,
+        });
+        hist.expect("a histogram").op.neutral[0]
+    }
+
+    #[test]
+    fn arg_hist_neutral_elements_are_the_exact_extremes() {
+        let cases = [
+            (IntType::U64, Scalar::U64(u64::MAX), Scalar::U64(0)),
+            (IntType::I64, Scalar::I64(i64::MAX), Scalar::I64(i64::MIN)),
+            (IntType::U8, Scalar::U8(u8::MAX), Scalar::U8(0)),
+            (IntType::I8, Scalar::I8(i8::MAX), Scalar::I8(i8::MIN)),
+        ];
+        for (it, hi, lo) in cases {
+            let t = PrimType::Int(it);
+            assert_eq!(arg_hist_neutral(t, true), hi.into(), "min on {t}");
+            assert_eq!(arg_hist_neutral(t, false), lo.into(), "max on {t}");
+        }
+        let f32 = PrimType::Float(FloatType::F32);
+        assert_eq!(arg_hist_neutral(f32, true), Operand::f32(f32::INFINITY));
+        assert_eq!(
+            arg_hist_neutral(f32, false),
+            Operand::f32(f32::NEG_INFINITY)
+        );
+    }
+}
