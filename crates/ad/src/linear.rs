@@ -7,7 +7,6 @@
 
 use parad_base::PrimType;
 use parad_core::pexp::{eq, if_};
-use parad_core::types::BOOL;
 use parad_core::*;
 use parad_core::{consts, PExp};
 
@@ -92,8 +91,9 @@ pub fn mul(b: &mut Builder, x: impl Into<PExp>, y: impl Into<PExp>) -> Operand {
 }
 
 /// Scalar tangent subtraction (`||` on booleans, as Futhark does).
-pub fn sub(b: &mut Builder, x: Operand, y: Operand) -> Operand {
-    if b.type_of(x) == BOOL {
+pub fn sub(b: &mut Builder, x: impl Into<PExp>, y: impl Into<PExp>) -> Operand {
+    let (x, y) = (x.into(), y.into());
+    if prim(b, &x, &y) == PrimType::Bool {
         b.expr(x | y)
     } else {
         b.expr(x - y)
@@ -101,9 +101,10 @@ pub fn sub(b: &mut Builder, x: Operand, y: Operand) -> Operand {
 }
 
 /// Scalar tangent negation (the identity on booleans).
-pub fn neg(b: &mut Builder, x: Operand) -> Operand {
-    if b.type_of(x) == BOOL {
-        x
+pub fn neg(b: &mut Builder, x: impl Into<PExp>) -> Operand {
+    let x = x.into();
+    if prim(b, &x, &x) == PrimType::Bool {
+        b.expr(x)
     } else {
         b.expr(-x)
     }

@@ -4,13 +4,12 @@
 //! and type table. Expression types are inferred, so that
 //!
 //! ```ignore
-//! let prods = b.map(&[xs, ys], |b, p| vec![b.mul(p[0], p[1]).into()]);
+//! let prods = b.map(&[xs, ys], |b, p| vec![b.expr(p[0] * p[1])]);
 //! let sum = b.reduce_op(BinOp::Add, &[prods], vec![Operand::f32(0.0)]);
 //! ```
 //!
-//! reads like the pseudo-code of the AD digests. Scalar arithmetic is
-//! written as one expression with [`crate::pexp`] (`b.expr(1.0 / (x * x))`).
-//! Building ill-typed IR is a bug in the compiler, not in the user's
+//! reads like the pseudo-code of the AD digests; scalar arithmetic is one
+//! expression of [`crate::pexp`], one statement per operator. Building ill-typed IR is a bug in the compiler, not in the user's
 //! program: the builder panics with a message naming the expression.
 //!
 //! Every construct that takes a closure has a `try_` variant whose closure

@@ -8,7 +8,7 @@
 //! neutral element for `u64.min`. Floats are only rounded where a float
 //! type is asked for.
 
-use parad_base::{FloatType, IntType, PrimType};
+use parad_base::{FloatType, PrimType};
 use parad_values::Scalar;
 
 /// `n` at type `t`: integer types wrap modulo 2^bits (so `-1` is the
@@ -55,7 +55,7 @@ pub fn one(t: PrimType) -> Scalar {
 /// `max` (`-inf` for floats, `false` for `bool`).
 pub fn lowest(t: PrimType) -> Scalar {
     match t {
-        PrimType::Int(it) => int(t, int_range(it).0),
+        PrimType::Int(it) => int(t, it.bounds().0),
         PrimType::Float(ft) => Scalar::from_float(ft, f64::NEG_INFINITY),
         PrimType::Bool => Scalar::Bool(false),
     }
@@ -65,7 +65,7 @@ pub fn lowest(t: PrimType) -> Scalar {
 /// of `min` (`inf` for floats, `true` for `bool`).
 pub fn highest(t: PrimType) -> Scalar {
     match t {
-        PrimType::Int(it) => int(t, int_range(it).1),
+        PrimType::Int(it) => int(t, it.bounds().1),
         PrimType::Float(ft) => Scalar::from_float(ft, f64::INFINITY),
         PrimType::Bool => Scalar::Bool(true),
     }
@@ -77,16 +77,6 @@ pub fn extreme(t: PrimType, min: bool) -> Scalar {
         highest(t)
     } else {
         lowest(t)
-    }
-}
-
-/// The least and greatest values of an integer type.
-fn int_range(it: IntType) -> (i128, i128) {
-    let bits = it.bits();
-    if it.signed() {
-        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
-    } else {
-        (0, (1i128 << bits) - 1)
     }
 }
 
@@ -103,6 +93,7 @@ pub fn is_one(c: Scalar) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use parad_base::IntType;
 
     const U64: PrimType = PrimType::Int(IntType::U64);
     const I64: PrimType = PrimType::Int(IntType::I64);
@@ -128,7 +119,7 @@ mod tests {
         assert_eq!(extreme(U64, false), lowest(U64));
         for it in IntType::ALL {
             let t = PrimType::Int(it);
-            let (lo, hi) = int_range(it);
+            let (lo, hi) = it.bounds();
             assert_eq!(int(t, lo), lowest(t), "{t}");
             assert_eq!(int(t, hi), highest(t), "{t}");
             // One past either end wraps around to the other.
