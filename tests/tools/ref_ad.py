@@ -161,6 +161,55 @@ def acc_rows(xs, is_, ys):
 def power_grad(x, n):
     return (x ** (n + 1), (n + 1) * x ** n)
 
+# ---- ad/minmax_extremes.fut: min/max at the extremes of integer types
+
+INT_RANGE = {
+    "u64": (0, 2 ** 64 - 1),
+    "i64": (-2 ** 63, 2 ** 63 - 1),
+    "i8": (-128, 127),
+    "u8": (0, 255),
+}
+
+
+def first_better(xs, start, better):
+    """Index of the first element strictly better than everything before
+    it and than `start` (None if `start` is never beaten)."""
+    best, k = start, None
+    for i, x in enumerate(xs):
+        if better(x, best):
+            best, k = x, i
+    return k
+
+
+def red_minmax(t, seed=5):
+    lo, hi = INT_RANGE[t]
+
+    def adjoints(xs):
+        out = []
+        for start, better in ((hi, lambda a, b: a < b), (lo, lambda a, b: a > b)):
+            k = first_better(xs, start, better)
+            out.append([seed if i == k else 0 for i in range(len(xs))])
+        return tuple(out)
+    return adjoints
+
+
+def hist_minmax(dst, is_, vs):
+    m = len(dst)
+    seeds = [b + 1 for b in range(m)]
+    out = []
+    for better in (lambda a, b: a < b, lambda a, b: a > b):
+        dbar, vbar = list(seeds), [0] * len(vs)
+        for b in range(m):
+            mine = [v for i, v in zip(is_, vs) if i == b]
+            pos = [j for j, i in enumerate(is_) if i == b]
+            k = first_better(mine, dst[b], better)
+            if k is not None:
+                dbar[b] = 0
+                vbar[pos[k]] = seeds[b]
+        out += [dbar, vbar]
+    return tuple(out)
+
+
 
 REFS = {
     "ad/vjp_rules.fut": {
@@ -208,5 +257,9 @@ REFS = {
         "kmeans_grad_points": kmeans_grad_points,
         "max_square": max_square,
         "max_plus_sum": max_plus_sum,
+    },
+    "ad/minmax_extremes.fut": {
+        **{"red_" + t: red_minmax(t) for t in INT_RANGE},
+        **{"hist_" + t: hist_minmax for t in INT_RANGE},
     },
 }

@@ -5,9 +5,10 @@
 //! addition and `&&` as multiplication. Accumulators have no tangent
 //! value of their own.
 
-use parad_base::{FloatType, IntType, PrimType};
+use parad_base::PrimType;
+use parad_core::pexp::{eq, if_};
 use parad_core::*;
-use parad_values::Scalar;
+use parad_core::{consts, PExp};
 
 /// Whether values of type `t` (scalars or arrays of any element type)
 /// carry tangents and adjoints.
@@ -20,143 +21,104 @@ pub fn is_float(t: &Type) -> bool {
     matches!(t.elem(), Some(PrimType::Float(_)))
 }
 
-/// The constant `x` of type `t` (truncated for integers, `x ≠ 0` for
-/// booleans).
+/// The constant `x` of type `t` (see [`consts::float`]); the reverse
+/// rules of accumulators still build their constants with it.
 pub fn const_of(t: PrimType, x: f64) -> Operand {
-    Operand::Const(match t {
-        PrimType::Float(FloatType::F16) => Scalar::F16(half::f16::from_f64(x)),
-        PrimType::Float(FloatType::F32) => Scalar::F32(x as f32),
-        PrimType::Float(FloatType::F64) => Scalar::F64(x),
-        PrimType::Int(IntType::I8) => Scalar::I8(x as i8),
-        PrimType::Int(IntType::I16) => Scalar::I16(x as i16),
-        PrimType::Int(IntType::I32) => Scalar::I32(x as i32),
-        PrimType::Int(IntType::I64) => Scalar::I64(x as i64),
-        PrimType::Int(IntType::U8) => Scalar::U8(x as i64 as u8),
-        PrimType::Int(IntType::U16) => Scalar::U16(x as i64 as u16),
-        PrimType::Int(IntType::U32) => Scalar::U32(x as i64 as u32),
-        PrimType::Int(IntType::U64) => Scalar::U64(x as i64 as u64),
-        PrimType::Bool => Scalar::Bool(x != 0.0),
-    })
-}
-
-/// Whether a constant is the zero of its type.
-pub fn is_zero(c: Scalar) -> bool {
-    use Scalar::*;
-    match c {
-        F16(x) => f32::from(x) == 0.0,
-        F32(x) => x == 0.0,
-        F64(x) => x == 0.0,
-        I8(x) => x == 0,
-        I16(x) => x == 0,
-        I32(x) => x == 0,
-        I64(x) => x == 0,
-        U8(x) => x == 0,
-        U16(x) => x == 0,
-        U32(x) => x == 0,
-        U64(x) => x == 0,
-        Bool(x) => !x,
-    }
+    consts::float(t, x).into()
 }
 
 /// Zeros with the type (and run-time shape) of `like`.
 pub fn zeros_like(b: &mut Builder, like: Operand) -> Operand {
-    let t = b.type_of(like);
-    let elem = t.elem().expect("ad: zeros of an accumulator");
-    let mut z = const_of(elem, 0.0);
-    let Operand::Var(v) = like else { return z };
-    for k in (0..t.rank()).rev() {
-        let n = b.dim(v, k);
+    match like {
+        Operand::Var(v) => zero_elem(b, v, 0),
+        Operand::Const(c) => consts::zero(c.prim_type()).into(),
+    }
+}
+
+/// Zeros shaped like `arr` without its `k` outer dimensions.
+pub fn zero_elem(b: &mut Builder, arr: VName, k: usize) -> Operand {
+    let t = b.type_of(arr);
+    let mut z = consts::zero(t.elem().expect("ad: zeros of an accumulator")).into();
+    for d in (k..t.rank()).rev() {
+        let n = b.dim(arr, d);
         z = b.replicate(n, z).into();
     }
     z
 }
 
-fn prim(b: &Builder, x: Operand) -> PrimType {
-    b.type_of(x)
-        .as_prim()
-        .unwrap_or_else(|| panic!("ad: {x} is not a scalar"))
+/// The type of a tangent expression (one operand at least has one).
+fn prim(b: &Builder, x: &PExp, y: &PExp) -> PrimType {
+    b.expr_type(x)
+        .or_else(|| b.expr_type(y))
+        .unwrap_or_else(|| panic!("ad: untyped tangent arithmetic {x:?}, {y:?}"))
 }
 
-fn const_zero(o: Operand) -> bool {
-    matches!(o, Operand::Const(c) if is_zero(c))
-}
-
-/// Scalar tangent addition (a constant zero operand is dropped).
-pub fn add(b: &mut Builder, x: Operand, y: Operand) -> Operand {
-    if const_zero(x) {
-        return y;
-    }
-    if const_zero(y) {
-        return x;
-    }
-    let op = if prim(b, x) == PrimType::Bool {
-        BinOp::Or
+/// Scalar tangent addition (`||` on booleans; a constant zero operand is
+/// dropped).
+pub fn add(b: &mut Builder, x: impl Into<PExp>, y: impl Into<PExp>) -> Operand {
+    let (x, y) = (x.into(), y.into());
+    let t = prim(b, &x, &y);
+    if x.is_zero() {
+        b.expr_at(t, y)
+    } else if y.is_zero() {
+        b.expr_at(t, x)
+    } else if t == PrimType::Bool {
+        b.expr(x | y)
     } else {
-        BinOp::Add
-    };
-    b.binop(op, x, y).into()
+        b.expr(x + y)
+    }
 }
 
-/// Scalar tangent multiplication. A constant factor one is dropped and a
-/// constant factor zero gives zero: a zero tangent or adjoint contributes
-/// nothing, even where the other factor is infinite (as with static
-/// zeros), and Jacobians built symbolically show their zero entries.
-pub fn mul(b: &mut Builder, x: Operand, y: Operand) -> Operand {
-    let t = prim(b, x);
-    if const_zero(x) || const_zero(y) {
-        return const_of(t, 0.0);
-    }
-    if x == const_of(t, 1.0) {
-        return y;
-    }
-    if y == const_of(t, 1.0) {
-        return x;
-    }
-    let op = if prim(b, x) == PrimType::Bool {
-        BinOp::And
+/// Scalar tangent multiplication (`&&` on booleans). A constant factor
+/// one is dropped and a constant factor zero gives zero: a zero tangent
+/// or adjoint contributes nothing, even where the other factor is
+/// infinite (as with static zeros), and Jacobians built symbolically
+/// show their zero entries.
+pub fn mul(b: &mut Builder, x: impl Into<PExp>, y: impl Into<PExp>) -> Operand {
+    let (x, y) = (x.into(), y.into());
+    let t = prim(b, &x, &y);
+    if x.is_zero() || y.is_zero() {
+        consts::zero(t).into()
+    } else if x.is_one() {
+        b.expr_at(t, y)
+    } else if y.is_one() {
+        b.expr_at(t, x)
+    } else if t == PrimType::Bool {
+        b.expr(x & y)
     } else {
-        BinOp::Mul
-    };
-    b.binop(op, x, y).into()
+        b.expr(x * y)
+    }
 }
 
 /// Scalar tangent subtraction (`||` on booleans, as Futhark does).
-pub fn sub(b: &mut Builder, x: Operand, y: Operand) -> Operand {
-    let op = if prim(b, x) == PrimType::Bool {
-        BinOp::Or
+pub fn sub(b: &mut Builder, x: impl Into<PExp>, y: impl Into<PExp>) -> Operand {
+    let (x, y) = (x.into(), y.into());
+    if prim(b, &x, &y) == PrimType::Bool {
+        b.expr(x | y)
     } else {
-        BinOp::Sub
-    };
-    b.binop(op, x, y).into()
+        b.expr(x - y)
+    }
 }
 
 /// Scalar tangent negation (the identity on booleans).
-pub fn neg(b: &mut Builder, x: Operand) -> Operand {
-    if prim(b, x) == PrimType::Bool {
-        return x;
+pub fn neg(b: &mut Builder, x: impl Into<PExp>) -> Operand {
+    let x = x.into();
+    if prim(b, &x, &x) == PrimType::Bool {
+        b.expr(x)
+    } else {
+        b.expr(-x)
     }
-    b.neg(x).into()
 }
 
 /// `if c then x else y` on scalars (an `if` expression, so that only the
 /// chosen operand matters).
 pub fn select(
     b: &mut Builder,
-    c: impl Into<Operand>,
-    x: impl Into<Operand>,
-    y: impl Into<Operand>,
+    c: impl Into<PExp>,
+    x: impl Into<PExp>,
+    y: impl Into<PExp>,
 ) -> Operand {
-    let (x, y) = (x.into(), y.into());
-    let t = b.type_of(x);
-    let then_br = b.body(|_| vec![x]);
-    let else_br = b.body(|_| vec![y]);
-    b.emit(Exp::If(If {
-        cond: c.into(),
-        then_br,
-        else_br,
-        ret: vec![t],
-    }))[0]
-        .into()
+    b.expr(if_(c, x, y))
 }
 
 /// Expressions whose results have zero derivatives whatever their
@@ -184,9 +146,8 @@ pub fn check_same_shape(b: &mut Builder, seed: Operand, like: Operand, what: &st
         return;
     }
     for k in 0..rank {
-        let ns = b.dim(s, k);
-        let nl = b.dim(l, k);
-        let ok = b.cmp(CmpOp::Eq, ns, nl);
+        let ok = eq(b.dim(s, k), b.dim(l, k));
+        let ok = b.expr(ok);
         b.assert(
             ok,
             format!(

@@ -56,6 +56,17 @@ impl IntType {
         )
     }
 
+    /// The least and greatest values of the type (`i128` holds both for
+    /// every integer type).
+    pub fn bounds(self) -> (i128, i128) {
+        let bits = self.bits();
+        if self.signed() {
+            (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+        } else {
+            (0, (1i128 << bits) - 1)
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             IntType::I8 => "i8",

@@ -4,22 +4,69 @@
 //! and type table. Expression types are inferred, so that
 //!
 //! ```ignore
-//! let prods = b.map(&[xs, ys], |b, p| vec![b.mul(p[0], p[1]).into()]);
+//! let prods = b.map(&[xs, ys], |b, p| vec![b.expr(p[0] * p[1])]);
 //! let sum = b.reduce_op(BinOp::Add, &[prods], vec![Operand::f32(0.0)]);
 //! ```
 //!
-//! reads like the pseudo-code of the AD digests. Building ill-typed IR is
-//! a bug in the compiler, not in the user's program: the builder panics
-//! with a message naming the expression.
+//! reads like the pseudo-code of the AD digests; scalar arithmetic is one
+//! expression of [`crate::pexp`], one statement per operator. Building ill-typed IR is a bug in the compiler, not in the user's
+//! program: the builder panics with a message naming the expression.
+//!
+//! Every construct that takes a closure has a `try_` variant whose closure
+//! returns a `Result`: the first error ends the construction and is
+//! returned (differentiating a nested lambda may fail, for instance). The
+//! plain variants are the `try_` ones with a closure that cannot fail.
+//!
+//! Result types inferred from a body's results (of lambdas, and so of
+//! SOACs and `withacc`, and of `if`) are those seen from outside the body:
+//! a dimension naming a variable bound inside is replaced by the operand
+//! it is a copy of, or else made existential (`Dim::Ext`), so that the
+//! types are in scope where the construct is bound.
 
+use crate::free::body_binds;
 use crate::ir::*;
 use crate::names::{NameSource, Symbol, VName};
 use crate::ops::{BinOp, CmpOp, ConvOp, TernOp, UnOp};
-use crate::types::{Dim, Type, I64};
+use crate::types::{AccType, Dim, Type, I64};
 use crate::typing::{self, TypeEnv};
 use crate::visit::Visitor;
 use parad_base::{IntType, PrimType, Span};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::convert::Infallible;
+
+/// The value of a construction that cannot fail.
+fn ok<T>(r: Result<T, Infallible>) -> T {
+    match r {
+        Ok(x) => x,
+        Err(e) => match e {},
+    }
+}
+
+/// `t` with every dimension `v` for which `outer(v)` is `Some(d)`
+/// replaced by `d` (the dimension as seen where `v` is out of scope).
+pub fn rescope(t: &Type, outer: &impl Fn(VName) -> Option<Dim>) -> Type {
+    let d = |d: &Dim| match d {
+        Dim::Var(v) => outer(*v).unwrap_or(*d),
+        d => *d,
+    };
+    match t {
+        Type::Prim(_) => t.clone(),
+        Type::Array { elem, shape } => Type::Array {
+            elem: *elem,
+            shape: shape.iter().map(d).collect(),
+        },
+        Type::Acc(a) => Type::Acc(AccType {
+            ispace: a.ispace.iter().map(d).collect(),
+            elems: a.elems.iter().map(|t| rescope(t, outer)).collect(),
+        }),
+    }
+}
+
+/// `t` with the dimensions that name variables in `inner` made
+/// existential.
+pub fn erase_inner(t: &Type, inner: &FxHashSet<VName>) -> Type {
+    rescope(t, &|v| inner.contains(&v).then_some(Dim::Ext))
+}
 
 /// State shared by all builders of one program: fresh names and the
 /// type of every variable created so far.
@@ -225,8 +272,57 @@ impl<'a> Builder<'a> {
 
     /// A body built by `f`, whose return value is the result list.
     pub fn body(&mut self, f: impl FnOnce(&mut Builder) -> Vec<Operand>) -> Body {
+        ok(self.try_body(|b| Ok(f(b))))
+    }
+
+    pub fn try_body<E>(
+        &mut self,
+        f: impl FnOnce(&mut Builder) -> Result<Vec<Operand>, E>,
+    ) -> Result<Body, E> {
         let (stms, result) = self.nested(f);
-        Body { stms, result }
+        Ok(Body {
+            stms,
+            result: result?,
+        })
+    }
+
+    /// The types of `body`'s results where `params` and the names bound in
+    /// `body` are out of scope: a dimension bound inside becomes the
+    /// operand it copies (`let n = m` at the top of `body`), else `Ext`.
+    pub fn outer_types(&self, params: &[Param], body: &Body) -> Vec<Type> {
+        let tys: Vec<Type> = body.result.iter().map(|&o| self.type_of(o)).collect();
+        let mut dims = vec![];
+        for t in &tys {
+            t.dim_vars(&mut dims);
+        }
+        if dims.is_empty() {
+            return tys;
+        }
+        let mut inner: FxHashSet<VName> = params.iter().map(|p| p.name).collect();
+        body_binds(body, &mut |v| {
+            inner.insert(v);
+        });
+        let copies: FxHashMap<VName, Operand> = body
+            .stms
+            .iter()
+            .filter_map(|s| match (&s.pat[..], &s.exp) {
+                ([p], Exp::Basic(BasicOp::Atom(o))) => Some((p.name, *o)),
+                _ => None,
+            })
+            .collect();
+        let outer = |mut v: VName| {
+            if !inner.contains(&v) {
+                return None;
+            }
+            loop {
+                match copies.get(&v) {
+                    Some(Operand::Var(w)) if inner.contains(w) => v = *w,
+                    Some(o) => return Some(Dim::from_operand(o)),
+                    None => return Some(Dim::Ext),
+                }
+            }
+        };
+        tys.iter().map(|t| rescope(t, &outer)).collect()
     }
 
     /// The statements built so far, ending this builder.
@@ -438,22 +534,31 @@ impl<'a> Builder<'a> {
     }
 
     /// `if cond then … else …`; the result types are those of the
-    /// `then` branch's results.
+    /// `then` branch's results (seen from outside it).
     pub fn if_(
         &mut self,
         cond: impl Into<Operand>,
         then_f: impl FnOnce(&mut Builder) -> Vec<Operand>,
         else_f: impl FnOnce(&mut Builder) -> Vec<Operand>,
     ) -> Vec<VName> {
-        let then_br = self.body(then_f);
-        let else_br = self.body(else_f);
-        let ret = then_br.result.iter().map(|&o| self.type_of(o)).collect();
-        self.emit(If {
+        ok(self.try_if(cond, |b| Ok(then_f(b)), |b| Ok(else_f(b))))
+    }
+
+    pub fn try_if<E>(
+        &mut self,
+        cond: impl Into<Operand>,
+        then_f: impl FnOnce(&mut Builder) -> Result<Vec<Operand>, E>,
+        else_f: impl FnOnce(&mut Builder) -> Result<Vec<Operand>, E>,
+    ) -> Result<Vec<VName>, E> {
+        let then_br = self.try_body(then_f)?;
+        let else_br = self.try_body(else_f)?;
+        let ret = self.outer_types(&[], &then_br);
+        Ok(self.emit(If {
             cond: cond.into(),
             then_br,
             else_br,
             ret,
-        })
+        }))
     }
 
     fn loop_params(&mut self, inits: &[Operand]) -> Vec<(Param, Operand)> {
@@ -474,6 +579,15 @@ impl<'a> Builder<'a> {
         bound: impl Into<Operand>,
         f: impl FnOnce(&mut Builder, VName, &[VName]) -> Vec<Operand>,
     ) -> Vec<VName> {
+        ok(self.try_loop_for(inits, bound, |b, i, p| Ok(f(b, i, p))))
+    }
+
+    pub fn try_loop_for<E>(
+        &mut self,
+        inits: &[Operand],
+        bound: impl Into<Operand>,
+        f: impl FnOnce(&mut Builder, VName, &[VName]) -> Result<Vec<Operand>, E>,
+    ) -> Result<Vec<VName>, E> {
         let bound = bound.into();
         let it = match self.prim_of(bound) {
             PrimType::Int(it) => it,
@@ -482,15 +596,15 @@ impl<'a> Builder<'a> {
         let params = self.loop_params(inits);
         let i = self.param("i", Type::Prim(PrimType::Int(it))).name;
         let names: Vec<VName> = params.iter().map(|(p, _)| p.name).collect();
-        let body = self.body(|b| f(b, i, &names));
-        self.emit_as(
+        let body = self.try_body(|b| f(b, i, &names))?;
+        Ok(self.emit_as(
             "loopres",
             Loop {
                 params,
                 form: LoopForm::For { i, it, bound },
                 body,
             },
-        )
+        ))
     }
 
     /// `loop (c = inits[0], p… = inits[1..]) while c do f(c, p…)`; the first
@@ -500,34 +614,59 @@ impl<'a> Builder<'a> {
         inits: &[Operand],
         f: impl FnOnce(&mut Builder, &[VName]) -> Vec<Operand>,
     ) -> Vec<VName> {
+        ok(self.try_loop_while(inits, |b, p| Ok(f(b, p))))
+    }
+
+    pub fn try_loop_while<E>(
+        &mut self,
+        inits: &[Operand],
+        f: impl FnOnce(&mut Builder, &[VName]) -> Result<Vec<Operand>, E>,
+    ) -> Result<Vec<VName>, E> {
         let params = self.loop_params(inits);
         let names: Vec<VName> = params.iter().map(|(p, _)| p.name).collect();
         let cond = names[0];
-        let body = self.body(|b| f(b, &names));
-        self.emit_as(
+        let body = self.try_body(|b| f(b, &names))?;
+        Ok(self.emit_as(
             "loopres",
             Loop {
                 params,
                 form: LoopForm::While { cond },
                 body,
             },
-        )
+        ))
     }
 
     // ---- lambdas and SOACs ----
 
     /// A lambda with parameters of types `tys`; its return types are
-    /// those of the operands `f` returns.
+    /// those of the operands `f` returns (seen from outside it).
     pub fn lambda(
         &mut self,
         tys: Vec<Type>,
         f: impl FnOnce(&mut Builder, &[VName]) -> Vec<Operand>,
     ) -> Lambda {
+        ok(self.try_lambda(tys, |b, p| Ok(f(b, p))))
+    }
+
+    pub fn try_lambda<E>(
+        &mut self,
+        tys: Vec<Type>,
+        f: impl FnOnce(&mut Builder, &[VName]) -> Result<Vec<Operand>, E>,
+    ) -> Result<Lambda, E> {
         let params: Vec<Param> = tys.into_iter().map(|t| self.param("x", t)).collect();
         let names: Vec<VName> = params.iter().map(|p| p.name).collect();
-        let body = self.body(|b| f(b, &names));
-        let ret = body.result.iter().map(|&o| self.type_of(o)).collect();
-        Lambda { params, ret, body }
+        self.try_lambda_of(params, |b| f(b, &names))
+    }
+
+    /// A lambda with the given parameters (made by [`Self::param`]).
+    pub fn try_lambda_of<E>(
+        &mut self,
+        params: Vec<Param>,
+        f: impl FnOnce(&mut Builder) -> Result<Vec<Operand>, E>,
+    ) -> Result<Lambda, E> {
+        let body = self.try_body(f)?;
+        let ret = self.outer_types(&params, &body);
+        Ok(Lambda { params, ret, body })
     }
 
     /// An associative operator on tuples of types `tys`: `f(b, xs, ys)`
@@ -537,9 +676,17 @@ impl<'a> Builder<'a> {
         tys: Vec<Type>,
         f: impl FnOnce(&mut Builder, &[VName], &[VName]) -> Vec<Operand>,
     ) -> Lambda {
+        ok(self.try_op_lambda(tys, |b, xs, ys| Ok(f(b, xs, ys))))
+    }
+
+    pub fn try_op_lambda<E>(
+        &mut self,
+        tys: Vec<Type>,
+        f: impl FnOnce(&mut Builder, &[VName], &[VName]) -> Result<Vec<Operand>, E>,
+    ) -> Result<Lambda, E> {
         let k = tys.len();
         let all = tys.iter().chain(&tys).cloned().collect();
-        self.lambda(all, |b, ps| f(b, &ps[..k], &ps[k..]))
+        self.try_lambda(all, |b, ps| f(b, &ps[..k], &ps[k..]))
     }
 
     /// The operator `op` applied componentwise to tuples of types `tys`.
@@ -552,7 +699,9 @@ impl<'a> Builder<'a> {
         })
     }
 
-    fn row_types(&self, arrs: &[VName]) -> Vec<Type> {
+    /// The types of one row of each of `arrs` (accumulators pass whole,
+    /// as SOACs take them).
+    pub fn row_types(&self, arrs: &[VName]) -> Vec<Type> {
         arrs.iter()
             .map(|&a| {
                 let t = self.type_of(a);
@@ -572,17 +721,38 @@ impl<'a> Builder<'a> {
         arrs: &[VName],
         f: impl FnOnce(&mut Builder, &[VName]) -> Vec<Operand>,
     ) -> Vec<VName> {
+        ok(self.try_map(arrs, |b, p| Ok(f(b, p))))
+    }
+
+    pub fn try_map<E>(
+        &mut self,
+        arrs: &[VName],
+        f: impl FnOnce(&mut Builder, &[VName]) -> Result<Vec<Operand>, E>,
+    ) -> Result<Vec<VName>, E> {
         let w = self.width(arrs[0]);
+        self.try_map_w(w, arrs, f)
+    }
+
+    /// [`Self::map`] of width `w` (the arrays' outer size, which their
+    /// types may not tell).
+    pub fn map_w(
+        &mut self,
+        w: impl Into<Operand>,
+        arrs: &[VName],
+        f: impl FnOnce(&mut Builder, &[VName]) -> Vec<Operand>,
+    ) -> Vec<VName> {
+        ok(self.try_map_w(w, arrs, |b, p| Ok(f(b, p))))
+    }
+
+    pub fn try_map_w<E>(
+        &mut self,
+        w: impl Into<Operand>,
+        arrs: &[VName],
+        f: impl FnOnce(&mut Builder, &[VName]) -> Result<Vec<Operand>, E>,
+    ) -> Result<Vec<VName>, E> {
         let tys = self.row_types(arrs);
-        let lam = self.lambda(tys, f);
-        self.emit_as(
-            "map",
-            Map {
-                w,
-                lam,
-                arrs: arrs.to_vec(),
-            },
-        )
+        let lam = self.try_lambda(tys, f)?;
+        Ok(self.map_lambda(w.into(), lam, arrs.to_vec()))
     }
 
     pub fn map_lambda(&mut self, w: Operand, lam: Lambda, arrs: Vec<VName>) -> Vec<VName> {
@@ -597,18 +767,39 @@ impl<'a> Builder<'a> {
         neutral: Vec<Operand>,
         f: impl FnOnce(&mut Builder, &[VName], &[VName]) -> Vec<Operand>,
     ) -> Vec<VName> {
+        ok(self.try_reduce(comm, arrs, neutral, |b, x, y| Ok(f(b, x, y))))
+    }
+
+    pub fn try_reduce<E>(
+        &mut self,
+        comm: bool,
+        arrs: &[VName],
+        neutral: Vec<Operand>,
+        f: impl FnOnce(&mut Builder, &[VName], &[VName]) -> Result<Vec<Operand>, E>,
+    ) -> Result<Vec<VName>, E> {
         let w = self.width(arrs[0]);
-        let tys = neutral.iter().map(|&o| self.type_of(o)).collect();
-        let lam = self.op_lambda(tys, f);
-        self.emit_as(
+        let op = self.try_acc_op(neutral, f)?;
+        Ok(self.emit_as(
             "red",
             Reduce {
                 w,
                 comm,
-                op: AccOp { lam, neutral },
+                op,
                 arrs: arrs.to_vec(),
             },
-        )
+        ))
+    }
+
+    /// The operator built by `f` (see [`Self::op_lambda`]) with its
+    /// neutral elements.
+    fn try_acc_op<E>(
+        &mut self,
+        neutral: Vec<Operand>,
+        f: impl FnOnce(&mut Builder, &[VName], &[VName]) -> Result<Vec<Operand>, E>,
+    ) -> Result<AccOp, E> {
+        let tys = neutral.iter().map(|&o| self.type_of(o)).collect();
+        let lam = self.try_op_lambda(tys, f)?;
+        Ok(AccOp { lam, neutral })
     }
 
     /// `reduce` with a componentwise built-in operator such as `+`.
@@ -628,17 +819,25 @@ impl<'a> Builder<'a> {
         neutral: Vec<Operand>,
         f: impl FnOnce(&mut Builder, &[VName], &[VName]) -> Vec<Operand>,
     ) -> Vec<VName> {
+        ok(self.try_scan(arrs, neutral, |b, x, y| Ok(f(b, x, y))))
+    }
+
+    pub fn try_scan<E>(
+        &mut self,
+        arrs: &[VName],
+        neutral: Vec<Operand>,
+        f: impl FnOnce(&mut Builder, &[VName], &[VName]) -> Result<Vec<Operand>, E>,
+    ) -> Result<Vec<VName>, E> {
         let w = self.width(arrs[0]);
-        let tys = neutral.iter().map(|&o| self.type_of(o)).collect();
-        let lam = self.op_lambda(tys, f);
-        self.emit_as(
+        let op = self.try_acc_op(neutral, f)?;
+        Ok(self.emit_as(
             "scan",
             Scan {
                 w,
-                op: AccOp { lam, neutral },
+                op,
                 arrs: arrs.to_vec(),
             },
-        )
+        ))
     }
 
     /// `reduce_by_index dests ⊙ neutral inds vals` with one index array.
@@ -650,19 +849,29 @@ impl<'a> Builder<'a> {
         vals: &[VName],
         f: impl FnOnce(&mut Builder, &[VName], &[VName]) -> Vec<Operand>,
     ) -> Vec<VName> {
+        ok(self.try_hist(dests, neutral, inds, vals, |b, x, y| Ok(f(b, x, y))))
+    }
+
+    pub fn try_hist<E>(
+        &mut self,
+        dests: &[VName],
+        neutral: Vec<Operand>,
+        inds: VName,
+        vals: &[VName],
+        f: impl FnOnce(&mut Builder, &[VName], &[VName]) -> Result<Vec<Operand>, E>,
+    ) -> Result<Vec<VName>, E> {
         let w = self.width(inds);
-        let tys = neutral.iter().map(|&o| self.type_of(o)).collect();
-        let lam = self.op_lambda(tys, f);
-        self.emit_as(
+        let op = self.try_acc_op(neutral, f)?;
+        Ok(self.emit_as(
             "hist",
             Hist {
                 w,
                 dests: dests.to_vec(),
-                op: AccOp { lam, neutral },
+                op,
                 inds: vec![inds],
                 vals: vals.to_vec(),
             },
-        )
+        ))
     }
 
     /// `scatter dest inds vals` for one destination (1-d indices).
@@ -683,6 +892,14 @@ impl<'a> Builder<'a> {
         inputs: Vec<AccInput>,
         f: impl FnOnce(&mut Builder, &[VName]) -> Vec<Operand>,
     ) -> Vec<VName> {
+        ok(self.try_withacc(inputs, |b, accs| Ok(f(b, accs))))
+    }
+
+    pub fn try_withacc<E>(
+        &mut self,
+        inputs: Vec<AccInput>,
+        f: impl FnOnce(&mut Builder, &[VName]) -> Result<Vec<Operand>, E>,
+    ) -> Result<Vec<VName>, E> {
         let tys = inputs
             .iter()
             .map(|i| {
@@ -696,14 +913,14 @@ impl<'a> Builder<'a> {
                             .unwrap_or_else(|| panic!("builder: withacc array {a} has rank < {k}"))
                     })
                     .collect();
-                Type::Acc(crate::types::AccType {
+                Type::Acc(AccType {
                     ispace: i.ispace.iter().map(Dim::from_operand).collect(),
                     elems,
                 })
             })
             .collect();
-        let lam = self.lambda(tys, f);
-        self.emit_as("withacc", WithAcc { inputs, lam })
+        let lam = self.try_lambda(tys, f)?;
+        Ok(self.emit_as("withacc", WithAcc { inputs, lam }))
     }
 
     pub fn upd(&mut self, acc: VName, inds: Vec<Operand>, vals: Vec<Operand>) -> VName {
@@ -803,5 +1020,55 @@ impl ProgramBuilder {
             entries: self.entries,
             names: self.ctx.names,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn var(ctx: &mut Ctx, base: &str, ty: Type) -> VName {
+        let v = ctx.names.fresh(base);
+        ctx.types.insert(v, ty);
+        v
+    }
+
+    #[test]
+    fn return_types_name_only_outer_variables() {
+        let mut ctx = Ctx::default();
+        let m = var(&mut ctx, "m", I64);
+        let mut b = Builder::new(&mut ctx);
+        // \n -> (iota n, iota k, iota m) with k = m bound inside
+        let lam = b.lambda(vec![I64], |b, p| {
+            let k = b.bind_as("k", Exp::atom(m), I64);
+            vec![b.iota(p[0]).into(), b.iota(k).into(), b.iota(m).into()]
+        });
+        let arr = |d: Dim| Type::array(PrimType::Int(IntType::I64), vec![d]);
+        assert_eq!(lam.ret, [arr(Dim::Ext), arr(Dim::Var(m)), arr(Dim::Var(m))]);
+        let r = b.if_(
+            Operand::bool(true),
+            |b| {
+                let n = b.bind_as("n", Exp::atom(Operand::i64(3)), I64);
+                vec![b.iota(n).into()]
+            },
+            |b| vec![b.iota(Operand::i64(3)).into()],
+        );
+        assert_eq!(b.type_of(r[0]), arr(Dim::Const(3)));
+    }
+
+    #[test]
+    fn a_failing_closure_ends_the_construction() {
+        let mut ctx = Ctx::default();
+        let n = var(&mut ctx, "n", I64);
+        let xs = var(&mut ctx, "xs", Type::array(PrimType::Bool, vec![n.into()]));
+        let mut b = Builder::new(&mut ctx);
+        let r = b.try_map(&[xs], |b, x| {
+            let y = b.unop(UnOp::Not, x[0]);
+            b.try_if(y, |_| Err("then"), |_| Ok(vec![]))
+                .map(|r| r.into_iter().map(Operand::Var).collect())
+        });
+        assert_eq!(r, Err("then"));
+        assert_eq!(b.try_body(|_| Err::<Vec<Operand>, _>(1)), Err(1));
+        assert!(b.finish().is_empty());
     }
 }

@@ -2,7 +2,8 @@
 //! multiple return values, dimensions as operands, and variadic SOACs.
 //!
 //! - [`ir`]: the data types; [`types`]: value types; [`ops`]: scalar operators;
-//! - [`builder`]: terse construction of IR;
+//! - [`builder`]: terse construction of IR; [`pexp`]: scalar expressions
+//!   for it; [`consts`]: typed constants;
 //! - [`pretty`]: the textual form (`Display` impls); [`parse`]: reading it back;
 //! - [`check`]: the IR type checker;
 //! - [`visit`]: the one traversal; [`walk`]: statements at any depth;
@@ -10,11 +11,13 @@
 
 pub mod builder;
 pub mod check;
+pub mod consts;
 pub mod free;
 pub mod ir;
 pub mod names;
 pub mod ops;
 pub mod parse;
+pub mod pexp;
 pub mod pretty;
 pub mod rename;
 pub mod screma;
@@ -30,5 +33,6 @@ pub use ir::*;
 pub use names::{NameSource, Symbol, VName};
 pub use ops::{BinOp, CmpOp, ConvOp, TernOp, UnOp};
 pub use parse::{parse_program, parse_program_in, ParseError};
+pub use pexp::PExp;
 pub use types::{AccType, Dim, Type};
 pub use visit::{Visitor, VisitorMut};

@@ -44,15 +44,6 @@ fn float_lit(v: f64, t: FloatType, span: Span) -> TExp {
     TExp::new(TExpKind::Lit(Literal::Float(v)), float_prim(t), span)
 }
 
-fn int_bounds(t: IntType) -> (i128, i128) {
-    let bits = t.bits();
-    if t.signed() {
-        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
-    } else {
-        (0, (1i128 << bits) - 1)
-    }
-}
-
 impl Checker {
     /// Member `name` of the numeric module of `p`, or `None` if it has no
     /// such member.
@@ -106,7 +97,7 @@ impl Checker {
                 Some(int_lit(bits as i128, IntType::I32, span))
             }
             ("highest" | "lowest", PrimType::Int(i)) => {
-                let (lo, hi) = int_bounds(i);
+                let (lo, hi) = i.bounds();
                 let v = if name == "highest" { hi } else { lo };
                 // Unsigned literals are kept in their unsigned value.
                 Some(int_lit(v, i, span))
@@ -155,11 +146,11 @@ impl Checker {
             ("sum", PrimType::Float(f)) => (Intrinsic::Add, float_lit(0.0, f, span)),
             ("product", PrimType::Int(i)) => (Intrinsic::Mul, int_lit(1, i, span)),
             ("product", PrimType::Float(f)) => (Intrinsic::Mul, float_lit(1.0, f, span)),
-            ("maximum", PrimType::Int(i)) => (Intrinsic::Max, int_lit(int_bounds(i).0, i, span)),
+            ("maximum", PrimType::Int(i)) => (Intrinsic::Max, int_lit(i.bounds().0, i, span)),
             ("maximum", PrimType::Float(f)) => {
                 (Intrinsic::Max, float_lit(f64::NEG_INFINITY, f, span))
             }
-            ("minimum", PrimType::Int(i)) => (Intrinsic::Min, int_lit(int_bounds(i).1, i, span)),
+            ("minimum", PrimType::Int(i)) => (Intrinsic::Min, int_lit(i.bounds().1, i, span)),
             ("minimum", PrimType::Float(f)) => (Intrinsic::Min, float_lit(f64::INFINITY, f, span)),
             _ => {
                 return Err(Diagnostic::error(

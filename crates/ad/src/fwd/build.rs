@@ -25,17 +25,3 @@ pub fn sub(b: &mut Builder, x: Option<Operand>, y: Option<Operand>) -> Option<Op
         (None, Some(y)) => Some(crate::linear::neg(b, y)),
     }
 }
-
-/// The types of the rows of `arrs` (accumulators are passed whole).
-pub fn row_types(b: &Builder, arrs: &[VName]) -> Vec<Type> {
-    arrs.iter()
-        .map(|&a| {
-            let t = b.type_of(a);
-            if t.is_acc() {
-                t
-            } else {
-                t.row().expect("fwd: SOAC input is not an array")
-            }
-        })
-        .collect()
-}

@@ -2,7 +2,6 @@
 //! together with the lifted operator of [`super::reduce::lift_op`], so
 //! each bin's tangent starts from the destination's tangent.
 
-use super::build::row_types;
 use super::reduce::{active_components, lift_op, set_extra_tangents, tangent_vars};
 use super::Fwd;
 use crate::Result;
@@ -19,7 +18,7 @@ pub fn stm(f: &mut Fwd, b: &mut Builder, s: &Stm) -> Result<()> {
     else {
         unreachable!()
     };
-    let tys = row_types(b, vals);
+    let tys = b.row_types(vals);
     let init = dests
         .iter()
         .zip(vals)

@@ -45,10 +45,11 @@ pub mod scalar;
 pub mod scatter;
 pub mod soac_map;
 
-use crate::linear::{is_diff, is_zero, zeros_like};
+use crate::linear::{is_diff, zeros_like};
 use crate::{AdError, Result};
 use parad_base::Span;
 use parad_core::builder::Ctx;
+use parad_core::consts::is_zero;
 use parad_core::free::exp_uses;
 use parad_core::typing;
 use parad_core::*;

@@ -3,7 +3,7 @@
 //! `(e, 0)`: the tangent of every component that may be non-zero is
 //! carried as an extra component of the operator.
 
-use super::build::{is_diff, row_types, zeros_like};
+use super::build::{is_diff, zeros_like};
 use super::{activity, Fwd};
 use crate::Result;
 use parad_core::*;
@@ -14,7 +14,7 @@ pub fn stm(f: &mut Fwd, b: &mut Builder, s: &Stm) -> Result<()> {
         | Exp::Soac(Soac::Scan(Scan { w, op, arrs })) => (*w, op, arrs),
         _ => unreachable!(),
     };
-    let tys = row_types(b, arrs);
+    let tys = b.row_types(arrs);
     let init = arrs.iter().map(|&a| f.tan(a.into()).is_some()).collect();
     let fl = active_components(f, op, &tys, init);
     let tan_arrs = tangent_vars(f, b, arrs, &fl);

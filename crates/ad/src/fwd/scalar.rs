@@ -22,13 +22,12 @@ pub fn stm(f: &mut Fwd, b: &mut Builder, s: &Stm) -> Result<()> {
             let (dx, dz) = (f.tan(*x), f.tan(*z));
             let want = (dx.is_some(), dz.is_some());
             let (px, pz) = partials::binop(b, *op, *t, *x, *z, y, want);
-            sum_of_products(b, &[(px, dx), (pz, dz)])
+            sum_of_products(b, [(px, dx), (pz, dz)])
         }
-        Exp::Basic(BasicOp::TernOp(op, t, x, y2, z)) => {
-            let ps = partials::ternop(b, *op, *t, [*x, *y2, *z]);
+        Exp::Basic(BasicOp::TernOp(op, _, x, y2, z)) => {
+            let ps = partials::ternop(*op, [*x, *y2, *z]);
             let ds = [f.tan(*x), f.tan(*y2), f.tan(*z)];
-            let terms: Vec<_> = ps.into_iter().zip(ds).collect();
-            sum_of_products(b, &terms)
+            sum_of_products(b, ps.into_iter().zip(ds))
         }
         Exp::Basic(BasicOp::Conv(op, from, to, x)) => f.tan(*x).map(|dx| {
             b.emit1(Exp::Basic(BasicOp::Conv(*op, *from, *to, dx)))
@@ -44,10 +43,10 @@ pub fn stm(f: &mut Fwd, b: &mut Builder, s: &Stm) -> Result<()> {
 /// non-zero (`None` when there is none).
 fn sum_of_products(
     b: &mut Builder,
-    terms: &[(Option<Operand>, Option<Operand>)],
+    terms: impl IntoIterator<Item = (Option<PExp>, Option<Operand>)>,
 ) -> Option<Operand> {
     let mut acc: Option<Operand> = None;
-    for &(p, d) in terms {
+    for (p, d) in terms {
         if let (Some(p), Some(d)) = (p, d) {
             let m = mul(b, p, d);
             acc = Some(match acc {

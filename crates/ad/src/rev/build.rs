@@ -1,16 +1,16 @@
 //! IR-building helpers shared by the reverse-mode rules: constants,
-//! scalar selects, zeros, elementwise addition, lambdas whose return types
-//! never mention names bound inside them, and inlined operator calls.
+//! scalar selects, zeros, elementwise addition, bounds tests, exclusive
+//! scans and inlined operator calls.
 
 use parad_base::{IntType, PrimType};
-use parad_core::free::body_binds;
+use parad_core::pexp::{le, lt};
 use parad_core::rename::Renamer;
 use parad_core::subst::Subst;
-use parad_core::types::{AccType, BOOL, I64};
+use parad_core::types::{BOOL, I64};
 use parad_core::*;
 use rustc_hash::FxHashSet;
 
-pub use crate::linear::{const_of, is_diff, is_float, select, zeros_like};
+pub use crate::linear::{const_of, is_diff, is_float, select, zero_elem, zeros_like};
 
 pub fn prim(b: &Builder, o: impl Into<Operand>) -> PrimType {
     let o = o.into();
@@ -38,61 +38,6 @@ pub fn if_(
     }))
 }
 
-/// Replaces dimensions that name variables bound inside the lambda by
-/// `Ext`, so that its result types make sense outside it.
-pub fn fix_ret(l: &mut Lambda) {
-    let mut inner: FxHashSet<VName> = l.params.iter().map(|p| p.name).collect();
-    body_binds(&l.body, &mut |v| {
-        inner.insert(v);
-    });
-    for t in &mut l.ret {
-        *t = erase_inner(t, &inner);
-    }
-}
-
-fn erase_inner(t: &Type, inner: &FxHashSet<VName>) -> Type {
-    let d = |d: &Dim| match d {
-        Dim::Var(v) if inner.contains(v) => Dim::Ext,
-        d => *d,
-    };
-    match t {
-        Type::Prim(_) => t.clone(),
-        Type::Array { elem, shape } => Type::Array {
-            elem: *elem,
-            shape: shape.iter().map(d).collect(),
-        },
-        Type::Acc(a) => Type::Acc(AccType {
-            ispace: a.ispace.iter().map(d).collect(),
-            elems: a.elems.iter().map(|t| erase_inner(t, inner)).collect(),
-        }),
-    }
-}
-
-/// A lambda built by `f`, with scope-safe return types.
-pub fn lambda(
-    b: &mut Builder,
-    tys: Vec<Type>,
-    f: impl FnOnce(&mut Builder, &[VName]) -> Vec<Operand>,
-) -> Lambda {
-    let mut l = b.lambda(tys, f);
-    fix_ret(&mut l);
-    l
-}
-
-/// The row types of SOAC inputs (accumulators pass whole).
-pub fn row_types(b: &Builder, arrs: &[VName]) -> Vec<Type> {
-    arrs.iter()
-        .map(|&a| {
-            let t = b.type_of(a);
-            if t.is_acc() {
-                t
-            } else {
-                t.row().expect("rev: map over a scalar")
-            }
-        })
-        .collect()
-}
-
 /// `map f arrs` of width `w`.
 pub fn map(
     b: &mut Builder,
@@ -100,9 +45,7 @@ pub fn map(
     arrs: &[VName],
     f: impl FnOnce(&mut Builder, &[VName]) -> Vec<Operand>,
 ) -> Vec<VName> {
-    let tys = row_types(b, arrs);
-    let lam = lambda(b, tys, f);
-    b.map_lambda(w, lam, arrs.to_vec())
+    b.map_w(w, arrs, f)
 }
 
 /// Elementwise adjoint addition `x + y` for scalars and arrays of any
@@ -138,39 +81,36 @@ pub fn scale(b: &mut Builder, x: Operand, s: Operand) -> Operand {
 pub fn sum_rows(b: &mut Builder, arr: VName) -> Operand {
     let w = b.width(arr);
     let ne = zeros_row(b, arr);
-    let tys = vec![b.type_of(ne)];
-    let lam = lambda(b, tys.iter().chain(&tys).cloned().collect(), |b, p| {
-        vec![add_values(b, p[0].into(), p[1].into())]
-    });
-    b.emit1(Exp::Soac(Soac::Reduce(Reduce {
+    let op = plus_op(b, ne);
+    b.emit1(Reduce {
         w,
         comm: true,
-        op: AccOp {
-            lam,
-            neutral: vec![ne],
-        },
+        op,
         arrs: vec![arr],
-    })))
+    })
     .into()
+}
+
+/// The adjoint `+` (see [`add_values`]) on values shaped like `zero`,
+/// with `zero` as its neutral element.
+pub fn plus_op(b: &mut Builder, zero: Operand) -> AccOp {
+    let tys = vec![b.type_of(zero)];
+    let lam = b.op_lambda(tys, |b, x, y| vec![add_values(b, x[0].into(), y[0].into())]);
+    AccOp {
+        lam,
+        neutral: vec![zero],
+    }
 }
 
 /// Zeros shaped like one row of `arr`.
 pub fn zeros_row(b: &mut Builder, arr: VName) -> Operand {
-    let t = b.type_of(arr);
-    let elem = t.elem().expect("rev: zeros of an accumulator");
-    let mut z = const_of(elem, 0.0);
-    for k in (1..t.rank()).rev() {
-        let n = b.dim(arr, k);
-        z = b.replicate(n, z).into();
-    }
-    z
+    zero_elem(b, arr, 1)
 }
 
 /// `0 <= i < n` for `i64` operands.
 pub fn in_bounds(b: &mut Builder, i: Operand, n: Operand) -> VName {
-    let lo = b.cmp(CmpOp::Le, Operand::i64(0), i);
-    let hi = b.cmp(CmpOp::Lt, i, n);
-    b.binop(BinOp::And, lo, hi)
+    let ok = b.expr(le(0, i) & lt(i, n));
+    ok.var().expect("a comparison")
 }
 
 /// Whether the indices `inds` of the outer dimensions of `arr` are all in

@@ -10,14 +10,17 @@
 //! an adjoint.
 
 use super::adjenv::Rev;
-use super::build::{apply_lambda, const_of, if_, in_bounds, lambda, map, select};
-use super::reduce::{argminmax_op, check_op_free, classify, flip, Special};
-use super::scatter::{gather, zero_elem};
+use super::build::{apply_lambda, if_, in_bounds, map, select, zeros_row};
+use super::reduce::{argminmax_op, check_op_free, classify, flip, middle_adjoint, Special};
+use super::reduce::{factor_adjoint, mul_count, zeros_as_ones};
+use super::scatter::gather;
 use super::vjp_inline;
 use crate::{AdError, Result};
 use parad_base::{IntType, PrimType};
+use parad_core::pexp::{bin, cast, eq, un};
 use parad_core::types::BOOL;
 use parad_core::*;
+use parad_core::{consts, pexp};
 
 pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<()> {
     let Exp::Soac(Soac::Hist(Hist {
@@ -77,11 +80,8 @@ pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<()> {
         }
         Some((sp @ (Special::Min | Special::Max), 0)) => {
             let (_, win) = arg_hist(b, w, m, dst[0], vs[0], is, sp == Special::Min);
-            let et = b.type_of(dst[0]).elem().expect("array");
-            let zero = const_of(et, 0.0);
             let db = map(b, m, &[win, seeds[0]], |b, p| {
-                let mine = b.cmp(CmpOp::Eq, p[0], Operand::i64(-1));
-                vec![select(b, mine, p[1], zero)]
+                vec![select(b, eq(p[0], -1), p[1], 0)]
             });
             r.add(b, dests[0], db[0].into());
             r.add_scatter(b, vals[0], win, seeds[0]);
@@ -104,14 +104,8 @@ fn mul(
     hb: VName,
 ) {
     let et = b.type_of(vs).elem().expect("array");
-    let (one, zero) = (const_of(et, 1.0), const_of(et, 0.0));
-    let pz = map(b, w, &[vs], |b, v| {
-        let z = b.cmp(CmpOp::Eq, v[0], zero);
-        vec![
-            select(b, z, one, v[0]),
-            select(b, z, Operand::i64(1), Operand::i64(0)),
-        ]
-    });
+    let one = consts::one(et).into();
+    let pz = zeros_as_ones(b, w, vs);
     let ones = b.replicate(m, one);
     let zeros = b.replicate(m, Operand::i64(0));
     let ph = b.hist(
@@ -119,40 +113,30 @@ fn mul(
         vec![one, Operand::i64(0)],
         is,
         &pz,
-        |b, x, y| vec![b.mul(x[0], y[0]).into(), b.add(x[1], y[1]).into()],
+        mul_count,
     );
     let (nzp, zc) = (ph[0], ph[1]);
     if r.wants(b, dest) {
         let db = map(b, m, &[nzp, zc, hb], |b, p| {
-            let nz = b.cmp(CmpOp::Eq, p[1], Operand::i64(0));
-            let part = select(b, nz, p[0], zero);
-            vec![b.mul(part, p[2]).into()]
+            vec![b.expr(pexp::if_(eq(p[1], 0), p[0], 0) * p[2])]
         });
         r.add(b, dest, db[0].into());
     }
     if r.wants(b, val) {
-        let part_bar = map(b, m, &[dst, hb], |b, p| vec![b.mul(p[0], p[1]).into()])[0];
+        let part_bar = map(b, m, &[dst, hb], |b, p| vec![b.expr(p[0] * p[1])])[0];
         let vb = map(b, w, &[is, vs], |b, p| {
             let (i, v) = (p[0], p[1]);
             let ok = in_bounds(b, i.into(), m);
-            let r = if_(
-                b,
+            let r = b.if_(
                 ok,
-                vec![Type::Prim(et)],
                 |b| {
                     let z = b.index(zc, &[i.into()]);
                     let pb = b.index(part_bar, &[i.into()]);
                     let p = b.index(nzp, &[i.into()]);
-                    let ppb = b.mul(p, pb);
-                    let none = b.cmp(CmpOp::Eq, z, Operand::i64(0));
-                    let q = b.div(ppb, v);
-                    let z1 = b.cmp(CmpOp::Eq, z, Operand::i64(1));
-                    let vz = b.cmp(CmpOp::Eq, v, zero);
-                    let only = b.binop(BinOp::And, z1, vz);
-                    let other = select(b, only, ppb, zero);
-                    vec![select(b, none, q, other)]
+                    let ppb = b.expr(p * pb);
+                    vec![b.expr(factor_adjoint(z.into(), ppb, v.into()))]
                 },
-                |_| vec![zero],
+                |_| vec![consts::zero(et).into()],
             );
             vec![r[0].into()]
         });
@@ -176,14 +160,7 @@ pub fn arg_hist(
     let minus = b.replicate(m, Operand::i64(-1));
     let iota = b.iota(w);
     let et = b.type_of(dst).elem().expect("array");
-    let ne = const_of(
-        et,
-        if min {
-            f64::INFINITY
-        } else {
-            f64::NEG_INFINITY
-        },
-    );
+    let ne = consts::extreme(et, min).into();
     let r = b.hist(
         &[d, minus],
         vec![ne, Operand::i64(-1)],
@@ -197,33 +174,21 @@ pub fn arg_hist(
 /// A permutation that sorts `keys` (values in `0..=m`) stably: a radix
 /// sort on the significant bits of `m`, one bit per pass.
 pub fn sort_by_key(b: &mut Builder, w: Operand, m: Operand, keys: VName) -> VName {
-    let clz = b.unop(UnOp::Clz, m);
-    let clz = b.cast(PrimType::Int(IntType::I64), clz);
-    let nbits = b.sub(Operand::i64(64), clz);
+    let nbits = b.expr(64 - cast(PrimType::Int(IntType::I64), un(UnOp::Clz, m)));
     let perm0 = b.iota(w);
     let out = b.loop_for(&[perm0.into()], nbits, |b, bit, perm| {
         let perm = perm[0];
         let bits = map(b, w, &[perm], |b, p| {
             let k = b.index(keys, &[p[0].into()]);
-            let sh = b.binop(BinOp::AShr, k, bit);
-            vec![b.binop(BinOp::And, sh, Operand::i64(1)).into()]
+            vec![b.expr(bin(BinOp::AShr, k, bit) & 1)]
         })[0];
-        let zflags = map(b, w, &[bits], |b, x| {
-            vec![b.sub(Operand::i64(1), x[0]).into()]
-        })[0];
-        let zpos = b.scan(&[zflags], vec![Operand::i64(0)], |b, x, y| {
-            vec![b.add(x[0], y[0]).into()]
-        })[0];
-        let opos = b.scan(&[bits], vec![Operand::i64(0)], |b, x, y| {
-            vec![b.add(x[0], y[0]).into()]
-        })[0];
+        let zflags = map(b, w, &[bits], |b, x| vec![b.expr(1 - x[0])])[0];
+        let sum = |b: &mut Builder, x: &[VName], y: &[VName]| vec![b.expr(x[0] + y[0])];
+        let zpos = b.scan(&[zflags], vec![Operand::i64(0)], sum)[0];
+        let opos = b.scan(&[bits], vec![Operand::i64(0)], sum)[0];
         let nz = b.reduce_op(BinOp::Add, &[zflags], vec![Operand::i64(0)])[0];
         let pos = map(b, w, &[bits, zpos, opos], |b, p| {
-            let zero = b.cmp(CmpOp::Eq, p[0], Operand::i64(0));
-            let zp = b.sub(p[1], Operand::i64(1));
-            let o = b.add(nz, p[2]);
-            let op = b.sub(o, Operand::i64(1));
-            vec![select(b, zero, zp, op)]
+            vec![select(b, eq(p[0], 0), p[1] - 1, nz + p[2] - 1)]
         })[0];
         let dst = b.scratch(PrimType::Int(IntType::I64), vec![w]);
         vec![b.scatter(dst, pos, perm).into()]
@@ -240,7 +205,7 @@ fn segmented(b: &mut Builder, lam: &Lambda, tys: &[Type]) -> Lambda {
     all.push(BOOL);
     all.extend(tys.iter().cloned());
     let tys = tys.to_vec();
-    lambda(b, all, |b, p| {
+    b.lambda(all, |b, p| {
         let (f1, x1) = (p[0], &p[1..1 + k]);
         let (f2, x2) = (p[1 + k], &p[2 + k..]);
         let f = b.binop(BinOp::Or, f1, f2);
@@ -335,30 +300,20 @@ fn generic(
             vals: vs.to_vec(),
         })),
     );
-    let mut err = None;
     // dst̄ and h̄ from the vjp of ⊙ at each bucket.
     let mut ins: Vec<VName> = dst.to_vec();
     ins.extend(&h);
     ins.extend(seeds);
-    let both = map(b, m, &ins, |b, p| {
+    let both = b.try_map_w(m, &ins, |b, p| {
         let args: Vec<Operand> = p[..2 * k].iter().map(|&v| v.into()).collect();
         let sd: Vec<Operand> = p[2 * k..].iter().map(|&v| v.into()).collect();
         let tys: Vec<Type> = row_tys.iter().chain(&row_tys).cloned().collect();
-        let f = lambda(b, tys, |b, x| {
+        let f = b.lambda(tys, |b, x| {
             let a: Vec<Operand> = x.iter().map(|&v| v.into()).collect();
             apply_lambda(b, lam, &a)
         });
-        match vjp_inline(b, &f, &args, &sd) {
-            Ok((_, adj)) => adj,
-            Err(e) => {
-                err = Some(e);
-                args
-            }
-        }
-    });
-    if let Some(e) = err {
-        return Err(e);
-    }
+        Ok(vjp_inline(b, &f, &args, &sd)?.1)
+    })?;
     for j in 0..k {
         r.add(b, dests[j], both[j].into());
     }
@@ -419,7 +374,7 @@ fn generic(
     ins.extend(&ls);
     ins.extend(&svs);
     ins.extend(&rs);
-    let sbar = map(b, w, &ins, |b, p| {
+    let sbar = b.try_map_w(w, &ins, |b, p| {
         let key = p[0];
         let (l, a, rr) = (&p[1..1 + k], &p[1 + k..1 + 2 * k], &p[1 + 2 * k..]);
         let ok = b.cmp(CmpOp::Lt, key, m);
@@ -433,29 +388,13 @@ fn generic(
                     .map(|&hb| b.index(hb, &[key.into()]).into())
                     .collect()
             },
-            |b| hbar.iter().map(|&hb| zero_elem(b, hb, 1)).collect(),
+            |b| hbar.iter().map(|&hb| zeros_row(b, hb)).collect(),
         )
         .into_iter()
         .map(Operand::Var)
         .collect();
-        let f = lambda(b, tys, |b, x| {
-            let args: Vec<Operand> = l.iter().chain(x).map(|&v| v.into()).collect();
-            let t = apply_lambda(b, lam, &args);
-            let args: Vec<Operand> = t.into_iter().chain(rr.iter().map(|&v| v.into())).collect();
-            apply_lambda(b, lam, &args)
-        });
-        let prims: Vec<Operand> = a.iter().map(|&v| v.into()).collect();
-        match vjp_inline(b, &f, &prims, &sd) {
-            Ok((_, adj)) => wanted.iter().map(|&j| adj[j]).collect(),
-            Err(e) => {
-                err = Some(e);
-                wanted.iter().map(|&j| prims[j]).collect()
-            }
-        }
-    });
-    if let Some(e) = err {
-        return Err(e);
-    }
+        middle_adjoint(b, lam, (l, a, rr), &sd, &wanted)
+    })?;
     for (&j, &sb) in wanted.iter().zip(&sbar) {
         // Un-permute: perm is a permutation, so the scatter writes every
         // position once.
@@ -470,4 +409,59 @@ fn generic(
         r.add(b, vals[j], c.into());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parad_base::FloatType;
+    use parad_core::builder::Ctx;
+    use parad_core::types::I64;
+    use parad_values::Scalar;
+
+    /// The neutral element of the argmin/argmax histogram, for each type.
+    fn arg_hist_neutral(t: PrimType, min: bool) -> Operand {
+        let mut ctx = Ctx::default();
+        let (m, n) = (ctx.names.fresh("m"), ctx.names.fresh("n"));
+        for v in [m, n] {
+            ctx.types.insert(v, I64);
+        }
+        let mut arr = |name: &str, elem: PrimType, len: VName| {
+            let v = ctx.names.fresh(name);
+            ctx.types.insert(v, Type::array(elem, vec![len.into()]));
+            v
+        };
+        let dst = arr("dst", t, m);
+        let vs = arr("vs", t, n);
+        let is = arr("is", PrimType::Int(IntType::I64), n);
+        let mut b = Builder::new(&mut ctx);
+        arg_hist(&mut b, n.into(), m.into(), dst, vs, is, min);
+        let stms = b.finish();
+        let hist = stms.iter().find_map(|s| match &s.exp {
+            Exp::Soac(Soac::Hist(h)) => Some(h),
+            _ => None,
+        });
+        hist.expect("a histogram").op.neutral[0]
+    }
+
+    #[test]
+    fn arg_hist_neutral_elements_are_the_exact_extremes() {
+        let cases = [
+            (IntType::U64, Scalar::U64(u64::MAX), Scalar::U64(0)),
+            (IntType::I64, Scalar::I64(i64::MAX), Scalar::I64(i64::MIN)),
+            (IntType::U8, Scalar::U8(u8::MAX), Scalar::U8(0)),
+            (IntType::I8, Scalar::I8(i8::MAX), Scalar::I8(i8::MIN)),
+        ];
+        for (it, hi, lo) in cases {
+            let t = PrimType::Int(it);
+            assert_eq!(arg_hist_neutral(t, true), hi.into(), "min on {t}");
+            assert_eq!(arg_hist_neutral(t, false), lo.into(), "max on {t}");
+        }
+        let f32 = PrimType::Float(FloatType::F32);
+        assert_eq!(arg_hist_neutral(f32, true), Operand::f32(f32::INFINITY));
+        assert_eq!(
+            arg_hist_neutral(f32, false),
+            Operand::f32(f32::NEG_INFINITY)
+        );
+    }
 }

@@ -7,30 +7,18 @@
 //! the array's adjoint is already an accumulator of an enclosing map).
 
 use super::adjenv::{Adj, Rev};
-use super::build::{fix_ret, sum_rows};
+use super::build::{plus_op, sum_rows};
 use crate::{AdError, Result};
-use parad_base::PrimType;
+use parad_core::consts;
 use parad_core::free::free_in_lambda;
 use parad_core::rename::Renamer;
 use parad_core::*;
-
-/// The adjoint `+` on one element, for accumulators.
-pub fn plus_op(b: &mut Builder, t: PrimType) -> AccOp {
-    let ty = Type::Prim(t);
-    let lam = b.lambda(vec![ty.clone(), ty], |b, p| {
-        vec![crate::linear::add(b, p[0].into(), p[1].into())]
-    });
-    AccOp {
-        lam,
-        neutral: vec![super::build::const_of(t, 0.0)],
-    }
-}
 
 /// A `withacc` input that accumulates into the whole of array `arr`.
 pub fn acc_input(b: &mut Builder, arr: VName) -> AccInput {
     let t = b.type_of(arr);
     let ispace = (0..t.rank()).map(|k| b.dim(arr, k)).collect();
-    let op = plus_op(b, t.elem().expect("array"));
+    let op = plus_op(b, consts::zero(t.elem().expect("array")).into());
     AccInput {
         ispace,
         arrs: vec![arr],
@@ -109,8 +97,7 @@ pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<()> {
                 acc_input(b, o.var().expect("array adjoint"))
             })
             .collect();
-        let mut err = None;
-        let out = b.withacc(inputs, |b, params| {
+        let out = b.try_withacc(inputs, |b, params| {
             let mut accs = vec![];
             let mut fresh = params.iter();
             for a in &farr_adj {
@@ -119,13 +106,7 @@ pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<()> {
                     Adj::Val(_) => *fresh.next().expect("accumulator parameter"),
                 });
             }
-            let exp = match ctx.make_map(r, b, &accs) {
-                Ok(e) => e,
-                Err(e) => {
-                    err = Some(e);
-                    return params.iter().map(|&p| p.into()).collect();
-                }
-            };
+            let exp = ctx.make_map(r, b, &accs)?;
             let out = b.emit_as("adj", exp);
             let n = out.len() - accs.len();
             let acc_res = &out[n..];
@@ -137,11 +118,8 @@ pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<()> {
                     .filter(|k| !new_inputs.contains(k))
                     .map(|k| Operand::from(acc_res[k])),
             );
-            res
-        });
-        if let Some(e) = err {
-            return Err(e);
-        }
+            Ok(res)
+        })?;
         let nn = new_inputs.len();
         let n_contrib = wanted_in.len() + fscal.len();
         let contribs = out[nn..nn + n_contrib].to_vec();
@@ -241,7 +219,7 @@ impl MapCtx<'_> {
         }
         let lam = self.lam;
         let (wanted_in, fscal, farr) = (self.wanted_in, self.fscal, self.farr);
-        let (stms, res) = b.nested(|b| -> Result<Vec<Operand>> {
+        let lam = b.try_lambda_of(params, |b| -> Result<Vec<Operand>> {
             r.body(b, &lam.body, &seeds)?;
             let mut res = vec![];
             for &j in wanted_in {
@@ -254,19 +232,12 @@ impl MapCtx<'_> {
                 res.push(r.adj_operand(b, v));
             }
             Ok(res)
-        });
-        let result = res?;
-        let ret = result.iter().map(|&o| b.type_of(o)).collect();
-        let mut l = Lambda {
-            params,
-            ret,
-            body: Body::new(stms, result),
-        };
-        fix_ret(&mut l);
-        Ok(Exp::Soac(Soac::Map(Map {
+        })?;
+        Ok(Map {
             w: self.w,
-            lam: l,
+            lam,
             arrs: inputs,
-        })))
+        }
+        .into())
     }
 }

@@ -5,13 +5,14 @@
 //! exclusive scans and a map of the operator's vjp with respect to `a_i`.
 
 use super::adjenv::Rev;
-use super::build::{apply_lambda, const_of, if_, lambda, map, scan_exclusive, select};
+use super::build::{apply_lambda, map, scan_exclusive};
 use super::build::{essential_stms, unalias};
 use super::vjp_inline;
 use crate::{AdError, Result};
 use parad_base::PrimType;
 use parad_core::free::free_in_lambda;
-use parad_core::*;
+use parad_core::pexp::{self, cmp, eq, if_};
+use parad_core::{consts, *};
 
 /// A recognised operator: a single float binary operation on the two
 /// parameters (either order for commutative ones), or a map of one
@@ -119,47 +120,42 @@ pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<()> {
 /// of zeros.
 pub fn nonzero_product(b: &mut Builder, w: Operand, xs: VName) -> (VName, VName) {
     let et = b.type_of(xs).elem().expect("array");
-    let pz = map(b, w, &[xs], |b, x| {
-        let zero = b.cmp(CmpOp::Eq, x[0], const_of(et, 0.0));
-        let p = select(b, zero, const_of(et, 1.0), x[0]);
-        let z = select(b, zero, Operand::i64(1), Operand::i64(0));
-        vec![p, z]
-    });
-    let r = b.reduce(
-        true,
-        &pz,
-        vec![const_of(et, 1.0), Operand::i64(0)],
-        |b, x, y| vec![b.mul(x[0], y[0]).into(), b.add(x[1], y[1]).into()],
-    );
+    let pz = zeros_as_ones(b, w, xs);
+    let ne = vec![consts::one(et).into(), Operand::i64(0)];
+    let r = b.reduce(true, &pz, ne, mul_count);
     (r[0], r[1])
+}
+
+/// The elements of `xs` with zeros replaced by one, and whether each is
+/// zero (an `i64` 0 or 1): the inputs of a product that counts zeros.
+pub fn zeros_as_ones(b: &mut Builder, w: Operand, xs: VName) -> Vec<VName> {
+    map(b, w, &[xs], |b, x| {
+        let zero = b.expr(eq(x[0], 0));
+        let p = b.expr(if_(zero, 1, x[0]));
+        vec![p, b.expr(if_(zero, Operand::i64(1), Operand::i64(0)))]
+    })
+}
+
+/// The operator of a product that counts zeros, on (product, count) pairs.
+pub fn mul_count(b: &mut Builder, x: &[VName], y: &[VName]) -> Vec<Operand> {
+    vec![b.expr(x[0] * y[0]), b.expr(x[1] + y[1])]
+}
+
+/// The adjoint of the factor `x` of a product with `z` zeros, from `pyb`,
+/// the product of its non-zero factors times the product's adjoint:
+/// `pyb / x` without zeros, `pyb` for the only zero, else zero.
+pub fn factor_adjoint(z: Operand, pyb: Operand, x: Operand) -> PExp {
+    if_(eq(z, 0), pyb / x, if_(eq(z, 1) & eq(x, 0), pyb, 0))
 }
 
 /// Adjoint of `reduce (*) ne xs` with respect to `xs`: with no zeros
 /// `p/x·ȳ`, with exactly one zero only that element gets `p·ȳ` (p the
 /// product of the others), with more zeros nothing.
 fn mul_adjoint(b: &mut Builder, w: Operand, xs: VName, ne: Operand, ybar: Operand) -> VName {
-    let et = b.type_of(xs).elem().expect("array");
     let (p, z) = nonzero_product(b, w, xs);
-    let p = b.mul(p, ne);
-    let pyb = b.mul(p, ybar);
-    let zf = const_of(et, 0.0);
+    let pyb = b.expr(p * ne * ybar);
     map(b, w, &[xs], |b, x| {
-        let x = x[0];
-        let none = b.cmp(CmpOp::Eq, z, Operand::i64(0));
-        let ret = vec![Type::Prim(et)];
-        let r = if_(
-            b,
-            none,
-            ret.clone(),
-            |b| vec![b.div(pyb, x).into()],
-            |b| {
-                let one = b.cmp(CmpOp::Eq, z, Operand::i64(1));
-                let xz = b.cmp(CmpOp::Eq, x, zf);
-                let both = b.binop(BinOp::And, one, xz);
-                vec![select(b, both, pyb, zf)]
-            },
-        );
-        vec![r[0].into()]
+        vec![b.expr(factor_adjoint(z.into(), pyb, x[0].into()))]
     })[0]
 }
 
@@ -176,24 +172,42 @@ pub fn argminmax(b: &mut Builder, w: Operand, xs: VName, ne: Operand, min: bool)
 
 /// The argmin/argmax operator on `(value, index)` pairs.
 pub fn argminmax_op(b: &mut Builder, x: &[VName], y: &[VName], min: bool) -> Vec<Operand> {
-    let better = if min { CmpOp::Lt } else { CmpOp::Gt };
-    let x_wins = b.cmp(better, x[0], y[0]);
-    let y_wins = b.cmp(better, y[0], x[0]);
-    let v = select(b, y_wins, y[0], x[0]);
-    let lo = b.binop(BinOp::Min, x[1], y[1]);
-    let i_tie = select(b, y_wins, y[1], lo);
-    let i = select(b, x_wins, x[1], i_tie);
-    vec![v, i]
+    let better = |a, c| cmp(if min { CmpOp::Lt } else { CmpOp::Gt }, a, c);
+    let y_wins = b.expr(better(y[0], x[0]));
+    let v = b.expr(if_(y_wins, y[0], x[0]));
+    let i_tie = if_(y_wins, y[1], pexp::min(x[1], y[1]));
+    vec![v, b.expr(if_(better(x[0], y[0]), x[1], i_tie))]
 }
 
 /// The operator with its arguments swapped.
 pub fn flip(b: &mut Builder, op: &Lambda) -> Lambda {
     let k = op.params.len() / 2;
     let tys: Vec<Type> = op.params.iter().map(|p| p.ty.clone()).collect();
-    lambda(b, tys, |b, p| {
+    b.lambda(tys, |b, p| {
         let args: Vec<Operand> = p[k..].iter().chain(&p[..k]).map(|&v| v.into()).collect();
         apply_lambda(b, op, &args)
     })
+}
+
+/// The adjoints of `a` (those listed in `wanted`) in `l ⊙ a ⊙ r`, seeded
+/// with `seeds`: the generic rule's term for one element.
+pub fn middle_adjoint(
+    b: &mut Builder,
+    lam: &Lambda,
+    (l, a, r): (&[VName], &[VName], &[VName]),
+    seeds: &[Operand],
+    wanted: &[usize],
+) -> Result<Vec<Operand>> {
+    let tys: Vec<Type> = a.iter().map(|&v| b.type_of(v)).collect();
+    let f = b.lambda(tys, |b, a| {
+        let args: Vec<Operand> = l.iter().chain(a).map(|&v| v.into()).collect();
+        let t = apply_lambda(b, lam, &args);
+        let args: Vec<Operand> = t.into_iter().chain(r.iter().map(|&v| v.into())).collect();
+        apply_lambda(b, lam, &args)
+    });
+    let prims: Vec<Operand> = a.iter().map(|&v| v.into()).collect();
+    let (_, adj) = vjp_inline(b, &f, &prims, seeds)?;
+    Ok(wanted.iter().map(|&j| adj[j]).collect())
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -225,29 +239,10 @@ fn generic(
     let rs_rev = scan_exclusive(b, w, &flipped, &rev_xs);
     let rs: Vec<VName> = rs_rev.iter().map(|&x| b.reverse(x)).collect();
     let inputs: Vec<VName> = ls.iter().chain(xs).chain(&rs).copied().collect();
-    let lam = &op.lam;
-    let mut err = None;
-    let contribs = map(b, w, &inputs, |b, p| {
+    let contribs = b.try_map_w(w, &inputs, |b, p| {
         let (l, a, rr) = (&p[..k], &p[k..2 * k], &p[2 * k..]);
-        let tys: Vec<Type> = a.iter().map(|&v| b.type_of(v)).collect();
-        let f = lambda(b, tys, |b, a| {
-            let args: Vec<Operand> = l.iter().chain(a).map(|&v| v.into()).collect();
-            let t = apply_lambda(b, lam, &args);
-            let args: Vec<Operand> = t.into_iter().chain(rr.iter().map(|&v| v.into())).collect();
-            apply_lambda(b, lam, &args)
-        });
-        let prims: Vec<Operand> = a.iter().map(|&v| v.into()).collect();
-        match vjp_inline(b, &f, &prims, seeds) {
-            Ok((_, adj)) => wanted.iter().map(|&j| adj[j]).collect(),
-            Err(e) => {
-                err = Some(e);
-                wanted.iter().map(|&j| a[j].into()).collect()
-            }
-        }
-    });
-    if let Some(e) = err {
-        return Err(e);
-    }
+        middle_adjoint(b, &op.lam, (l, a, rr), seeds, &wanted)
+    })?;
     for (&j, &c) in wanted.iter().zip(&contribs) {
         r.add(b, arrs[j], c.into());
     }

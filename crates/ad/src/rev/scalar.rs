@@ -23,15 +23,13 @@ pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) {
     }
     let ybar = r.adj_val(b, y);
     let p: Vec<Operand> = ops.iter().map(|&o| r.po(o)).collect();
-    let partials: Vec<Option<Operand>> = match s.exp {
+    let partials: Vec<Option<PExp>> = match s.exp {
         Exp::Basic(BasicOp::UnOp(op, t, _)) => vec![partials::unop(b, op, t, p[0], yv)],
         Exp::Basic(BasicOp::BinOp(op, t, _, _)) => {
             let (dx, dz) = partials::binop(b, op, t, p[0], p[1], yv, (wants[0], wants[1]));
             vec![dx, dz]
         }
-        Exp::Basic(BasicOp::TernOp(op, t, _, _, _)) => {
-            partials::ternop(b, op, t, [p[0], p[1], p[2]]).to_vec()
-        }
+        Exp::Basic(BasicOp::TernOp(op, ..)) => partials::ternop(op, [p[0], p[1], p[2]]).to_vec(),
         Exp::Basic(BasicOp::Conv(op, from, to, _)) => {
             let back = b.emit1(Exp::Basic(BasicOp::Conv(op, to, from, ybar)));
             r.add_op(b, ops[0], back.into());

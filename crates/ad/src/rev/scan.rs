@@ -8,12 +8,17 @@
 //! on `d` components of one type with `d×d` matrices.
 
 use super::adjenv::Rev;
-use super::build::{add_values, apply_lambda, const_of, if_, lambda, map, zeros_row};
+use super::build::{apply_lambda, if_, plus_op, zeros_row};
 use super::reduce::{check_op_free, classify, Special};
 use super::vjp_inline;
 use crate::{AdError, Result};
-use parad_base::Span;
-use parad_core::*;
+use parad_base::{PrimType, Span};
+use parad_core::{consts, pexp, *};
+
+/// An entry of an identity matrix: one on the diagonal, else zero.
+fn delta(t: PrimType, diagonal: bool) -> Operand {
+    consts::int(t, diagonal.into()).into()
+}
 
 pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<()> {
     let Exp::Soac(Soac::Scan(Scan { w, op, arrs })) = &s.exp else {
@@ -78,7 +83,7 @@ fn contributions(
         ));
     }
     let d = fl.len();
-    let zero_of = |t: &Type| const_of(t.as_prim().expect("scalar"), 0.0);
+    let zero_of = |t: &Type| consts::zero(t.as_prim().expect("scalar")).into();
 
     // The pattern of the Jacobians (seed 000 §7.4), read off a symbolic
     // copy whose statements are discarded: entries that are constant zero
@@ -101,45 +106,23 @@ fn contributions(
     // cᵢ as the matrix entries the pattern keeps: column q of the full
     // matrix is the vjp of x ↦ x ⊙ a[i+1] seeded with the unit vector e_q.
     let is = b.iota(w);
-    let mut err = None;
-    let last = b.sub(w, Operand::i64(1));
-    let cs = map(b, w, &[is], |b, i| {
+    let last = b.expr(w - 1);
+    let cs = b.try_map_w(w, &[is], |b, i| {
         let i = i[0];
-        let is_last = b.cmp(CmpOp::Eq, i, last);
-        let ret = vec![Type::Prim(ft); entries.len()];
-        if_(
-            b,
+        let is_last = b.expr(pexp::eq(i, last));
+        let c = b.try_if(
             is_last,
-            ret,
-            |_| {
-                entries
-                    .iter()
-                    .map(|&(r, c)| const_of(ft, if r == c { 1.0 } else { 0.0 }))
-                    .collect()
-            },
+            |_| Ok(entries.iter().map(|&(r, c)| delta(ft, r == c)).collect()),
             |b| {
-                let i1 = b.add(i, Operand::i64(1));
+                let i1 = b.expr(i + 1);
                 let x: Vec<Operand> = ys.iter().map(|&y| b.index(y, &[i.into()]).into()).collect();
-                let a: Vec<Operand> = xs
-                    .iter()
-                    .map(|&v| b.index(v, &[i1.into()]).into())
-                    .collect();
-                match jacobian(b, lam, &elem_tys, &fl, &x, &a) {
-                    Ok(m) => entries.iter().map(|&(r, c)| m[r * d + c]).collect(),
-                    Err(e) => {
-                        err = Some(e);
-                        vec![const_of(ft, 0.0); entries.len()]
-                    }
-                }
+                let a: Vec<Operand> = xs.iter().map(|&v| b.index(v, &[i1]).into()).collect();
+                let m = jacobian(b, lam, &elem_tys, &fl, &x, &a)?;
+                Ok(entries.iter().map(|&(r, c)| m[r * d + c]).collect())
             },
-        )
-        .into_iter()
-        .map(Operand::Var)
-        .collect()
-    });
-    if let Some(e) = err {
-        return Err(e);
-    }
+        )?;
+        Ok(c.into_iter().map(Operand::Var).collect())
+    })?;
     // Solve the recurrence by scans over composed affine maps.
     let ybar: Vec<VName> = fl
         .iter()
@@ -165,7 +148,7 @@ fn contributions(
     let mut inputs = vec![is];
     inputs.extend(&rbar);
     inputs.extend(xs);
-    let contribs = map(b, w, &inputs, |b, p| {
+    b.try_map_w(w, &inputs, |b, p| {
         let i = p[0];
         let rb = &p[1..1 + d];
         let a: Vec<Operand> = p[1 + d..].iter().map(|&v| v.into()).collect();
@@ -185,7 +168,7 @@ fn contributions(
         .into_iter()
         .map(Operand::Var)
         .collect();
-        let g = lambda(b, elem_tys.clone(), |b, ap| {
+        let g = b.lambda(elem_tys.clone(), |b, ap| {
             let args: Vec<Operand> = prev
                 .iter()
                 .copied()
@@ -197,18 +180,9 @@ fn contributions(
         for (pos, &j) in fl.iter().enumerate() {
             sd[j] = rb[pos].into();
         }
-        match vjp_inline(b, &g, &a, &sd) {
-            Ok((_, adj)) => wanted.iter().map(|&j| adj[j]).collect(),
-            Err(e) => {
-                err = Some(e);
-                wanted.iter().map(|&j| a[j]).collect()
-            }
-        }
-    });
-    if let Some(e) = err {
-        return Err(e);
-    }
-    Ok(contribs)
+        let (_, adj) = vjp_inline(b, &g, &a, &sd)?;
+        Ok(wanted.iter().map(|&j| adj[j]).collect())
+    })
 }
 
 /// Column `q` (for each `q` in `fl`) of the transposed Jacobian of
@@ -223,17 +197,14 @@ fn jacobian(
     a: &[Operand],
 ) -> Result<Vec<Operand>> {
     let d = fl.len();
-    let f = lambda(b, elem_tys.to_vec(), |b, xp| {
+    let f = b.lambda(elem_tys.to_vec(), |b, xp| {
         let args: Vec<Operand> = xp.iter().map(|&v| v.into()).chain(a.to_vec()).collect();
         apply_lambda(b, lam, &args)
     });
     let mut m = vec![Operand::i64(0); d * d];
     for (qpos, &q) in fl.iter().enumerate() {
         let seeds: Vec<Operand> = (0..elem_tys.len())
-            .map(|j| {
-                let t = elem_tys[j].as_prim().expect("scalar");
-                const_of(t, if j == q { 1.0 } else { 0.0 })
-            })
+            .map(|j| delta(elem_tys[j].as_prim().expect("scalar"), j == q))
             .collect();
         let (_, adj) = vjp_inline(b, &f, x, &seeds)?;
         for (mpos, &mm) in fl.iter().enumerate() {
@@ -259,7 +230,7 @@ impl Pattern {
     /// The smallest block size whose blocks hold every entry that is not
     /// a constant zero.
     fn detect(m: &[Operand], d: usize) -> Pattern {
-        let zero = |o: &Operand| matches!(o, Operand::Const(c) if crate::linear::is_zero(*c));
+        let zero = |o: &Operand| PExp::from(*o).is_zero();
         for q in (1..d).filter(|q| d.is_multiple_of(*q)) {
             let fits = (0..d * d).all(|e| e / d / q == e % d / q || zero(&m[e]));
             if fits {
@@ -294,7 +265,7 @@ impl Pattern {
 /// `(v₁, M₁) ∘ (v₂, M₂) = (v₂ + M₂·v₁, M₂·M₁)`, blockwise.
 fn solve(
     b: &mut Builder,
-    ft: parad_base::PrimType,
+    ft: PrimType,
     ybar: &[VName],
     cs: &[VName],
     q: usize,
@@ -303,33 +274,28 @@ fn solve(
     let d = q * k;
     let mut rev_in: Vec<VName> = ybar.iter().map(|&y| b.reverse(y)).collect();
     rev_in.extend(cs.iter().map(|&c| b.reverse(c)));
-    let mut neutral: Vec<Operand> = vec![const_of(ft, 0.0); d];
-    neutral.extend((0..q * q).map(|e| const_of(ft, if e / q == e % q { 1.0 } else { 0.0 })));
+    let mut neutral: Vec<Operand> = vec![delta(ft, false); d];
+    neutral.extend((0..q * q).map(|e| delta(ft, e / q == e % q)));
     let scanned = b.scan(&rev_in, neutral, |b, x, y| {
         let (v1, m1) = (&x[..d], &x[d..]);
         let (v2, m2) = (&y[..d], &y[d..]);
         let mut out: Vec<Operand> = vec![];
+        // v₂ + M₂·v₁, blockwise
         for blk in 0..k {
             for r in 0..q {
-                let mut acc: Operand = v2[blk * q + r].into();
-                for l in 0..q {
-                    let t = b.mul(m2[r * q + l], v1[blk * q + l]);
-                    acc = b.add(acc, t).into();
-                }
-                out.push(acc);
+                let mv = (0..q).fold(PExp::from(v2[blk * q + r]), |acc, l| {
+                    acc + m2[r * q + l] * v1[blk * q + l]
+                });
+                out.push(b.expr(mv));
             }
         }
+        // M₂·M₁
         for r in 0..q {
             for c in 0..q {
-                let mut acc: Option<Operand> = None;
-                for l in 0..q {
-                    let t = b.mul(m2[r * q + l], m1[l * q + c]);
-                    acc = Some(match acc {
-                        None => t.into(),
-                        Some(a) => b.add(a, t).into(),
-                    });
-                }
-                out.push(acc.expect("q > 0"));
+                let mm = (1..q).fold(m2[r * q] * m1[c], |acc, l| {
+                    acc + m2[r * q + l] * m1[l * q + c]
+                });
+                out.push(b.expr(mm));
             }
         }
         out
@@ -369,11 +335,11 @@ fn inner_operator(b: &mut Builder, lam: &Lambda) -> Option<Lambda> {
     if outs != res || pos.len() != lam.params.len() {
         return None;
     }
-    let mut tys = vec![Type::Prim(parad_base::PrimType::Bool); lam.params.len()];
+    let mut tys = vec![Type::Prim(PrimType::Bool); lam.params.len()];
     for (p, &q) in inner.params.iter().zip(&pos) {
         tys[q] = p.ty.clone();
     }
-    Some(lambda(b, tys, |b, ps| {
+    Some(b.lambda(tys, |b, ps| {
         let args: Vec<Operand> = pos.iter().map(|&q| ps[q].into()).collect();
         apply_lambda(b, inner, &args)
     }))
@@ -420,8 +386,7 @@ fn vectorised(
         ins.push(n.var().ok_or_else(unsupported)?);
     }
     let m = b.dim(xs[0], 1);
-    let mut err = None;
-    let cols = map(b, m, &ins, |b, p| {
+    let cols = b.try_map_w(m, &ins, |b, p| {
         let (cx, cy) = (&p[..k], &p[k..2 * k]);
         let mut rest = p[2 * k..].iter();
         let cs: Vec<Operand> = float
@@ -435,17 +400,9 @@ fn vectorised(
             })
             .collect();
         let cn: Vec<Operand> = rest.map(|&v| v.into()).collect();
-        match contributions(b, span, w, &inner, &cn, cx, cy, &cs, wanted) {
-            Ok(v) => v.into_iter().map(Operand::Var).collect(),
-            Err(e) => {
-                err = Some(e);
-                wanted.iter().map(|&j| cx[j].into()).collect()
-            }
-        }
-    });
-    if let Some(e) = err {
-        return Err(e);
-    }
+        let c = contributions(b, span, w, &inner, &cn, cx, cy, &cs, wanted)?;
+        Ok(c.into_iter().map(Operand::Var).collect())
+    })?;
     Ok(cols.into_iter().map(|c| b.transpose(c)).collect())
 }
 
@@ -453,17 +410,11 @@ fn vectorised(
 pub fn suffix_sums(b: &mut Builder, w: Operand, yb: VName) -> VName {
     let rv = b.reverse(yb);
     let ne = zeros_row(b, yb);
-    let t = b.type_of(ne);
-    let lam = lambda(b, vec![t.clone(), t], |b, p| {
-        vec![add_values(b, p[0].into(), p[1].into())]
-    });
-    let sc = b.emit1(Exp::Soac(Soac::Scan(Scan {
+    let op = plus_op(b, ne);
+    let sc = b.emit1(Scan {
         w,
-        op: AccOp {
-            lam,
-            neutral: vec![ne],
-        },
+        op,
         arrs: vec![rv],
-    })));
+    });
     b.reverse(sc)
 }

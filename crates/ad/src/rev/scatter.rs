@@ -7,7 +7,7 @@
 //! write numbers `0..w` the same way.
 
 use super::adjenv::Rev;
-use super::build::{if_, in_bounds, map, zeros_like};
+use super::build::{if_, in_bounds, map, zero_elem, zeros_like};
 use super::Saved;
 use crate::Result;
 use parad_core::*;
@@ -73,17 +73,6 @@ fn gather_where(
         .map(Operand::Var)
         .collect()
     })[0]
-}
-
-/// Zeros shaped like `arr` without its `k` outer dimensions.
-pub fn zero_elem(b: &mut Builder, arr: VName, k: usize) -> Operand {
-    let t = b.type_of(arr);
-    let mut z = super::build::const_of(t.elem().expect("array"), 0.0);
-    for d in (k..t.rank()).rev() {
-        let n = b.dim(arr, d);
-        z = b.replicate(n, z).into();
-    }
-    z
 }
 
 /// For each position of the index space of `arr`, the number of the
