@@ -58,6 +58,11 @@ pub fn differentiate(prog: &mut Program) -> Result<()> {
         .try_for_each(|f| expand_body(&mut ctx, &mut f.body));
     prog.funs = funs;
     prog.names = ctx.names;
+    // Return sweeps restore arrays in place and re-execute statements
+    // that consume: copy where the original is still needed.
+    if res.is_ok() {
+        parad_core::consume::insert_copies(prog);
+    }
     res
 }
 

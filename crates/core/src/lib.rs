@@ -4,11 +4,13 @@
 //! - [`ir`]: the data types; [`types`]: value types; [`ops`]: scalar operators;
 //! - [`builder`]: terse construction of IR;
 //! - [`pretty`]: the textual form (`Display` impls);
-//! - [`check`]: the IR type checker;
+//! - [`check`]: the IR checker (types, scopes, and use after consumption);
+//! - [`consume`]: aliasing, consumption and last-use analyses;
 //! - [`free`]: occurrences and free variables.
 
 pub mod builder;
 pub mod check;
+pub mod consume;
 pub mod free;
 pub mod ir;
 pub mod names;
