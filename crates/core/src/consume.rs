@@ -203,8 +203,9 @@ impl Info<'_> {
     }
 
     /// The names that `v` (bound in the fragment) may share memory with,
-    /// sorted; empty for scalars and fresh arrays. Names free in an
-    /// analysed body or lambda are taken to alias nothing.
+    /// sorted; empty for scalars and fresh arrays. Parameters (of the
+    /// function, loops and lambdas) and names free in an analysed body or
+    /// lambda are roots: they alias nothing.
     pub fn aliases(&self, v: VName) -> &[VName] {
         self.aliases.get(&v).map_or(&[], |s| s)
     }
@@ -1144,16 +1145,18 @@ impl<'c, 'a> Walker<'c, 'a> {
 /// Errors that no copy can repair (an accumulator used after being
 /// consumed) are left for the checker to report.
 pub fn insert_copies(p: &mut Program) {
-    // Each round repairs one error per function; a copy never creates
-    // an error, so this ends.
-    for _ in 0..100_000 {
+    // Each round repairs one error per function; a copy never creates an
+    // error, so this ends (a repair that changes nothing stops it too).
+    let mut last: Vec<Option<Repair>> = vec![None; p.funs.len()];
+    loop {
         let sums = Consumption::of_program(p);
         let mut repaired = false;
-        for i in 0..p.funs.len() {
+        for (i, last) in last.iter_mut().enumerate() {
             let Err(e) = sums.check_fun(&p.funs[i]) else {
                 continue;
             };
-            if let Some(r) = e.repair {
+            if let Some(r) = e.repair.filter(|r| *last != Some(*r)) {
+                *last = Some(r);
                 repaired |= apply_repair(&mut p.funs[i], r, &mut p.names);
             }
         }

@@ -662,6 +662,25 @@ fn insert_copies_repairs_loops_and_views() {
             let row = b.index(ps[0], &[Operand::i64(0)]);
             vec![b.update(ps[0], &[Operand::i64(1)], row).into()]
         }),
+        // A consumed loop parameter fed from outside.
+        prog(&[("xs", vec_i64()), ("n", I64)], vec![vec_i64()], |b, ps| {
+            let xs = ps[0];
+            let c = b.copy(xs);
+            let r = b.loop_for(&[c.into()], ps[1], |b, i, p| {
+                let _ = b.update(p[0], &[i.into()], Operand::i64(0));
+                vec![xs.into()]
+            });
+            vec![r[0].into()]
+        }),
+        // A map reading the array whose rows it updates.
+        prog(&[("xss", mat_i64())], vec![mat_i64()], |b, ps| {
+            let xss = ps[0];
+            let r = b.map(&[xss], |b, row| {
+                let x = b.index(xss, &[Operand::i64(0), Operand::i64(0)]);
+                vec![b.update(row[0], &[Operand::i64(0)], x).into()]
+            });
+            vec![r[0].into()]
+        }),
     ];
     for p in &mut ps {
         consume::insert_copies(p);
