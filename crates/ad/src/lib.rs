@@ -61,6 +61,11 @@ pub fn differentiate(prog: &mut Program) -> Result<()> {
     }
     prog.funs = funs;
     prog.names = ctx.names;
+    // Return sweeps restore arrays in place and re-execute statements
+    // that consume: copy where the original is still needed.
+    if res.is_ok() {
+        parad_core::consume::insert_copies(prog);
+    }
     res
 }
 

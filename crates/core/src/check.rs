@@ -3,8 +3,10 @@
 //! their arrays and neutral elements, and bodies return what their
 //! context declares. Dimensions are compared by rank only (sizes are
 //! checked at run time), but every dimension variable must be an `i64`
-//! in scope.
+//! in scope. Once a program is well typed, no array may be used after the
+//! statement that consumed it (the rules are in [`crate::consume`]).
 
+use crate::consume;
 use crate::ir::*;
 use crate::names::{Symbol, VName};
 use crate::types::{AccType, Dim, Type, BOOL, I64};
@@ -117,7 +119,11 @@ pub fn check_program_at(p: &Program, stage: Stage) -> Result<(), CheckError> {
             }
         }
     }
-    Ok(())
+    consume::check_program(p).map_err(|(fun, e)| CheckError {
+        message: e.message,
+        span: Some(e.span),
+        fun: Some(fun),
+    })
 }
 
 fn types_str(ts: &[Type]) -> String {

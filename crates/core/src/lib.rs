@@ -5,13 +5,15 @@
 //! - [`builder`]: terse construction of IR; [`pexp`]: scalar expressions
 //!   for it; [`consts`]: typed constants;
 //! - [`pretty`]: the textual form (`Display` impls); [`parse`]: reading it back;
-//! - [`check`]: the IR type checker;
+//! - [`check`]: the IR checker (types, scopes, and use after consumption);
+//! - [`consume`]: aliasing, consumption and last-use analyses;
 //! - [`visit`]: the one traversal; [`walk`]: statements at any depth;
 //! - [`free`]: occurrences and free variables.
 
 pub mod builder;
 pub mod check;
 pub mod consts;
+pub mod consume;
 pub mod free;
 pub mod ir;
 pub mod names;

@@ -10,8 +10,7 @@ use crate::error::{shape_str, Msg, RunError};
 use crate::prim;
 use crate::value::{Array, CopyCounter, Val};
 use parad_base::Span;
-use parad_core::free::{body_uses, lambda_uses, stm_uses};
-use parad_core::visit;
+use parad_core::consume;
 use parad_core::{
     AccOp, Body, Dim, DimIndex, Exp, FunDef, LoopForm, Operand, Param, Program, Symbol, Type, VName,
 };
@@ -20,7 +19,7 @@ use parad_core::{
     WithVjp,
 };
 use parad_values::Scalar;
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 use std::rc::Rc;
 
 pub type Env = FxHashMap<VName, Val>;
@@ -54,49 +53,21 @@ pub(crate) fn at<T>(r: Result<T, Msg>, span: Span) -> Result<T, RunError> {
     r.map_err(|m| RunError::new(m, Some(span)))
 }
 
-/// Uses inside the bodies and lambdas of `e` (not its own operands).
-fn nested_uses(e: &Exp, f: &mut dyn FnMut(VName)) {
-    visit::each_body(e, |b| body_uses(b, f));
-    visit::each_lambda(e, |l| lambda_uses(l, f));
-}
-
-/// Last uses of the variables bound in `body` (or as its `params`).
+/// Last uses of the variables bound in `body` (or as its `params`), from
+/// `parad_core::consume::last_uses`; free variables are left alone (an
+/// enclosing body or a later iteration may still need them).
 fn liveness(body: &Body, params: &[VName]) -> Vec<Drops> {
-    let mut bound: FxHashSet<VName> = params.iter().copied().collect();
-    for s in &body.stms {
-        bound.extend(s.pat.iter().map(|p| p.name));
-    }
-    let mut last: FxHashMap<VName, usize> = FxHashMap::default();
-    for (k, s) in body.stms.iter().enumerate() {
-        stm_uses(s, &mut |v| {
-            if bound.contains(&v) {
-                last.insert(v, k);
+    consume::last_uses(body, params)
+        .stms
+        .into_iter()
+        .map(|uses| {
+            let bound = uses.iter().filter(|u| u.bound);
+            Drops {
+                after: bound.clone().map(|u| u.name).collect(),
+                early: bound.filter(|u| !u.nested).map(|u| u.name).collect(),
             }
-        });
-    }
-    // Results are read after the last statement; they are never dropped early.
-    for v in body.result.iter().filter_map(|o| o.var()) {
-        last.remove(&v);
-    }
-    let mut drops: Vec<Drops> = body.stms.iter().map(|_| Drops::default()).collect();
-    for (v, k) in last {
-        drops[k].after.push(v);
-    }
-    for (k, s) in body.stms.iter().enumerate() {
-        let mut inner = FxHashSet::default();
-        nested_uses(&s.exp, &mut |v| {
-            inner.insert(v);
-        });
-        let d = &mut drops[k];
-        d.after.sort();
-        d.early = d
-            .after
-            .iter()
-            .copied()
-            .filter(|v| !inner.contains(v))
-            .collect();
-    }
-    drops
+        })
+        .collect()
 }
 
 impl<'p> Interp<'p> {

@@ -103,11 +103,13 @@ fn update_of_a_row_and_replicate_of_an_array() {
 
 #[test]
 fn loop_over_a_shared_array_copies_once() {
-    // `xs` stays alive after the loop, so the first update must copy; the
-    // later ones are in place.
+    // `xs` stays alive after the loop, so the loop starts from a copy (a
+    // use after consumption is ill-formed, `parad_core::consume`); the
+    // updates are in place.
     let (r, copies) = eval(1, arr(&[3], &[5, 5, 5]), |b, xs| {
         let n = b.width(xs);
-        let out = b.loop_for(&[xs.into()], n, |b, i, p| {
+        let own = b.copy(xs);
+        let out = b.loop_for(&[own.into()], n, |b, i, p| {
             vec![b.update(p[0], &[i.into()], i).into()]
         });
         vec![out[0].into(), xs.into()]

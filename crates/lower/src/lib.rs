@@ -126,11 +126,14 @@ fn lower_on_this_thread(prog: &TProgram, skip_unsupported: bool) -> Result<Lower
             Err(e) => return Err(e),
         }
     }
-    let p = Program {
+    let mut p = Program {
         funs,
         entries,
         names: ctx.names,
     };
+    // The front end does not check uniqueness: copy where the source
+    // uses an array after updating it in place.
+    parad_core::consume::insert_copies(&mut p);
     Ok((p, skipped))
 }
 

@@ -11,13 +11,15 @@
 //! (an out-of-bounds index or failing assertion among them cannot fire
 //! where it would not have). The `else` branch yields placeholders: zeros
 //! and empty or uninitialised arrays, never read. Arrays that the lambda
-//! consumes (in-place updates, scatter and histogram destinations, loop
-//! parameters, accumulators) stay inside: every iteration needs its own.
+//! consumes, or that alias what it consumes (`parad_core::consume`:
+//! in-place updates, scatter and histogram destinations, consumed loop
+//! parameters, accumulators), stay inside: every iteration needs its own.
 //!
 //! Inner maps are processed first, so an invariant guarded block can move
 //! out through several levels of nesting.
 
 use parad_base::{IntType, PrimType};
+use parad_core::consume::Consumption;
 use parad_core::free::stm_uses;
 use parad_core::subst::{self, Subst};
 use parad_core::*;
@@ -25,19 +27,21 @@ use parad_values::Scalar;
 use rustc_hash::FxHashSet;
 
 pub fn hoist_program(prog: &mut Program) {
+    // What calls consume does not change by hoisting.
+    let sums = Consumption::of_program(prog);
     let mut names = std::mem::take(&mut prog.names);
     for f in &mut prog.funs {
-        hoist_body(&mut f.body, &mut names);
+        hoist_body(&mut f.body, &mut names, &sums);
     }
     prog.names = names;
 }
 
-fn hoist_body(body: &mut Body, names: &mut NameSource) {
+fn hoist_body(body: &mut Body, names: &mut NameSource, sums: &Consumption) {
     let stms = std::mem::take(&mut body.stms);
     for mut s in stms {
-        nested(&mut s.exp, names);
+        nested(&mut s.exp, names, sums);
         if let Exp::Soac(Soac::Map(Map { w, lam, .. })) = &mut s.exp {
-            if let Some(guard) = hoist_map(*w, lam, names, s.span) {
+            if let Some(guard) = hoist_map(*w, lam, names, sums, s.span) {
                 body.stms.extend(guard);
             }
         }
@@ -46,34 +50,8 @@ fn hoist_body(body: &mut Body, names: &mut NameSource) {
 }
 
 /// Hoists inside every body nested in `e`.
-fn nested(e: &mut Exp, names: &mut NameSource) {
-    visit::each_body_mut(e, |b| hoist_body(b, names))
-}
-
-/// Names whose values `e` consumes or updates in place.
-fn consumed(e: &Exp, out: &mut FxHashSet<VName>) {
-    match e {
-        Exp::Basic(BasicOp::Update { arr, .. }) => {
-            out.insert(*arr);
-        }
-        Exp::Soac(Soac::Scatter(Scatter { dests, .. })) => out.extend(dests.iter().map(|d| d.arr)),
-        Exp::Soac(Soac::Hist(Hist { dests, .. })) => out.extend(dests.iter().copied()),
-        Exp::Soac(Soac::WithAcc(WithAcc { inputs, .. })) => {
-            out.extend(inputs.iter().flat_map(|i| i.arrs.iter().copied()))
-        }
-        Exp::Basic(BasicOp::Upd { acc, .. }) => {
-            out.insert(*acc);
-        }
-        Exp::Loop(Loop { params, .. }) => out.extend(params.iter().filter_map(|(_, o)| o.var())),
-        _ => {}
-    }
-}
-
-fn consumed_in_body(b: &Body, out: &mut FxHashSet<VName>) {
-    for s in &b.stms {
-        consumed(&s.exp, out);
-        visit::each_body(&s.exp, |nb| consumed_in_body(nb, out));
-    }
+fn nested(e: &mut Exp, names: &mut NameSource, sums: &Consumption) {
+    visit::each_body_mut(e, |b| hoist_body(b, names, sums))
 }
 
 fn worth_hoisting(e: &Exp) -> bool {
@@ -100,11 +78,12 @@ fn hoist_map(
     w: Operand,
     lam: &mut Lambda,
     names: &mut NameSource,
+    sums: &Consumption,
     span: parad_base::Span,
 ) -> Option<Vec<Stm>> {
     let mut variant: FxHashSet<VName> = lam.params.iter().map(|p| p.name).collect();
-    let mut keep_inside = FxHashSet::default();
-    consumed_in_body(&lam.body, &mut keep_inside);
+    // Names consumed anywhere in the lambda (through aliases too).
+    let keep_inside = sums.lambda(lam).all_consumed();
     let mut hoisted = vec![];
     let mut rest = vec![];
     for s in std::mem::take(&mut lam.body.stms) {
