@@ -21,12 +21,6 @@ pub fn is_float(t: &Type) -> bool {
     matches!(t.elem(), Some(PrimType::Float(_)))
 }
 
-/// The constant `x` of type `t` (see [`consts::float`]); the reverse
-/// rules of accumulators still build their constants with it.
-pub fn const_of(t: PrimType, x: f64) -> Operand {
-    consts::float(t, x).into()
-}
-
 /// Zeros with the type (and run-time shape) of `like`.
 pub fn zeros_like(b: &mut Builder, like: Operand) -> Operand {
     match like {

@@ -163,6 +163,8 @@ fn if_with_free_variables_in_each_branch() {
 fn if_that_updates_an_array_in_one_branch() {
     let f = |b: &mut Builder, p: &[VName]| {
         let (xs, x) = (p[0], p[1]);
+        // Read before the update consumes `xs` (a use after it is invalid).
+        let c = b.index(xs, &[Operand::i64(0)]);
         let pos = b.cmp(CmpOp::Gt, x, Operand::f64(0.0));
         let ys = b.if_(
             pos,
@@ -173,7 +175,6 @@ fn if_that_updates_an_array_in_one_branch() {
             |_| vec![xs.into()],
         );
         let a = b.index(ys[0], &[Operand::i64(0)]);
-        let c = b.index(xs, &[Operand::i64(0)]);
         vec![b.mul(a, c).into()]
     };
     check_fd(

@@ -19,6 +19,7 @@
 //! out through several levels of nesting.
 
 use parad_base::{IntType, PrimType};
+use parad_core::builder::erase_inner;
 use parad_core::consume::Consumption;
 use parad_core::free::stm_uses;
 use parad_core::subst::{self, Subst};
@@ -141,7 +142,7 @@ fn guarded(
         result: bound.iter().map(|p| Operand::Var(p.name)).collect(),
     };
     subst::body(&mut then_br, &sub);
-    let ret: Vec<Type> = bound.iter().map(|p| erase(&p.ty, &inner)).collect();
+    let ret: Vec<Type> = bound.iter().map(|p| erase_inner(&p.ty, &inner)).collect();
     let mut else_br = Body {
         stms: vec![],
         result: vec![],
@@ -181,21 +182,6 @@ fn guarded(
             attrs: vec![],
         },
     ]
-}
-
-/// `t` with the dimensions named by `inner` made existential.
-fn erase(t: &Type, inner: &FxHashSet<VName>) -> Type {
-    let d = |d: &Dim| match d {
-        Dim::Var(v) if inner.contains(v) => Dim::Ext,
-        d => *d,
-    };
-    match t {
-        Type::Array { elem, shape } => Type::Array {
-            elem: *elem,
-            shape: shape.iter().map(d).collect(),
-        },
-        t => t.clone(),
-    }
 }
 
 /// A value of type `t` that is never read: zero, or an uninitialised

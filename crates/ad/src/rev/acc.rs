@@ -7,10 +7,11 @@
 //! sweep, seeded with 1 for those scalars, yields exactly these adjoints).
 
 use super::adjenv::Rev;
-use super::build::{all_in_bounds, const_of, if_, sum_rows};
+use super::build::{all_in_bounds, if_, sum_rows};
 use super::reduce::{classify, Special};
 use crate::{AdError, Result};
 use parad_base::{FloatType, PrimType, Span};
+use parad_core::consts;
 use parad_core::free::body_binds;
 use parad_core::walk;
 use parad_core::*;
@@ -70,7 +71,7 @@ pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<()> {
         let sc = st.scalar(b, p.name, ft);
         prologue.push(Stm {
             pat: vec![Param::new(sc, Type::Prim(ft))],
-            exp: Exp::Basic(BasicOp::Atom(const_of(ft, 0.0))),
+            exp: Exp::Basic(BasicOp::Atom(Operand::Const(consts::zero(ft)))),
             span: s.span,
             attrs: vec![],
         });
@@ -87,7 +88,7 @@ pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<()> {
         .iter()
         .map(|&o| {
             let t = b.type_of(o).as_prim().expect("scalar");
-            const_of(t, 1.0)
+            Operand::Const(consts::one(t))
         })
         .collect();
     seeds.extend(r.seeds(b, &s.pat[k..]));
@@ -96,7 +97,7 @@ pub fn rev(r: &mut Rev, b: &mut Builder, s: &Stm) -> Result<()> {
         let written = written_adjoints(r, b, s, &overwritten);
         for ((a, o), w) in overwritten.into_iter().zip(written) {
             let t = b.type_of(o).elem().expect("array");
-            let neg = super::build::scale(b, w.into(), const_of(t, -1.0));
+            let neg = super::build::scale(b, w.into(), Operand::Const(consts::int(t, -1)));
             let kept = super::build::add_values(b, o.into(), neg);
             r.add(b, a, kept);
         }
@@ -437,7 +438,7 @@ impl Strip {
                 let ft = sp.ty.as_prim().expect("scalar");
                 prologue.push(Stm {
                     pat: vec![sp],
-                    exp: Exp::Basic(BasicOp::Atom(const_of(ft, 0.0))),
+                    exp: Exp::Basic(BasicOp::Atom(Operand::Const(consts::zero(ft)))),
                     span: s.span,
                     attrs: vec![],
                 });
@@ -515,7 +516,7 @@ fn guarded_dot(b: &mut Builder, o: VName, inds: &[Operand], v: Operand, ft: Prim
             let e = b.index(o, inds);
             vec![dot_all(b, e.into(), v)]
         },
-        |_| vec![const_of(ft, 0.0)],
+        |_| vec![Operand::Const(consts::zero(ft))],
     )[0]
 }
 

@@ -10,7 +10,7 @@ use parad_core::types::{BOOL, I64};
 use parad_core::*;
 use rustc_hash::FxHashSet;
 
-pub use crate::linear::{const_of, is_diff, is_float, select, zero_elem, zeros_like};
+pub use crate::linear::{is_diff, is_float, select, zero_elem, zeros_like};
 
 pub fn prim(b: &Builder, o: impl Into<Operand>) -> PrimType {
     let o = o.into();

@@ -84,7 +84,8 @@ fun entry_main(xs_3: [?]f32, is_4: [?]i32, k_5: i64): ([?]f32, f32, [?][?]f32, [
     let t_66: i32 = add.i32(a_64, b_65)
     in t_66
   })
-  let (sa_67: [?]i32, sb_68: [n_6][2]i32) = scatter(n_6, his_63[idx_62] <- m2_50, sc_31[idx_62] <- sc_31)
+  let scv_97: [n_6][2]i32 = copy(sc_31)
+  let (sa_67: [?]i32, sb_68: [n_6][2]i32) = scatter(n_6, his_63[idx_62] <- m2_50, sc_31[idx_62] <- scv_97)
   let ad_69: [?]f64 = scratch.f64([n_6])
   let ad_70: [?]f64 = scratch.f64([n_6])
   let (wa_71: [?]f64, wb_72: [?]f64, x_73: f64) = withacc(
