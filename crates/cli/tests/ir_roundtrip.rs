@@ -6,24 +6,8 @@ use parad_core::{check_program_at, parse_program, Stage};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn fut_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            fut_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "fut") {
-            out.push(p);
-        }
-    }
-}
+mod corpus;
+use corpus::{fut_files, root};
 
 enum Outcome {
     Checked,

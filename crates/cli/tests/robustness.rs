@@ -78,24 +78,8 @@ fn mix(a: u64, b: u64) -> u64 {
 
 // ---------------------------------------------------------------- corpus
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn fut_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            fut_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "fut") {
-            out.push(p);
-        }
-    }
-}
+mod corpus;
+use corpus::{fut_files, root};
 
 /// One program of the corpus with what its test block offers.
 struct Program {

@@ -671,6 +671,25 @@ impl<'c, 'a> Walker<'c, 'a> {
     }
 
     /// Consuming positions of the operands of the parameters `b` consumed.
+    /// A function applied to each row of `arrs` (a map, or a screma with
+    /// the operators `ops`): it consumes the rows whose parameters it
+    /// consumes, and runs repeatedly.
+    fn mapped(
+        &mut self,
+        lam: &'a Lambda,
+        arrs: &[VName],
+        ops: impl IntoIterator<Item = &'a AccOp>,
+        out: &mut ExpOut<'a>,
+    ) {
+        let b = self.lambda(lam);
+        out.direct =
+            Self::consumed_params(&lam.params, arrs.iter().map(|&a| Some(a)), &b, Pos::Row);
+        self.repeated(b, out);
+        for op in ops {
+            self.operator(op, out);
+        }
+    }
+
     fn consumed_params(
         params: &[Param],
         args: impl IntoIterator<Item = Option<VName>>,
@@ -902,16 +921,7 @@ impl<'c, 'a> Walker<'c, 'a> {
             }
             Exp::Loop(l) => self.loop_(s, l, &mut out),
             Exp::Soac(soac) => match soac {
-                Soac::Map(Map { lam, arrs, .. }) => {
-                    let b = self.lambda(lam);
-                    out.direct = Self::consumed_params(
-                        &lam.params,
-                        arrs.iter().map(|&a| Some(a)),
-                        &b,
-                        Pos::Row,
-                    );
-                    self.repeated(b, &mut out);
-                }
+                Soac::Map(Map { lam, arrs, .. }) => self.mapped(lam, arrs, [], &mut out),
                 Soac::Screma(Screma {
                     arrs,
                     scans,
@@ -919,17 +929,8 @@ impl<'c, 'a> Walker<'c, 'a> {
                     lam,
                     ..
                 }) => {
-                    let b = self.lambda(lam);
-                    out.direct = Self::consumed_params(
-                        &lam.params,
-                        arrs.iter().map(|&a| Some(a)),
-                        &b,
-                        Pos::Row,
-                    );
-                    self.repeated(b, &mut out);
-                    for op in scans.iter().chain(reds.iter().map(|r| &r.op)) {
-                        self.operator(op, &mut out);
-                    }
+                    let ops = scans.iter().chain(reds.iter().map(|r| &r.op));
+                    self.mapped(lam, arrs, ops, &mut out)
                 }
                 Soac::Reduce(Reduce { op, .. }) | Soac::Scan(Scan { op, .. }) => {
                     self.operator(op, &mut out)
