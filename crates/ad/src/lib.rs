@@ -16,7 +16,7 @@ pub mod special;
 
 use parad_base::Span;
 use parad_core::builder::Ctx;
-use parad_core::{visit, Body, Exp, Operand, Program, Stm, VisitorMut, WithVjp};
+use parad_core::{visit, walk, Body, Exp, Operand, Program, Stm, WithVjp};
 use parad_core::{AdOp, BasicOp, Jvp, Vjp};
 use std::fmt;
 
@@ -57,7 +57,7 @@ pub fn differentiate(prog: &mut Program) -> Result<()> {
         .iter_mut()
         .try_for_each(|f| expand_body(&mut ctx, &mut f.body));
     for f in &mut funs {
-        InlineCustom.visit_body(&mut f.body);
+        walk::rewrite_stms(&mut f.body, &mut inline_custom);
     }
     prog.funs = funs;
     prog.names = ctx.names;
@@ -117,28 +117,21 @@ fn bind_results(out: &mut Vec<Stm>, pat: Vec<parad_core::Param>, res: Vec<Operan
     }
 }
 
-/// Replaces each `with_vjp` left once every `vjp` is expanded (those
-/// outside any `vjp`) by its function applied to its arguments: the
-/// custom adjoint is no longer needed.
-struct InlineCustom;
-
-impl VisitorMut for InlineCustom {
-    fn visit_body(&mut self, body: &mut Body) {
-        for mut s in std::mem::take(&mut body.stms) {
-            visit::each_body_mut(&mut s.exp, |b| self.visit_body(b));
-            match s.exp {
-                Exp::Ad(AdOp::WithVjp(WithVjp { lam, args, .. })) => {
-                    for (p, a) in lam.params.into_iter().zip(args) {
-                        body.stms.push(Stm::new(vec![p], Exp::atom(a), s.span));
-                    }
-                    body.stms.extend(lam.body.stms);
-                    for (p, r) in s.pat.into_iter().zip(lam.body.result) {
-                        body.stms.push(Stm::new(vec![p], Exp::atom(r), s.span));
-                    }
-                }
-                _ => body.stms.push(s),
+/// Replaces a `with_vjp` left once every `vjp` is expanded (one outside
+/// any `vjp`) by its function applied to its arguments: the custom
+/// adjoint is no longer needed.
+fn inline_custom(s: Stm, out: &mut Vec<Stm>) {
+    match s.exp {
+        Exp::Ad(AdOp::WithVjp(WithVjp { lam, args, .. })) => {
+            for (p, a) in lam.params.into_iter().zip(args) {
+                out.push(Stm::new(vec![p], Exp::atom(a), s.span));
+            }
+            out.extend(lam.body.stms);
+            for (p, r) in s.pat.into_iter().zip(lam.body.result) {
+                out.push(Stm::new(vec![p], Exp::atom(r), s.span));
             }
         }
+        _ => out.push(s),
     }
 }
 

@@ -5,7 +5,7 @@
 
 use crate::builder::{Builder, Ctx};
 use crate::ir::*;
-use crate::visit::{self, VisitorMut};
+use crate::walk;
 
 /// Emits statements binding `pat` to the values of `sc`.
 pub fn split(b: &mut Builder, pat: Vec<Param>, sc: Screma) {
@@ -38,26 +38,17 @@ pub fn split(b: &mut Builder, pat: Vec<Param>, sc: Screma) {
 
 /// Splits every `screma` of `prog`, at any depth.
 pub fn split_all(prog: &mut Program) {
-    struct Splitter<'a>(&'a mut Ctx);
-    impl VisitorMut for Splitter<'_> {
-        fn visit_body(&mut self, body: &mut Body) {
-            let mut b = Builder::new(self.0);
-            for mut s in std::mem::take(&mut body.stms) {
-                visit::each_body_mut(&mut s.exp, |inner| Splitter(b.ctx).visit_body(inner));
-                match s.exp {
-                    Exp::Soac(Soac::Screma(sc)) => {
-                        b.set_span(s.span);
-                        split(&mut b, s.pat, sc)
-                    }
-                    _ => b.add_stm(s),
-                }
-            }
-            body.stms = b.finish();
-        }
-    }
     let mut ctx = Ctx::for_program(prog);
     for f in &mut prog.funs {
-        Splitter(&mut ctx).visit_body(&mut f.body);
+        walk::rewrite_stms(&mut f.body, &mut |s, out| match s.exp {
+            Exp::Soac(Soac::Screma(sc)) => {
+                let mut b = Builder::new(&mut ctx);
+                b.set_span(s.span);
+                split(&mut b, s.pat, sc);
+                out.extend(b.finish())
+            }
+            _ => out.push(s),
+        });
     }
     prog.names = ctx.names;
 }

@@ -1,11 +1,12 @@
 //! Statements at any depth, for passes and tests that ask "is there a …"
-//! or "how many …" about a whole body or program. Built on
+//! or "how many …" about a whole body or program, and for passes that
+//! replace statements wherever they are ([`rewrite_stms`]). Built on
 //! [`crate::visit`], so every nested body counts (branches, loop bodies,
 //! the lambdas of SOACs, operators and AD nodes) and no caller needs its
 //! own recursion over [`Exp`](crate::ir::Exp).
 
 use crate::ir::{Body, Program, Stm};
-use crate::visit::Visitor;
+use crate::visit::{self, Visitor};
 
 struct Stms<F>(F);
 
@@ -41,4 +42,15 @@ pub fn any_in_body(body: &Body, mut pred: impl FnMut(&Stm) -> bool) -> bool {
     let mut hit = false;
     body_stms(body, |s| hit = hit || pred(s));
     hit
+}
+
+/// Rewrites every statement of `body` at any depth, innermost first: `f`
+/// gets each statement, its nested bodies already rewritten, and pushes
+/// what replaces it (itself, other statements, or nothing) onto the
+/// statements of its body.
+pub fn rewrite_stms(body: &mut Body, f: &mut dyn FnMut(Stm, &mut Vec<Stm>)) {
+    for mut s in std::mem::take(&mut body.stms) {
+        visit::each_body_mut(&mut s.exp, |b| rewrite_stms(b, &mut *f));
+        f(s, &mut body.stms);
+    }
 }

@@ -5,18 +5,6 @@ use parad_core::types::{F32, I64};
 use parad_core::*;
 use programs::*;
 
-fn all() -> Vec<Program> {
-    vec![
-        dot(),
-        row_sums(),
-        affine_scan(),
-        histogram(),
-        scatter(),
-        squares_loop(),
-        collatz(),
-    ]
-}
-
 #[test]
 fn builder_programs_check() {
     for p in all() {

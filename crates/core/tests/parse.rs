@@ -30,16 +30,7 @@ fn every_form_reads_back() {
 
 #[test]
 fn builder_programs_read_back() {
-    use programs::*;
-    for p in [
-        dot(),
-        row_sums(),
-        affine_scan(),
-        histogram(),
-        scatter(),
-        squares_loop(),
-        collatz(),
-    ] {
+    for p in programs::all() {
         let text = p.to_string();
         let (q, again) = reprint(&text);
         assert_eq!(again, text);

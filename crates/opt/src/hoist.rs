@@ -38,21 +38,14 @@ pub fn hoist_program(prog: &mut Program) {
 }
 
 fn hoist_body(body: &mut Body, names: &mut NameSource, sums: &Consumption) {
-    let stms = std::mem::take(&mut body.stms);
-    for mut s in stms {
-        nested(&mut s.exp, names, sums);
+    walk::rewrite_stms(body, &mut |mut s, out| {
         if let Exp::Soac(Soac::Map(Map { w, lam, .. })) = &mut s.exp {
             if let Some(guard) = hoist_map(*w, lam, names, sums, s.span) {
-                body.stms.extend(guard);
+                out.extend(guard);
             }
         }
-        body.stms.push(s);
-    }
-}
-
-/// Hoists inside every body nested in `e`.
-fn nested(e: &mut Exp, names: &mut NameSource, sums: &Consumption) {
-    visit::each_body_mut(e, |b| hoist_body(b, names, sums))
+        out.push(s);
+    })
 }
 
 fn worth_hoisting(e: &Exp) -> bool {

@@ -10,6 +10,19 @@ use parad_core::*;
 pub const PF32: PrimType = PrimType::Float(FloatType::F32);
 pub const PI64: PrimType = PrimType::Int(IntType::I64);
 
+/// Every program of this module.
+pub fn all() -> Vec<Program> {
+    vec![
+        dot(),
+        row_sums(),
+        affine_scan(),
+        histogram(),
+        scatter(),
+        squares_loop(),
+        collatz(),
+    ]
+}
+
 pub fn arr(elem: PrimType, dims: &[Dim]) -> Type {
     Type::array(elem, dims.to_vec())
 }
