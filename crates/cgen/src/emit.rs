@@ -1,0 +1,620 @@
+//! Printing the imperative IR as C with OpenMP.
+//!
+//! Each entry point is a function whose memory variables are declared at
+//! its top and released at its one exit (`cleanup`), which errors jump
+//! to. A parallel loop is an OpenMP parallel region whose threads each
+//! declare the memory variables of the loop body (reused across the
+//! thread's iterations and released when it ends); an error in an
+//! iteration records the message and skips the remaining iterations,
+//! and the function leaves after the loop.
+
+use parad_base::{FloatType, IntType, PrimType, Scalar, Span};
+use parad_core::{EntryPoint, VName};
+use parad_imp::ir::{Code, ErrorArg, Exp, Function, IOp, Program, Schedule};
+use std::fmt::Write;
+
+/// A complete C translation unit and what its caller needs to know.
+#[derive(Clone, Debug)]
+pub struct CProgram {
+    pub source: String,
+    /// Entry `i` is called with index `i`.
+    pub entries: Vec<EntryPoint>,
+    /// Error span ids index this.
+    pub spans: Vec<Span>,
+}
+
+/// Lowers a core program (after AD and optimisation) and prints it.
+pub fn emit(p: &parad_core::Program) -> Result<CProgram, String> {
+    let imp = parad_imp::lower_program(p).map_err(|e| e.to_string())?;
+    Ok(emit_imp(&imp))
+}
+
+/// Prints an imperative program as C.
+pub fn emit_imp(p: &Program) -> CProgram {
+    let mut out = String::new();
+    out.push_str(crate::RUNTIME);
+    out.push_str(PRELUDE);
+    for (k, f) in p.funs.iter().enumerate() {
+        Printer::default().function(&mut out, k, f);
+    }
+    out.push_str(
+        "int32_t parad_call(struct parad_ctx *ctx, int64_t entry, const struct parad_value *args, struct parad_value *results) {\n  parad_ctx_reset(ctx);\n  switch (entry) {\n",
+    );
+    for k in 0..p.funs.len() {
+        let _ = writeln!(out, "  case {k}: return entry_{k}(ctx, args, results);");
+    }
+    out.push_str("  default: parad_error(ctx, -1, \"no such entry point\"); return 1;\n  }\n}\n");
+    CProgram {
+        source: out,
+        entries: p.funs.iter().map(|f| f.entry.clone()).collect(),
+        spans: p.spans.clone(),
+    }
+}
+
+const PRELUDE: &str = r#"
+/* ---- generated code ---- */
+struct parad_value { void *data; int64_t *shape; };
+static inline int pmem_alloc_n(pmem *m, int64_t n, int64_t size) {
+  int64_t b;
+  if (n < 0 || __builtin_mul_overflow(n, size, &b)) { pmem_unref(m); return 1; }
+  return pmem_alloc(m, b);
+}
+#define PARAD_FAILED(ctx) __atomic_load_n(&(ctx)->failed, __ATOMIC_RELAXED)
+"#;
+
+pub fn ctype(t: PrimType) -> &'static str {
+    match t {
+        PrimType::Bool => "bool",
+        PrimType::Int(i) => match i {
+            IntType::I8 => "i8",
+            IntType::I16 => "i16",
+            IntType::I32 => "i32",
+            IntType::I64 => "i64",
+            IntType::U8 => "u8",
+            IntType::U16 => "u16",
+            IntType::U32 => "u32",
+            IntType::U64 => "u64",
+        },
+        PrimType::Float(f) => match f {
+            FloatType::F16 => "f16",
+            FloatType::F32 => "f32",
+            FloatType::F64 => "f64",
+        },
+    }
+}
+
+pub fn name(v: VName) -> String {
+    let base = v.base.to_string();
+    let mut s = String::with_capacity(base.len() + 8);
+    if !base.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        s.push('v');
+    }
+    for c in base.chars() {
+        s.push(if c.is_ascii_alphanumeric() { c } else { '_' });
+    }
+    let _ = write!(s, "_{}", v.id);
+    s
+}
+
+fn float_lit(x: f64, suffix: &str) -> String {
+    if x.is_nan() {
+        "NAN".into()
+    } else if x.is_infinite() {
+        if x > 0.0 { "INFINITY".into() } else { "(-INFINITY)".into() }
+    } else {
+        format!("{x:e}{suffix}")
+    }
+}
+
+fn scalar(s: &Scalar) -> String {
+    match *s {
+        Scalar::Bool(b) => (if b { "true" } else { "false" }).into(),
+        Scalar::I8(x) => format!("((i8){x})"),
+        Scalar::I16(x) => format!("((i16){x})"),
+        Scalar::I32(x) => {
+            if x == i32::MIN {
+                "((i32)(-2147483647-1))".into()
+            } else {
+                format!("((i32){x})")
+            }
+        }
+        Scalar::I64(x) => {
+            if x == i64::MIN {
+                "((i64)(-9223372036854775807LL-1))".into()
+            } else {
+                format!("((i64){x}LL)")
+            }
+        }
+        Scalar::U8(x) => format!("((u8){x}U)"),
+        Scalar::U16(x) => format!("((u16){x}U)"),
+        Scalar::U32(x) => format!("((u32){x}U)"),
+        Scalar::U64(x) => format!("((u64){x}ULL)"),
+        Scalar::F16(x) => format!("((f16){})", float_lit(x.to_f64(), "f")),
+        Scalar::F32(x) => format!("((f32){})", float_lit(x as f64, "f")),
+        Scalar::F64(x) => format!("((f64){})", float_lit(x, "")),
+    }
+}
+
+pub fn exp(e: &Exp) -> String {
+    match e {
+        Exp::Var(v) => name(*v),
+        Exp::Const(s) => scalar(s),
+        Exp::I(op, a, b) => {
+            let (a, b) = (exp(a), exp(b));
+            match op {
+                IOp::Add => format!("({a} + {b})"),
+                IOp::Sub => format!("({a} - {b})"),
+                IOp::Mul => format!("({a} * {b})"),
+                IOp::Div => format!("({a} / {b})"),
+                IOp::Min => format!("({a} < {b} ? {a} : {b})"),
+                IOp::Max => format!("({a} > {b} ? {a} : {b})"),
+            }
+        }
+        Exp::Un(op, t, x) => format!("p_{}_{}({})", op.name(), ctype(*t), exp(x)),
+        Exp::Bin(op, t, x, y) => format!("p_{}_{}({}, {})", op.name(), ctype(*t), exp(x), exp(y)),
+        Exp::Tern(op, t, x, y, z) => format!(
+            "p_{}_{}({}, {}, {})",
+            op.name(),
+            ctype(*t),
+            exp(x),
+            exp(y),
+            exp(z)
+        ),
+        Exp::Cmp(op, t, x, y) => format!("p_{}_{}({}, {})", op.name(), ctype(*t), exp(x), exp(y)),
+        Exp::Conv(op, from, to, x) => {
+            if from == to && matches!(op, parad_core::ConvOp::Cast) {
+                exp(x)
+            } else {
+                format!("p_{}_{}_{}({})", op.name(), ctype(*from), ctype(*to), exp(x))
+            }
+        }
+        Exp::Select(c, a, b) => format!("({} ? {} : {})", exp(c), exp(a), exp(b)),
+        Exp::And(a, b) => format!("({} && {})", exp(a), exp(b)),
+        Exp::Read { mem, elem, index } => {
+            format!("(({} *){}.data)[{}]", ctype(*elem), name(*mem), exp(index))
+        }
+        Exp::NumThreads => "((i64)ctx->nthreads)".into(),
+        Exp::Unique(m) => format!("pmem_unique({})", name(*m)),
+    }
+}
+
+/// The text of a C string literal for use as a printf format (so `%`
+/// doubled).
+fn escape(s: &str) -> String {
+    let mut o = String::new();
+    for b in s.bytes() {
+        match b {
+            b'"' => o.push_str("\\\""),
+            b'\\' => o.push_str("\\\\"),
+            b'%' => o.push_str("%%"),
+            b'\n' => o.push_str("\\n"),
+            0x20..=0x7e => o.push(b as char),
+            _ => {
+                let _ = write!(o, "\\{b:03o}");
+            }
+        }
+    }
+    o
+}
+
+/// The printf format and argument of one error argument.
+fn error_arg(a: &ErrorArg) -> (&'static str, String) {
+    let e = exp(&a.exp);
+    match a.ty {
+        PrimType::Bool => ("%s", format!("({e} ? \"true\" : \"false\")")),
+        PrimType::Int(i) if i.signed() => ("%lld", format!("(long long)({e})")),
+        PrimType::Int(_) => ("%llu", format!("(unsigned long long)({e})")),
+        PrimType::Float(_) => ("%g", format!("(double)({e})")),
+    }
+}
+
+#[derive(Default)]
+struct Printer {
+    labels: usize,
+    /// The label an error jumps to, per scope.
+    exits: Vec<String>,
+}
+
+fn collect_mems(code: &[Code], out: &mut Vec<VName>) {
+    for c in code {
+        match c {
+            Code::DeclMem(m) => out.push(*m),
+            Code::Block(b) | Code::For { body: b, .. } | Code::While { body: b, .. } | Code::Critical(b) => {
+                collect_mems(b, out)
+            }
+            Code::Cas { body, .. } => collect_mems(body, out),
+            Code::If { then_br, else_br, .. } => {
+                collect_mems(then_br, out);
+                collect_mems(else_br, out);
+            }
+            // A parallel loop is a scope of its own.
+            Code::ParFor { .. } => {}
+            _ => {}
+        }
+    }
+}
+
+fn indent(out: &mut String, depth: usize) {
+    for _ in 0..depth {
+        out.push_str("  ");
+    }
+}
+
+impl Printer {
+    fn function(&mut self, out: &mut String, k: usize, f: &Function) {
+        let _ = writeln!(
+            out,
+            "\n/* entry point {} */\nstatic int32_t entry_{k}(struct parad_ctx *ctx, const struct parad_value *args, struct parad_value *results) {{",
+            f.entry.name
+        );
+        let nres = f.entry.results.len();
+        let _ = writeln!(
+            out,
+            "  for (int k = 0; k < {nres}; k++) {{ results[k].data = NULL; results[k].shape = NULL; }}"
+        );
+        let mut mems = vec![];
+        collect_mems(&f.body, &mut mems);
+        for m in &mems {
+            let _ = writeln!(out, "  pmem {} = PMEM_NULL;", name(*m));
+        }
+        self.exits.push("cleanup".into());
+        self.block(out, &f.body, 1);
+        self.exits.pop();
+        out.push_str(" cleanup:\n");
+        for m in &mems {
+            let _ = writeln!(out, "  pmem_unref(&{});", name(*m));
+        }
+        let _ = writeln!(
+            out,
+            "  if (PARAD_FAILED(ctx)) {{\n    for (int k = 0; k < {nres}; k++) {{ free(results[k].data); free(results[k].shape); results[k].data = NULL; results[k].shape = NULL; }}\n    return 1;\n  }}\n  return 0;\n}}"
+        );
+    }
+
+    fn block(&mut self, out: &mut String, code: &[Code], d: usize) {
+        for c in code {
+            self.code(out, c, d);
+        }
+    }
+
+    fn fail(&self, out: &mut String, d: usize, span: Option<usize>, msg: &str, args: &[ErrorArg]) {
+        let mut lit = String::from("\"");
+        let mut cargs = vec![];
+        let mut parts = msg.split("{}");
+        lit.push_str(&escape(parts.next().unwrap_or("")));
+        for (part, a) in parts.zip(args) {
+            let (f, e) = error_arg(a);
+            lit.push_str(f);
+            lit.push_str(&escape(part));
+            cargs.push(e);
+        }
+        lit.push('"');
+        indent(out, d);
+        let span = span.map_or(-1, |s| s as i64);
+        let exit = self.exits.last().cloned().unwrap_or_else(|| "cleanup".into());
+        let mut call = format!("parad_error(ctx, {span}, {lit}");
+        for a in cargs {
+            call.push_str(", ");
+            call.push_str(&a);
+        }
+        let _ = writeln!(out, "{{ {call}); goto {exit}; }}");
+    }
+
+    fn code(&mut self, out: &mut String, c: &Code, d: usize) {
+        match c {
+            Code::Block(b) => {
+                indent(out, d);
+                out.push_str("{\n");
+                self.block(out, b, d + 1);
+                indent(out, d);
+                out.push_str("}\n");
+            }
+            Code::Decl { var, ty } => {
+                indent(out, d);
+                let _ = writeln!(out, "{} {};", ctype(*ty), name(*var));
+            }
+            Code::Let { var, ty, exp: e } => {
+                indent(out, d);
+                let _ = writeln!(out, "{} {} = {};", ctype(*ty), name(*var), exp(e));
+            }
+            Code::Assign { var, exp: e } => {
+                indent(out, d);
+                let _ = writeln!(out, "{} = {};", name(*var), exp(e));
+            }
+            Code::DeclMem(_) | Code::Comment(_) => {}
+            Code::Alloc {
+                mem,
+                elem,
+                elems,
+                span,
+            } => {
+                indent(out, d);
+                let _ = writeln!(
+                    out,
+                    "if (pmem_alloc_n(&{}, {}, sizeof({}))) {{",
+                    name(*mem),
+                    exp(elems),
+                    ctype(*elem)
+                );
+                let msg = format!(
+                    "Out of memory: cannot allocate an array of {{}} elements ({} bytes each)",
+                    elem.size()
+                );
+                let arg = ErrorArg {
+                    exp: elems.clone(),
+                    ty: PrimType::Int(IntType::I64),
+                };
+                self.fail(out, d + 1, Some(*span), &msg, &[arg]);
+                indent(out, d);
+                out.push_str("}\n");
+            }
+            Code::SetMem { dst, src } => {
+                indent(out, d);
+                let _ = writeln!(out, "pmem_set(&{}, {});", name(*dst), name(*src));
+            }
+            Code::Borrow { dst, src } => {
+                indent(out, d);
+                let _ = writeln!(out, "pmem_unref(&{0}); {0} = pmem_borrow({1});", name(*dst), name(*src));
+            }
+            Code::MoveMem { dst, src } => {
+                indent(out, d);
+                let _ = writeln!(out, "pmem_move(&{}, &{});", name(*dst), name(*src));
+            }
+            Code::Unref(m) => {
+                indent(out, d);
+                let _ = writeln!(out, "pmem_unref(&{});", name(*m));
+            }
+            Code::Write {
+                mem,
+                elem,
+                index,
+                value,
+            } => {
+                indent(out, d);
+                let _ = writeln!(
+                    out,
+                    "(({} *){}.data)[{}] = {};",
+                    ctype(*elem),
+                    name(*mem),
+                    exp(index),
+                    exp(value)
+                );
+            }
+            Code::Memcpy {
+                dst,
+                dst_off,
+                src,
+                src_off,
+                elem,
+                elems,
+            } => {
+                indent(out, d);
+                let t = ctype(*elem);
+                let _ = writeln!(
+                    out,
+                    "{{ i64 n_ = {}; if (n_ > 0) memmove(({t} *){}.data + {}, ({t} *){}.data + {}, (size_t)n_ * sizeof({t})); }}",
+                    exp(elems),
+                    name(*dst),
+                    exp(dst_off),
+                    name(*src),
+                    exp(src_off)
+                );
+            }
+            Code::For { i, it, bound, body } => {
+                indent(out, d);
+                let t = ctype(PrimType::Int(*it));
+                let b = format!("{}_n", name(*i));
+                let _ = writeln!(
+                    out,
+                    "{{ const {t} {b} = {}; for ({t} {i} = 0; {i} < {b}; {i}++) {{",
+                    exp(bound),
+                    i = name(*i)
+                );
+                self.block(out, body, d + 1);
+                indent(out, d);
+                out.push_str("} }\n");
+            }
+            Code::While { cond, body } => {
+                indent(out, d);
+                let _ = writeln!(out, "while ({}) {{", name(*cond));
+                self.block(out, body, d + 1);
+                indent(out, d);
+                out.push_str("}\n");
+            }
+            Code::If {
+                cond,
+                then_br,
+                else_br,
+            } => {
+                indent(out, d);
+                let _ = writeln!(out, "if ({}) {{", exp(cond));
+                self.block(out, then_br, d + 1);
+                if !else_br.is_empty() {
+                    indent(out, d);
+                    out.push_str("} else {\n");
+                    self.block(out, else_br, d + 1);
+                }
+                indent(out, d);
+                out.push_str("}\n");
+            }
+            Code::ParFor {
+                i,
+                bound,
+                schedule,
+                body,
+            } => self.par_for(out, d, *i, bound, *schedule, body),
+            Code::AtomicAdd {
+                mem,
+                elem,
+                index,
+                value,
+            } => {
+                indent(out, d);
+                let t = ctype(*elem);
+                let _ = writeln!(
+                    out,
+                    "p_atomic_add_{t}(&(({t} *){}.data)[{}], {});",
+                    name(*mem),
+                    exp(index),
+                    exp(value)
+                );
+            }
+            Code::Cas {
+                mem,
+                elem,
+                index,
+                old,
+                new,
+                body,
+            } => {
+                indent(out, d);
+                let t = ctype(*elem);
+                let _ = writeln!(
+                    out,
+                    "{{ {t} *p_ = &(({t} *){}.data)[{}]; {t} {old} = p_atomic_load_{t}(p_); for (;;) {{",
+                    name(*mem),
+                    exp(index),
+                    old = name(*old)
+                );
+                self.block(out, body, d + 1);
+                indent(out, d + 1);
+                let _ = writeln!(out, "if (p_cas_{t}(p_, &{}, {})) break;", name(*old), name(*new));
+                indent(out, d);
+                out.push_str("} }\n");
+            }
+            Code::Critical(body) => {
+                indent(out, d);
+                out.push_str("#pragma omp critical(parad)\n");
+                indent(out, d);
+                out.push_str("{\n");
+                self.block(out, body, d + 1);
+                indent(out, d);
+                out.push_str("}\n");
+            }
+            Code::Error {
+                span,
+                message,
+                args,
+            } => self.fail(out, d, *span, message, args),
+            Code::Input {
+                k,
+                elem,
+                var,
+                mem,
+                shape,
+            } => {
+                let t = ctype(*elem);
+                indent(out, d);
+                if let Some(v) = var {
+                    let _ = writeln!(out, "{t} {} = *(const {t} *)args[{k}].data;", name(*v));
+                    return;
+                }
+                let mem = mem.expect("an array input has memory");
+                let mut n = String::from("(i64)1");
+                for (j, s) in shape.iter().enumerate() {
+                    let _ = write!(out, "i64 {} = args[{k}].shape[{j}]; ", name(*s));
+                    n = format!("{n} * {}", name(*s));
+                }
+                out.push('\n');
+                indent(out, d);
+                let _ = writeln!(
+                    out,
+                    "if (pmem_alloc_n(&{m}, {n}, sizeof({t}))) {{ parad_error(ctx, -1, \"Out of memory: cannot copy argument {k1}\"); goto cleanup; }}",
+                    m = name(mem),
+                    k1 = k + 1
+                );
+                indent(out, d);
+                let _ = writeln!(
+                    out,
+                    "if ({n} > 0) memcpy({}.data, args[{k}].data, (size_t)({n}) * sizeof({t}));",
+                    name(mem)
+                );
+            }
+            Code::Output {
+                k,
+                elem,
+                value,
+                mem,
+                shape,
+            } => {
+                let t = ctype(*elem);
+                indent(out, d);
+                let oom = format!("{{ parad_error(ctx, -1, \"Out of memory: cannot return result {}\"); goto cleanup; }}", k + 1);
+                if let Some(v) = value {
+                    let _ = writeln!(
+                        out,
+                        "results[{k}].data = malloc(sizeof({t})); if (!results[{k}].data) {oom} *({t} *)results[{k}].data = {};",
+                        exp(v)
+                    );
+                    return;
+                }
+                let mem = mem.expect("an array result has memory");
+                let mut n = String::from("(i64)1");
+                let _ = writeln!(
+                    out,
+                    "results[{k}].shape = malloc({} * sizeof(int64_t)); if (!results[{k}].shape) {oom}",
+                    shape.len()
+                );
+                for (j, s) in shape.iter().enumerate() {
+                    indent(out, d);
+                    let _ = writeln!(out, "results[{k}].shape[{j}] = {};", exp(s));
+                    n = format!("{n} * results[{k}].shape[{j}]");
+                }
+                indent(out, d);
+                let _ = writeln!(
+                    out,
+                    "results[{k}].data = malloc((size_t)({n} > 0 ? {n} : 1) * sizeof({t})); if (!results[{k}].data) {oom}"
+                );
+                indent(out, d);
+                let _ = writeln!(
+                    out,
+                    "if ({n} > 0) memcpy(results[{k}].data, {}.data, (size_t)({n}) * sizeof({t}));",
+                    name(mem)
+                );
+            }
+        }
+    }
+
+    fn par_for(&mut self, out: &mut String, d: usize, i: VName, bound: &Exp, sched: Schedule, body: &[Code]) {
+        self.labels += 1;
+        let label = format!("iter_end_{}", self.labels);
+        let b = format!("{}_n", name(i));
+        indent(out, d);
+        let _ = writeln!(out, "{{ const i64 {b} = {};", exp(bound));
+        indent(out, d);
+        let _ = writeln!(out, "#pragma omp parallel num_threads(ctx->nthreads) if({b} > 1)");
+        indent(out, d);
+        out.push_str("{\n");
+        let mut mems = vec![];
+        collect_mems(body, &mut mems);
+        for m in &mems {
+            indent(out, d + 1);
+            let _ = writeln!(out, "pmem {} = PMEM_NULL;", name(*m));
+        }
+        indent(out, d + 1);
+        let s = match sched {
+            Schedule::Static => "static",
+            Schedule::Dynamic => "dynamic",
+        };
+        let _ = writeln!(out, "#pragma omp for schedule({s})");
+        indent(out, d + 1);
+        let _ = writeln!(out, "for (i64 {i} = 0; {i} < {b}; {i}++) {{", i = name(i));
+        indent(out, d + 2);
+        out.push_str("if (PARAD_FAILED(ctx)) continue;\n");
+        self.exits.push(label.clone());
+        self.block(out, body, d + 2);
+        self.exits.pop();
+        indent(out, d + 1);
+        let _ = writeln!(out, " {label}: ;");
+        indent(out, d + 1);
+        out.push_str("}\n");
+        for m in &mems {
+            indent(out, d + 1);
+            let _ = writeln!(out, "pmem_unref(&{});", name(*m));
+        }
+        indent(out, d);
+        out.push_str("}\n");
+        indent(out, d);
+        let exit = self.exits.last().cloned().unwrap_or_else(|| "cleanup".into());
+        let _ = writeln!(out, "if (PARAD_FAILED(ctx)) goto {exit}; }}");
+    }
+}

@@ -108,6 +108,8 @@ fn stage_values() -> PossibleValuesParser {
         PossibleValue::new("core").help("= lower"),
         PossibleValue::new("ad").help("Lowering then AD, without simplification before it"),
         PossibleValue::new("opt").help("= optimise (the whole pipeline)"),
+        PossibleValue::new("imp").help("The imperative IR of the C backend"),
+        PossibleValue::new("c").help("The C program the C backend compiles"),
     ]);
     PossibleValuesParser::new(values)
 }

@@ -21,6 +21,18 @@ pub fn dump(args: &DumpArgs) -> Result<(), Failure> {
         println!("{program:#?}");
         return Ok(());
     }
+    if args.stage == "imp" || args.stage == "c" {
+        let config = Config::default().with_dump_after(&args.dump_after);
+        let compiled = compile_file(&args.program, &config).map_err(|e| Failure::Program(e.render()))?;
+        let imp = parad_imp::lower_program(&compiled.program)
+            .map_err(|e| Failure::Program(format!("cannot compile to C: {e}\n")))?;
+        if args.stage == "imp" {
+            print!("{imp}");
+        } else {
+            print!("{}", parad_cgen::emit::emit_imp(&imp).source);
+        }
+        return Ok(());
+    }
     let config = Config::for_stage(&args.stage)
         .ok_or_else(|| Failure::Usage(format!("unknown stage `{}`", args.stage)))?
         .with_dump_after(&args.dump_after)

@@ -1,0 +1,296 @@
+//! The imperative IR: scalar variables, reference-counted memory blocks
+//! read and written at element offsets, structured sequential and
+//! parallel loops, and errors that leave the enclosing scope.
+//!
+//! Arrays are gone: the lowering turns every array into a memory block
+//! and an index function (offset and strides, in elements), so that
+//! slices, transposes and reversals are arithmetic on offsets. Memory
+//! variables are declared at the top of their *scope* (a function, or
+//! one thread of a parallel loop) and released when the scope ends, on
+//! success and on error alike, which is what makes the C code leak-free.
+
+use parad_base::{IntType, PrimType, Scalar, Span};
+use parad_core::{BinOp, CmpOp, ConvOp, EntryPoint, TernOp, UnOp, VName};
+
+/// Integer arithmetic on sizes, offsets and indices (`i64`), printed as
+/// plain C: sizes of real arrays do not overflow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IOp {
+    Add,
+    Sub,
+    Mul,
+    /// Division of non-negative operands.
+    Div,
+    Min,
+    Max,
+}
+
+/// A scalar expression.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Exp {
+    Var(VName),
+    Const(Scalar),
+    /// `i64` index arithmetic.
+    I(IOp, Box<Exp>, Box<Exp>),
+    Un(UnOp, PrimType, Box<Exp>),
+    Bin(BinOp, PrimType, Box<Exp>, Box<Exp>),
+    Tern(TernOp, PrimType, Box<Exp>, Box<Exp>, Box<Exp>),
+    Cmp(CmpOp, PrimType, Box<Exp>, Box<Exp>),
+    Conv(ConvOp, PrimType, PrimType, Box<Exp>),
+    /// `c ? a : b`.
+    Select(Box<Exp>, Box<Exp>, Box<Exp>),
+    /// Short-circuit conjunction of booleans.
+    And(Box<Exp>, Box<Exp>),
+    /// Element `index` of a memory block holding `elem`s.
+    Read {
+        mem: VName,
+        elem: PrimType,
+        index: Box<Exp>,
+    },
+    /// The number of threads of the context (`i64`).
+    NumThreads,
+    /// Whether the memory variable holds the only reference to an owned
+    /// block (so that it may be updated in place).
+    Unique(VName),
+}
+
+impl Exp {
+    pub fn i64(n: i64) -> Exp {
+        Exp::Const(Scalar::I64(n))
+    }
+
+    pub fn as_i64(&self) -> Option<i64> {
+        match self {
+            Exp::Const(Scalar::I64(n)) => Some(*n),
+            _ => None,
+        }
+    }
+
+    /// `op(a, b)` on `i64`, folded when both are constants or one is a
+    /// neutral element.
+    pub fn iop(op: IOp, a: Exp, b: Exp) -> Exp {
+        use IOp::*;
+        match (op, a.as_i64(), b.as_i64()) {
+            (Add, Some(x), Some(y)) => Exp::i64(x.wrapping_add(y)),
+            (Sub, Some(x), Some(y)) => Exp::i64(x.wrapping_sub(y)),
+            (Mul, Some(x), Some(y)) => Exp::i64(x.wrapping_mul(y)),
+            (Div, Some(x), Some(y)) if y > 0 => Exp::i64(x / y),
+            (Min, Some(x), Some(y)) => Exp::i64(x.min(y)),
+            (Max, Some(x), Some(y)) => Exp::i64(x.max(y)),
+            (Add, Some(0), _) | (Mul, Some(1), _) => b,
+            (Add | Sub, _, Some(0)) | (Mul | Div, _, Some(1)) => a,
+            (Mul, Some(0), _) | (Mul, _, Some(0)) => Exp::i64(0),
+            _ => Exp::I(op, Box::new(a), Box::new(b)),
+        }
+    }
+
+    pub fn add(a: Exp, b: Exp) -> Exp {
+        Exp::iop(IOp::Add, a, b)
+    }
+    pub fn sub(a: Exp, b: Exp) -> Exp {
+        Exp::iop(IOp::Sub, a, b)
+    }
+    pub fn mul(a: Exp, b: Exp) -> Exp {
+        Exp::iop(IOp::Mul, a, b)
+    }
+    pub fn div(a: Exp, b: Exp) -> Exp {
+        Exp::iop(IOp::Div, a, b)
+    }
+    pub fn min(a: Exp, b: Exp) -> Exp {
+        Exp::iop(IOp::Min, a, b)
+    }
+
+    pub fn cmp(op: CmpOp, t: PrimType, a: Exp, b: Exp) -> Exp {
+        Exp::Cmp(op, t, Box::new(a), Box::new(b))
+    }
+
+    /// `a < b` on `i64`.
+    pub fn lt(a: Exp, b: Exp) -> Exp {
+        Exp::cmp(CmpOp::Lt, I64, a, b)
+    }
+
+    pub fn and(a: Exp, b: Exp) -> Exp {
+        match (&a, &b) {
+            (Exp::Const(Scalar::Bool(true)), _) => b,
+            (_, Exp::Const(Scalar::Bool(true))) => a,
+            _ => Exp::And(Box::new(a), Box::new(b)),
+        }
+    }
+
+    pub fn not(a: Exp) -> Exp {
+        Exp::Un(UnOp::Not, PrimType::Bool, Box::new(a))
+    }
+
+    pub fn read(mem: VName, elem: PrimType, index: Exp) -> Exp {
+        Exp::Read {
+            mem,
+            elem,
+            index: Box::new(index),
+        }
+    }
+
+    /// Whether evaluating the expression twice costs nothing worth naming.
+    pub fn is_atom(&self) -> bool {
+        matches!(self, Exp::Var(_) | Exp::Const(_) | Exp::NumThreads)
+    }
+}
+
+pub const I64: PrimType = PrimType::Int(IntType::I64);
+
+impl From<VName> for Exp {
+    fn from(v: VName) -> Exp {
+        Exp::Var(v)
+    }
+}
+
+/// How iterations of a parallel loop are given to threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Schedule {
+    /// Contiguous blocks of iterations, one per thread.
+    Static,
+    /// Iterations handed out as threads become free (for chunk loops
+    /// whose iterations may differ in cost).
+    Dynamic,
+}
+
+/// An argument of an error message: a value printed by `%` formats.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ErrorArg {
+    pub exp: Exp,
+    pub ty: PrimType,
+}
+
+/// Imperative code.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Code {
+    /// A nested C block: its scalar declarations are local to it.
+    Block(Vec<Code>),
+    /// Declares a scalar variable without a value (assigned later, e.g.
+    /// in both branches of an `if`).
+    Decl { var: VName, ty: PrimType },
+    /// Declares a scalar variable with its value.
+    Let { var: VName, ty: PrimType, exp: Exp },
+    /// Assigns a declared scalar variable.
+    Assign { var: VName, exp: Exp },
+    /// Declares a memory variable at the top of the enclosing scope (its
+    /// value is released when the scope ends).
+    DeclMem(VName),
+    /// Makes `mem` a uniquely owned block of at least `elems` elements of
+    /// `elem` (reusing its block when it is unique and large enough).
+    Alloc {
+        mem: VName,
+        elem: PrimType,
+        elems: Exp,
+        span: usize,
+    },
+    /// `dst` refers to `src`'s block too (counted).
+    SetMem { dst: VName, src: VName },
+    /// `dst` refers to `src`'s block without counting (inside a thread,
+    /// for blocks owned outside it).
+    Borrow { dst: VName, src: VName },
+    /// `dst` takes over `src`'s reference; `src` becomes empty.
+    MoveMem { dst: VName, src: VName },
+    /// Drops the reference (frees the block when it was the last).
+    Unref(VName),
+    /// Element `index` of `mem` := `value`.
+    Write {
+        mem: VName,
+        elem: PrimType,
+        index: Exp,
+        value: Exp,
+    },
+    /// `elems` elements from `src[src_off..]` to `dst[dst_off..]`.
+    Memcpy {
+        dst: VName,
+        dst_off: Exp,
+        src: VName,
+        src_off: Exp,
+        elem: PrimType,
+        elems: Exp,
+    },
+    /// `for (i = 0; i < bound; i++)`.
+    For {
+        i: VName,
+        it: IntType,
+        bound: Exp,
+        body: Vec<Code>,
+    },
+    /// Runs `body` while the boolean variable `cond` is true.
+    While { cond: VName, body: Vec<Code> },
+    If {
+        cond: Exp,
+        then_br: Vec<Code>,
+        else_br: Vec<Code>,
+    },
+    /// Iterations `i < bound` run in parallel, each thread a scope of
+    /// its own: memory declared in `body` is per thread. An error in an
+    /// iteration stops the remaining ones and is reported after the loop.
+    ParFor {
+        i: VName,
+        bound: Exp,
+        schedule: Schedule,
+        body: Vec<Code>,
+    },
+    /// `mem[index] = op(mem[index], value)` atomically; `op` is `add` on
+    /// numbers. General operators use [`Code::Cas`].
+    AtomicAdd {
+        mem: VName,
+        elem: PrimType,
+        index: Exp,
+        value: Exp,
+    },
+    /// A compare-and-swap loop: `old` is bound to the current element,
+    /// `body` computes `new` from it, and the loop repeats until the
+    /// element was still `old` when `new` was stored.
+    Cas {
+        mem: VName,
+        elem: PrimType,
+        index: Exp,
+        old: VName,
+        new: VName,
+        body: Vec<Code>,
+    },
+    /// Runs `body` under one global lock (updates of several arrays at
+    /// once).
+    Critical(Vec<Code>),
+    /// Fails with `message` (`{}` replaced by the arguments in order) at
+    /// span `span` (an index into [`Program::spans`]) and leaves the scope.
+    Error {
+        span: Option<usize>,
+        message: String,
+        args: Vec<ErrorArg>,
+    },
+    /// Reads argument `k` of the entry point: scalars into `var`; arrays
+    /// into a fresh block `mem` (a copy) and their shape into `shape`.
+    Input {
+        k: usize,
+        elem: PrimType,
+        var: Option<VName>,
+        mem: Option<VName>,
+        shape: Vec<VName>,
+    },
+    /// Result `k` of the entry point: a scalar, or `shape`'s elements read
+    /// contiguously from `mem` (copied out).
+    Output {
+        k: usize,
+        elem: PrimType,
+        value: Option<Exp>,
+        mem: Option<VName>,
+        shape: Vec<Exp>,
+    },
+    Comment(String),
+}
+
+/// One entry point: a C function called through the library's ABI.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Function {
+    pub entry: EntryPoint,
+    pub body: Vec<Code>,
+}
+
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Program {
+    pub funs: Vec<Function>,
+    /// Source locations of errors; [`Code::Error`] refers to them by index.
+    pub spans: Vec<Span>,
+}

@@ -1,0 +1,419 @@
+//! Lowering core IR (after AD and optimisation) to the imperative IR.
+//!
+//! Every core array becomes an [`Arr`]: a memory variable and an index
+//! function. Scalars become C variables of the same name. Statements are
+//! lowered in order; a SOAC at the top level of a function becomes a
+//! parallel loop (`soac`), and every SOAC inside one becomes a
+//! sequential loop in the thread (seed 004's efficient sequentialisation
+//! on a CPU).
+//!
+//! Memory: each array value has a memory variable of its own, declared
+//! in the enclosing scope. A fresh array allocates; a view refers to its
+//! array's block (counted, or borrowed inside a thread for blocks owned
+//! outside it, so that threads never touch a shared count); an in-place
+//! update takes over its array's block and copies only if the block is
+//! still shared. Views are released at their last use so that updates
+//! find their block unique; fresh blocks inside loops are kept until the
+//! next iteration, which reuses them.
+
+mod array;
+mod basic;
+mod control;
+mod soac;
+
+pub use array::Arr;
+
+use crate::ir::{self, Code, ErrorArg, Exp};
+use parad_base::{PrimType, Span};
+use parad_core::consume::{last_uses, LastUse};
+use parad_core::{AccOp, Body, Dim, Lambda, NameSource, Operand, Param, Program, Stm, Type, VName};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// Why a program cannot be compiled (yet).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LowerError(pub String);
+
+impl std::fmt::Display for LowerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+type Result<T> = std::result::Result<T, LowerError>;
+
+fn unsupported<T>(what: impl Into<String>) -> Result<T> {
+    Err(LowerError(what.into()))
+}
+
+/// An accumulator of `withacc`: the arrays it updates and how.
+#[derive(Clone, Debug)]
+pub(crate) struct Acc {
+    pub arrs: Vec<Arr>,
+    pub op: Option<AccOp>,
+    /// Inside a parallel loop: per-thread copies (the first dimension is
+    /// the chunk) or atomic updates.
+    pub mode: AccMode,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum AccMode {
+    Direct,
+    Private { privs: Vec<Arr>, chunk: Exp },
+    Atomic,
+}
+
+/// The value of a core variable.
+#[derive(Clone, Debug)]
+pub(crate) enum Val {
+    Scalar(Exp, PrimType),
+    Array(Arr),
+    Acc(usize),
+}
+
+impl Val {
+    fn exp(&self) -> Exp {
+        match self {
+            Val::Scalar(e, _) => e.clone(),
+            _ => panic!("not a scalar: {self:?}"),
+        }
+    }
+}
+
+pub(crate) struct Lower {
+    names: NameSource,
+    spans: Vec<Span>,
+    env: FxHashMap<VName, Val>,
+    accs: Vec<Acc>,
+    code: Vec<Code>,
+    /// Memory variables declared in the current scope (function or
+    /// thread), in a stack of scopes.
+    scopes: Vec<FxHashSet<VName>>,
+    /// Whether SOACs run in parallel here (outside any parallel loop).
+    pub(crate) par: bool,
+    /// Nesting depth of loops and lambdas in the current scope: fresh
+    /// blocks bound there are kept for reuse instead of being freed at
+    /// their last use.
+    repeat: u32,
+    /// Names whose last use is the statement being lowered (by its own
+    /// operands, not inside its nested bodies).
+    pub(crate) dying: FxHashSet<VName>,
+}
+
+/// Lowers every entry point of `p`.
+pub fn lower_program(p: &Program) -> Result<ir::Program> {
+    let mut l = Lower {
+        names: p.names.clone(),
+        spans: vec![],
+        env: FxHashMap::default(),
+        accs: vec![],
+        code: vec![],
+        scopes: vec![],
+        par: true,
+        repeat: 0,
+        dying: FxHashSet::default(),
+    };
+    let mut funs = vec![];
+    for e in &p.entries {
+        let f = p
+            .fun(e.fun)
+            .ok_or_else(|| LowerError(format!("entry {} has no function", e.name)))?;
+        l.env.clear();
+        l.accs.clear();
+        l.scopes = vec![FxHashSet::default()];
+        let body = l.nested(|l| l.entry(e, f))?;
+        funs.push(ir::Function {
+            entry: e.clone(),
+            body,
+        });
+    }
+    Ok(ir::Program {
+        funs,
+        spans: l.spans,
+    })
+}
+
+impl Lower {
+    fn entry(&mut self, e: &parad_core::EntryPoint, f: &parad_core::FunDef) -> Result<()> {
+        for (k, p) in f.params.iter().enumerate() {
+            match &p.ty {
+                Type::Prim(t) => {
+                    self.emit(Code::Input {
+                        k,
+                        elem: *t,
+                        var: Some(p.name),
+                        mem: None,
+                        shape: vec![],
+                    });
+                    self.env.insert(p.name, Val::Scalar(Exp::Var(p.name), *t));
+                }
+                Type::Array { elem, shape } => {
+                    let mem = self.new_mem(p.name);
+                    let dims: Vec<VName> = (0..shape.len())
+                        .map(|_| self.names.fresh(&format!("{}_dim", p.name.base)))
+                        .collect();
+                    self.emit(Code::Input {
+                        k,
+                        elem: *elem,
+                        var: None,
+                        mem: Some(mem),
+                        shape: dims.clone(),
+                    });
+                    let shape: Vec<Exp> = dims.iter().map(|d| Exp::Var(*d)).collect();
+                    // Size parameters read off argument shapes are
+                    // variables of the parameters' types.
+                    for (d, dim) in p.ty.shape().iter().zip(&shape) {
+                        if let Dim::Var(v) = d {
+                            if !self.env.contains_key(v) {
+                                self.env.insert(*v, Val::Scalar(dim.clone(), ir::I64));
+                            }
+                        }
+                    }
+                    self.env
+                        .insert(p.name, Val::Array(Arr::fresh(mem, *elem, shape)));
+                }
+                Type::Acc(_) => return unsupported("an entry point taking an accumulator"),
+            }
+        }
+        let _ = e;
+        let res = self.body(&f.body, &param_names(&f.params))?;
+        for (k, v) in res.into_iter().enumerate() {
+            match v {
+                Val::Scalar(exp, t) => self.emit(Code::Output {
+                    k,
+                    elem: t,
+                    value: Some(exp),
+                    mem: None,
+                    shape: vec![],
+                }),
+                Val::Array(a) => {
+                    let a = self.contiguous(&a, f.span)?;
+                    self.emit(Code::Output {
+                        k,
+                        elem: a.elem,
+                        value: None,
+                        mem: Some(a.mem),
+                        shape: a.shape.clone(),
+                    })
+                }
+                Val::Acc(_) => return unsupported("an entry point returning an accumulator"),
+            }
+        }
+        Ok(())
+    }
+
+    // ---- code buffers, names, scopes -------------------------------------
+
+    pub(crate) fn emit(&mut self, c: Code) {
+        self.code.push(c);
+    }
+
+    /// Runs `f` with an empty code buffer and returns what it emitted.
+    pub(crate) fn nested(&mut self, f: impl FnOnce(&mut Lower) -> Result<()>) -> Result<Vec<Code>> {
+        let saved = std::mem::take(&mut self.code);
+        let r = f(self);
+        let code = std::mem::replace(&mut self.code, saved);
+        r.map(|()| code)
+    }
+
+    /// Like [`Lower::nested`], inside a repeated region (loop or lambda).
+    pub(crate) fn repeated(&mut self, f: impl FnOnce(&mut Lower) -> Result<()>) -> Result<Vec<Code>> {
+        self.repeat += 1;
+        let r = self.nested(f);
+        self.repeat -= 1;
+        r
+    }
+
+    /// Runs `f` as one thread's scope of a parallel loop: sequential SOACs,
+    /// memory of its own.
+    pub(crate) fn thread(&mut self, f: impl FnOnce(&mut Lower) -> Result<()>) -> Result<Vec<Code>> {
+        let (par, repeat) = (self.par, self.repeat);
+        self.par = false;
+        self.repeat = 1;
+        self.scopes.push(FxHashSet::default());
+        let r = self.nested(f);
+        self.scopes.pop();
+        self.par = par;
+        self.repeat = repeat;
+        r
+    }
+
+    pub(crate) fn fresh(&mut self, base: &str) -> VName {
+        self.names.fresh(base)
+    }
+
+    /// A new memory variable of the current scope.
+    pub(crate) fn new_mem(&mut self, like: VName) -> VName {
+        let m = self.names.fresh(&format!("mem_{}", like.base));
+        self.emit(Code::DeclMem(m));
+        self.scopes.last_mut().expect("a scope").insert(m);
+        m
+    }
+
+    pub(crate) fn owned_here(&self, mem: VName) -> bool {
+        self.scopes.last().is_some_and(|s| s.contains(&mem))
+    }
+
+    /// `dst` refers to `src`'s block: counted when the block belongs to
+    /// this scope, borrowed otherwise.
+    pub(crate) fn share_mem(&mut self, dst: VName, src: VName) {
+        if self.owned_here(src) {
+            self.emit(Code::SetMem { dst, src });
+        } else {
+            self.emit(Code::Borrow { dst, src });
+        }
+    }
+
+    pub(crate) fn span_id(&mut self, s: Span) -> usize {
+        if let Some(i) = self.spans.iter().rposition(|t| *t == s) {
+            return i;
+        }
+        self.spans.push(s);
+        self.spans.len() - 1
+    }
+
+    /// Fails with `message` at `span` when `cond` holds.
+    pub(crate) fn fail_if(&mut self, cond: Exp, span: Span, message: &str, args: Vec<ErrorArg>) {
+        if matches!(cond, Exp::Const(parad_base::Scalar::Bool(false))) {
+            return;
+        }
+        let span = Some(self.span_id(span));
+        self.emit(Code::If {
+            cond,
+            then_br: vec![Code::Error {
+                span,
+                message: message.to_string(),
+                args,
+            }],
+            else_br: vec![],
+        });
+    }
+
+    /// Binds `e` to a fresh scalar variable unless it is an atom.
+    pub(crate) fn name_exp(&mut self, base: &str, t: PrimType, e: Exp) -> Exp {
+        if e.is_atom() {
+            return e;
+        }
+        let v = self.fresh(base);
+        self.emit(Code::Let {
+            var: v,
+            ty: t,
+            exp: e,
+        });
+        Exp::Var(v)
+    }
+
+    // ---- values ----------------------------------------------------------
+
+    pub(crate) fn lookup(&self, v: VName) -> Result<&Val> {
+        self.env
+            .get(&v)
+            .ok_or_else(|| LowerError(format!("internal error: {v} has no value")))
+    }
+
+    pub(crate) fn operand(&self, o: &Operand) -> Result<Exp> {
+        match o {
+            Operand::Const(s) => Ok(Exp::Const(*s)),
+            Operand::Var(v) => match self.lookup(*v)? {
+                Val::Scalar(e, _) => Ok(e.clone()),
+                _ => unsupported(format!("internal error: {v} is not a scalar")),
+            },
+        }
+    }
+
+    pub(crate) fn val_of(&self, o: &Operand) -> Result<Val> {
+        match o {
+            Operand::Const(s) => Ok(Val::Scalar(Exp::Const(*s), s.prim_type())),
+            Operand::Var(v) => Ok(self.lookup(*v)?.clone()),
+        }
+    }
+
+    pub(crate) fn arr(&self, v: VName) -> Result<Arr> {
+        match self.lookup(v)? {
+            Val::Array(a) => Ok(a.clone()),
+            _ => unsupported(format!("internal error: {v} is not an array")),
+        }
+    }
+
+    pub(crate) fn dim(&self, d: &Dim) -> Result<Exp> {
+        match d {
+            Dim::Const(n) => Ok(Exp::i64(*n)),
+            Dim::Var(v) => self.operand(&Operand::Var(*v)),
+            Dim::Ext => unsupported("an array whose size is known only once it exists"),
+        }
+    }
+
+    pub(crate) fn shape_of(&self, t: &Type) -> Result<Vec<Exp>> {
+        t.shape().iter().map(|d| self.dim(d)).collect()
+    }
+
+    /// Binds a name to a value: scalars that are not atoms get a variable.
+    pub(crate) fn bind(&mut self, p: &Param, v: Val) {
+        let v = match v {
+            Val::Scalar(e, t) if !e.is_atom() => {
+                self.emit(Code::Let {
+                    var: p.name,
+                    ty: t,
+                    exp: e,
+                });
+                Val::Scalar(Exp::Var(p.name), t)
+            }
+            v => v,
+        };
+        self.env.insert(p.name, v);
+    }
+
+    // ---- bodies ----------------------------------------------------------
+
+    /// Lowers the statements of `b` and returns the values of its result.
+    pub(crate) fn body(&mut self, b: &Body, params: &[VName]) -> Result<Vec<Val>> {
+        let lu = last_uses(b, params);
+        for (s, dead) in b.stms.iter().zip(&lu.stms) {
+            self.dying = dead.iter().filter(|u| !u.nested).map(|u| u.name).collect();
+            self.stm(s)?;
+            self.release(dead);
+        }
+        b.result.iter().map(|o| self.val_of(o)).collect()
+    }
+
+    /// Releases the memory of arrays bound here at their last use: always
+    /// for views (so that updates find their block unique), and for fresh
+    /// blocks outside loops.
+    fn release(&mut self, dead: &[LastUse]) {
+        for u in dead.iter().filter(|u| u.bound) {
+            if let Some(Val::Array(a)) = self.env.get(&u.name) {
+                let mem = a.mem;
+                if self.owned_here(mem) && (self.repeat == 0 || a.view) {
+                    self.emit(Code::Unref(mem));
+                }
+            }
+        }
+    }
+
+    /// Applies a lambda to argument values, in a C block of its own.
+    pub(crate) fn apply(&mut self, lam: &Lambda, args: Vec<Val>) -> Result<Vec<Val>> {
+        for (p, a) in lam.params.iter().zip(args) {
+            self.bind(p, a);
+        }
+        self.body(&lam.body, &param_names(&lam.params))
+    }
+
+    fn stm(&mut self, s: &Stm) -> Result<()> {
+        use parad_core::Exp as E;
+        let vals = match &s.exp {
+            E::Basic(b) => self.basic(b, &s.pat, s.span)?,
+            E::If(i) => self.if_(i, &s.pat, s.span)?,
+            E::Loop(l) => self.loop_(l, &s.pat, s.span)?,
+            E::Soac(soac) => self.soac(soac, &s.pat, s.span)?,
+            E::Apply(a) => return unsupported(format!("a call of {}", a.fun)),
+            E::Ad(_) => return unsupported("an AD operator left after the AD pass"),
+        };
+        for (p, v) in s.pat.iter().zip(vals) {
+            self.bind(p, v);
+        }
+        Ok(())
+    }
+}
+
+pub(crate) fn param_names(ps: &[Param]) -> Vec<VName> {
+    ps.iter().map(|p| p.name).collect()
+}

@@ -1,0 +1,762 @@
+//! SOACs. Inside a thread every SOAC is a sequential loop. At the top
+//! level of a function:
+//!
+//! - a map (a `screma` without scans or reductions) is a parallel loop
+//!   over its rows, each writing its own row of the results;
+//! - reductions run per chunk of rows (one chunk per thread, in order),
+//!   then the chunk results are combined in order, so the operator need
+//!   not be commutative;
+//! - scans in three phases: each chunk scanned on its own, an exclusive
+//!   scan of the chunk totals, then each chunk but the first combined
+//!   with its prefix;
+//! - `hist` with per-chunk sub-histograms merged bin by bin when the
+//!   histogram is small next to the input, atomic updates otherwise
+//!   (an atomic add for `+`, a compare-and-swap loop for other operators
+//!   on one array, a lock for operators on several);
+//! - `scatter` as parallel writes;
+//! - accumulators passed to a parallel map are updated atomically, in
+//!   the same three ways.
+
+use super::array::{row_val, Arr};
+use super::control::Merge;
+use super::{unsupported, Acc, AccMode, Lower, Result, Val};
+use crate::ir::{Code, Exp, Schedule, I64};
+use parad_base::{PrimType, Scalar, Span};
+use parad_core::{
+    AccOp, BasicOp, BinOp, CmpOp, ConvOp, Hist, Lambda, Map, Operand, Param, Reduce, Reduction,
+    Scan, Scatter, Screma, Soac, Type, VName, WithAcc,
+};
+
+/// An input of a screma: rows of an array, or an accumulator passed whole.
+#[derive(Clone, Debug)]
+enum Input {
+    Rows(Arr),
+    Acc(usize),
+}
+
+/// The destination of one screma result.
+#[derive(Clone, Debug)]
+enum Out {
+    Array(Arr),
+    Acc(usize),
+}
+
+/// The element type of an operator's values: its first parameters.
+fn op_types(op: &AccOp) -> Vec<Type> {
+    op.lam.params[..op.neutral.len()]
+        .iter()
+        .map(|p| p.ty.clone())
+        .collect()
+}
+
+/// `Some(t)` when the operator is `+` on one value of type `t`.
+fn is_add(op: &AccOp) -> Option<PrimType> {
+    let [p, q] = &op.lam.params[..] else { return None };
+    let [s] = &op.lam.body.stms[..] else { return None };
+    let parad_core::Exp::Basic(BasicOp::BinOp(BinOp::Add, t, Operand::Var(a), Operand::Var(b))) = &s.exp
+    else {
+        return None;
+    };
+    let args_ok = (*a == p.name && *b == q.name) || (*a == q.name && *b == p.name);
+    let res_ok = op.lam.body.result == [Operand::Var(s.pat[0].name)];
+    (args_ok && res_ok && *t != PrimType::Bool).then_some(*t)
+}
+
+fn identity_lambda(l: &mut Lower, tys: Vec<Type>) -> Lambda {
+    let params: Vec<Param> = tys
+        .into_iter()
+        .map(|t| Param::new(l.fresh("x"), t))
+        .collect();
+    let result = params.iter().map(|p| Operand::Var(p.name)).collect();
+    Lambda {
+        ret: params.iter().map(|p| p.ty.clone()).collect(),
+        params,
+        body: parad_core::Body::new(vec![], result),
+    }
+}
+
+/// Row type of an array type.
+fn row_type(t: &Type) -> Type {
+    match t {
+        Type::Array { elem, shape } => Type::array(*elem, shape[1..].to_vec()),
+        t => t.clone(),
+    }
+}
+
+impl Lower {
+    pub(crate) fn soac(&mut self, s: &Soac, pat: &[Param], span: Span) -> Result<Vec<Val>> {
+        match s {
+            Soac::Map(Map { w, lam, arrs }) => {
+                let sc = Screma {
+                    w: *w,
+                    arrs: arrs.clone(),
+                    scans: vec![],
+                    reds: vec![],
+                    lam: lam.clone(),
+                };
+                self.screma(&sc, pat, span)
+            }
+            Soac::Reduce(Reduce { w, comm, op, arrs }) => {
+                let lam = identity_lambda(self, op_types(op));
+                let sc = Screma {
+                    w: *w,
+                    arrs: arrs.clone(),
+                    scans: vec![],
+                    reds: vec![Reduction {
+                        comm: *comm,
+                        op: op.clone(),
+                    }],
+                    lam,
+                };
+                self.screma(&sc, pat, span)
+            }
+            Soac::Scan(Scan { w, op, arrs }) => {
+                let lam = identity_lambda(self, op_types(op));
+                let sc = Screma {
+                    w: *w,
+                    arrs: arrs.clone(),
+                    scans: vec![op.clone()],
+                    reds: vec![],
+                    lam,
+                };
+                self.screma(&sc, pat, span)
+            }
+            Soac::Screma(sc) => self.screma(sc, pat, span),
+            Soac::Hist(h) => self.hist(h, span),
+            Soac::Scatter(sc) => self.scatter(sc, span),
+            Soac::WithAcc(wa) => self.withacc(wa, span),
+        }
+    }
+
+    fn inputs(&mut self, arrs: &[VName], w: &Exp, what: &str, span: Span) -> Result<Vec<Input>> {
+        arrs.iter()
+            .map(|a| match self.lookup(*a)?.clone() {
+                Val::Array(x) => {
+                    self.check_outer(&x, w, what, span);
+                    Ok(Input::Rows(x))
+                }
+                Val::Acc(id) => Ok(Input::Acc(id)),
+                Val::Scalar(..) => unsupported("internal error: a SOAC over a scalar"),
+            })
+            .collect()
+    }
+
+    fn screma(&mut self, s: &Screma, pat: &[Param], span: Span) -> Result<Vec<Val>> {
+        let w = self.operand(&s.w)?;
+        let w = self.name_exp("w", I64, w);
+        let what = if s.scans.is_empty() && s.reds.is_empty() {
+            "map"
+        } else if s.reds.is_empty() {
+            "scan"
+        } else {
+            "reduce"
+        };
+        let inputs = self.inputs(&s.arrs, &w, what, span)?;
+        let nscan = s.scans.len();
+        let nred = s.reds.len();
+        let scan_n = s.scan_arity();
+        let red_n = s.red_arity();
+        // Results: scans' arrays, reductions' values, mapped arrays.
+        let mut scan_outs = vec![];
+        for p in &pat[..scan_n] {
+            let shape = self.shape_of(&p.ty)?;
+            scan_outs.push(self.alloc(p.name, p.ty.elem().unwrap_or(I64), shape, span));
+        }
+        let mut map_outs = vec![];
+        let mut acc_ins = inputs.iter().filter_map(|i| match i {
+            Input::Acc(id) => Some(*id),
+            _ => None,
+        });
+        for p in &pat[scan_n + red_n..] {
+            match &p.ty {
+                Type::Acc(_) => map_outs.push(Out::Acc(acc_ins.next().ok_or_else(|| {
+                    super::LowerError("internal error: an accumulator result without input".into())
+                })?)),
+                t => {
+                    let shape = self.shape_of(t)?;
+                    map_outs.push(Out::Array(self.alloc(p.name, t.elem().unwrap_or(I64), shape, span)));
+                }
+            }
+        }
+        let scan_ops: Vec<&AccOp> = s.scans.iter().collect();
+        let red_ops: Vec<&AccOp> = s.reds.iter().map(|r| &r.op).collect();
+        let red_pat = &pat[scan_n..scan_n + red_n];
+        let _ = (nscan, nred);
+        let body = Iter {
+            lam: &s.lam,
+            inputs: &inputs,
+            scan_ops: &scan_ops,
+            red_ops: &red_ops,
+            scan_outs: &scan_outs,
+            map_outs: &map_outs,
+        };
+        let red_vals = if !self.par {
+            self.seq_screma(&body, Exp::i64(0), w.clone(), red_pat, true)?
+        } else if s.scans.is_empty() && s.reds.is_empty() {
+            self.par_map(&body, &w)?;
+            vec![]
+        } else {
+            self.par_chunks(&body, &w, red_pat, span)?
+        };
+        let mut out: Vec<Val> = scan_outs.into_iter().map(Val::Array).collect();
+        out.extend(red_vals);
+        out.extend(map_outs.into_iter().map(|o| match o {
+            Out::Array(a) => Val::Array(a),
+            Out::Acc(id) => Val::Acc(id),
+        }));
+        Ok(out)
+    }
+
+    /// The accumulators of a reduction or scan, as merge variables set to
+    /// the neutral elements.
+    fn acc_merges(&mut self, ops: &[&AccOp], like: &[Param]) -> Result<Vec<Vec<Merge>>> {
+        let mut k = 0;
+        let mut all = vec![];
+        for op in ops {
+            let mut ms = vec![];
+            for (ne, t) in op.neutral.iter().zip(op_types(op)) {
+                let name = like.get(k).map_or_else(|| self.fresh("acc"), |p| p.name);
+                let m = self.merge_var(name, &t);
+                let v = self.val_of(ne)?;
+                self.assign_merge(&m, &v, false)?;
+                ms.push(m);
+                k += 1;
+            }
+            all.push(ms);
+        }
+        Ok(all)
+    }
+
+    /// `acc := op(acc, vs)` for each operator, through named temporaries.
+    fn combine(&mut self, ops: &[&AccOp], accs: &[Vec<Merge>], vs: &[Val]) -> Result<()> {
+        let mut k = 0;
+        for (op, ms) in ops.iter().zip(accs) {
+            let n = ms.len();
+            let mut args: Vec<Val> = ms.iter().map(|m| m.val(None)).collect();
+            args.extend(vs[k..k + n].iter().cloned());
+            k += n;
+            let code = self.repeated(|l| {
+                let new = l.apply(&op.lam, args)?;
+                let new = l.name_vals(new);
+                for (m, v) in ms.iter().zip(&new) {
+                    l.assign_merge(m, v, false)?;
+                }
+                Ok(())
+            })?;
+            self.emit(Code::Block(code));
+        }
+        Ok(())
+    }
+
+    /// Scalars bound to variables (so that assigning one accumulator
+    /// does not change the value of another).
+    fn name_vals(&mut self, vs: Vec<Val>) -> Vec<Val> {
+        vs.into_iter()
+            .map(|v| match v {
+                Val::Scalar(e, t) => Val::Scalar(self.name_exp("r", t, e), t),
+                v => v,
+            })
+            .collect()
+    }
+
+    /// One iteration `i`: the lambda, then the scans (each new value
+    /// written at `i`), the reductions, and the mapped values.
+    fn iteration(&mut self, it: &Iter, i: &Exp, scans: &[Vec<Merge>], reds: &[Vec<Merge>]) -> Result<()> {
+        let args: Vec<Val> = it
+            .inputs
+            .iter()
+            .map(|inp| match inp {
+                Input::Rows(a) => row_val(a, i.clone()),
+                Input::Acc(id) => Val::Acc(*id),
+            })
+            .collect();
+        let vs = self.apply(it.lam, args)?;
+        let vs = self.name_vals(vs);
+        let scan_n: usize = it.scan_ops.iter().map(|o| o.neutral.len()).sum();
+        let red_n: usize = it.red_ops.iter().map(|o| o.neutral.len()).sum();
+        self.combine(it.scan_ops, scans, &vs[..scan_n])?;
+        let mut k = 0;
+        for ms in scans {
+            for m in ms {
+                let v = m.val(None);
+                self.write_val(&it.scan_outs[k], std::slice::from_ref(i), &v)?;
+                k += 1;
+            }
+        }
+        self.combine(it.red_ops, reds, &vs[scan_n..scan_n + red_n])?;
+        for (o, v) in it.map_outs.iter().zip(&vs[scan_n + red_n..]) {
+            if let Out::Array(a) = o {
+                self.write_val(a, std::slice::from_ref(i), v)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The screma over rows `lo..hi` as one sequential loop; returns the
+    /// reductions' values. `write_reds` is unused by callers that read
+    /// the merge variables themselves.
+    fn seq_screma(&mut self, it: &Iter, lo: Exp, hi: Exp, red_pat: &[Param], _write_reds: bool) -> Result<Vec<Val>> {
+        let (scans, reds) = self.seq_loop(it, lo, hi, red_pat)?;
+        let _ = scans;
+        Ok(reds.iter().flatten().map(|m| m.val(None)).collect())
+    }
+
+    fn seq_loop(&mut self, it: &Iter, lo: Exp, hi: Exp, red_pat: &[Param]) -> Result<(Vec<Vec<Merge>>, Vec<Vec<Merge>>)> {
+        let scans = self.acc_merges(it.scan_ops, &[])?;
+        let reds = self.acc_merges(it.red_ops, red_pat)?;
+        let j = self.fresh("j");
+        let body = self.repeated(|l| {
+            let i = l.name_exp("i", I64, Exp::add(lo.clone(), Exp::Var(j)));
+            l.iteration(it, &i, &scans, &reds)
+        })?;
+        self.emit(Code::For {
+            i: j,
+            it: parad_base::IntType::I64,
+            bound: Exp::sub(hi, lo),
+            body,
+        });
+        Ok((scans, reds))
+    }
+
+    /// A parallel map: one iteration per row.
+    fn par_map(&mut self, it: &Iter, w: &Exp) -> Result<()> {
+        // Accumulators passed in are updated atomically from the threads.
+        let mut inputs = it.inputs.to_vec();
+        for inp in inputs.iter_mut() {
+            if let Input::Acc(id) = inp {
+                let mut a = self.accs[*id].clone();
+                a.mode = AccMode::Atomic;
+                self.accs.push(a);
+                *inp = Input::Acc(self.accs.len() - 1);
+            }
+        }
+        let it = Iter {
+            inputs: &inputs,
+            ..*it
+        };
+        let i = self.fresh("i");
+        let body = self.thread(|l| l.iteration(&it, &Exp::Var(i), &[], &[]))?;
+        self.emit(Code::ParFor {
+            i,
+            bound: w.clone(),
+            schedule: Schedule::Static,
+            body,
+        });
+        Ok(())
+    }
+
+    /// Reductions and scans at the top level: per-chunk partial results,
+    /// combined in order.
+    fn par_chunks(&mut self, it: &Iter, w: &Exp, red_pat: &[Param], span: Span) -> Result<Vec<Val>> {
+        let mut inputs = it.inputs.to_vec();
+        for inp in inputs.iter_mut() {
+            if let Input::Acc(id) = inp {
+                let mut a = self.accs[*id].clone();
+                a.mode = AccMode::Atomic;
+                self.accs.push(a);
+                *inp = Input::Acc(self.accs.len() - 1);
+            }
+        }
+        let it = Iter {
+            inputs: &inputs,
+            ..*it
+        };
+        let nchunks = self.name_exp("nchunks", I64, Exp::min(w.clone(), Exp::NumThreads));
+        // Partial results per chunk: [nchunks] ++ value shape.
+        let partials = |l: &mut Lower, ops: &[&AccOp]| -> Result<Vec<Arr>> {
+            let mut out = vec![];
+            for op in ops {
+                for t in op_types(op) {
+                    let mut shape = vec![nchunks.clone()];
+                    shape.extend(l.shape_of(&t)?);
+                    let like = l.fresh("part");
+                    out.push(l.alloc(like, t.elem().unwrap_or(I64), shape, span));
+                }
+            }
+            Ok(out)
+        };
+        let scan_parts = partials(self, it.scan_ops)?;
+        let red_parts = partials(self, it.red_ops)?;
+        let c = self.fresh("chunk");
+        let chunk_bounds = |c: &Exp| {
+            let lo = Exp::div(Exp::mul(c.clone(), w.clone()), nchunks.clone());
+            let hi = Exp::div(
+                Exp::mul(Exp::add(c.clone(), Exp::i64(1)), w.clone()),
+                nchunks.clone(),
+            );
+            (lo, hi)
+        };
+        let body = self.thread(|l| {
+            let (lo, hi) = chunk_bounds(&Exp::Var(c));
+            let lo = l.name_exp("lo", I64, lo);
+            let hi = l.name_exp("hi", I64, hi);
+            let (scans, reds) = l.seq_loop(&it, lo, hi, &[])?;
+            for (parts, ms) in [(&scan_parts, scans), (&red_parts, reds)] {
+                for (p, m) in parts.iter().zip(ms.iter().flatten()) {
+                    l.write_val(p, &[Exp::Var(c)], &m.val(None))?;
+                }
+            }
+            Ok(())
+        })?;
+        self.emit(Code::ParFor {
+            i: c,
+            bound: nchunks.clone(),
+            schedule: Schedule::Static,
+            body,
+        });
+        // Reductions: combine the chunks in order.
+        let reds = self.acc_merges(it.red_ops, red_pat)?;
+        let c2 = self.fresh("chunk");
+        let comb = self.repeated(|l| {
+            let vs: Vec<Val> = red_parts.iter().map(|p| row_val(p, Exp::Var(c2))).collect();
+            l.combine(it.red_ops, &reds, &vs)
+        })?;
+        self.emit(Code::For {
+            i: c2,
+            it: parad_base::IntType::I64,
+            bound: nchunks.clone(),
+            body: comb,
+        });
+        if !it.scan_ops.is_empty() {
+            self.scan_fixup(&it, w, &nchunks, &scan_parts, span)?;
+        }
+        Ok(reds.iter().flatten().map(|m| m.val(None)).collect())
+    }
+
+    /// Phases 2 and 3 of a parallel scan: exclusive prefixes of the chunk
+    /// totals, then each chunk after the first combined with its prefix.
+    fn scan_fixup(&mut self, it: &Iter, w: &Exp, nchunks: &Exp, totals: &[Arr], span: Span) -> Result<()> {
+        let carry = self.acc_merges(it.scan_ops, &[])?;
+        let mut prefixes = vec![];
+        for t in totals {
+            let like = self.fresh("prefix");
+            prefixes.push(self.alloc(like, t.elem, t.shape.clone(), span));
+        }
+        let c = self.fresh("chunk");
+        let step = self.repeated(|l| {
+            for (p, m) in prefixes.iter().zip(carry.iter().flatten()) {
+                l.write_val(p, &[Exp::Var(c)], &m.val(None))?;
+            }
+            let vs: Vec<Val> = totals.iter().map(|t| row_val(t, Exp::Var(c))).collect();
+            l.combine(it.scan_ops, &carry, &vs)
+        })?;
+        self.emit(Code::For {
+            i: c,
+            it: parad_base::IntType::I64,
+            bound: nchunks.clone(),
+            body: step,
+        });
+        let c = self.fresh("chunk");
+        let body = self.thread(|l| {
+            let cv = Exp::Var(c);
+            let lo = Exp::div(Exp::mul(cv.clone(), w.clone()), nchunks.clone());
+            let hi = Exp::div(Exp::mul(Exp::add(cv.clone(), Exp::i64(1)), w.clone()), nchunks.clone());
+            let lo = l.name_exp("lo", I64, lo);
+            let hi = l.name_exp("hi", I64, hi);
+            let j = l.fresh("j");
+            let inner = l.repeated(|l| {
+                let i = l.name_exp("i", I64, Exp::add(lo.clone(), Exp::Var(j)));
+                let mut k = 0;
+                for op in it.scan_ops {
+                    let n = op.neutral.len();
+                    let mut args: Vec<Val> = prefixes[k..k + n].iter().map(|p| row_val(p, cv.clone())).collect();
+                    args.extend(it.scan_outs[k..k + n].iter().map(|o| row_val(o, i.clone())));
+                    let code = l.repeated(|l| {
+                        let new = l.apply(&op.lam, args)?;
+                        let new = l.name_vals(new);
+                        for (o, v) in it.scan_outs[k..k + n].iter().zip(&new) {
+                            l.write_val(o, std::slice::from_ref(&i), v)?;
+                        }
+                        Ok(())
+                    })?;
+                    l.emit(Code::Block(code));
+                    k += n;
+                }
+                Ok(())
+            })?;
+            let inner = vec![Code::For {
+                i: j,
+                it: parad_base::IntType::I64,
+                bound: Exp::sub(hi, lo),
+                body: inner,
+            }];
+            l.emit(Code::If {
+                cond: Exp::lt(Exp::i64(0), cv),
+                then_br: inner,
+                else_br: vec![],
+            });
+            Ok(())
+        })?;
+        self.emit(Code::ParFor {
+            i: c,
+            bound: nchunks.clone(),
+            schedule: Schedule::Static,
+            body,
+        });
+        Ok(())
+    }
+
+    /// An index value as `i64`.
+    fn index_exp(&self, a: &Arr, i: &Exp) -> Exp {
+        let e = a.read(std::slice::from_ref(i));
+        if a.elem == I64 {
+            e
+        } else {
+            Exp::Conv(ConvOp::Cast, a.elem, I64, Box::new(e))
+        }
+    }
+
+    /// Whether `idx` is inside the first `idx.len()` dimensions of `a`.
+    fn in_bounds(a: &Arr, idx: &[Exp]) -> Exp {
+        idx.iter().zip(&a.shape).fold(Exp::Const(Scalar::Bool(true)), |c, (i, d)| {
+            Exp::and(
+                c,
+                Exp::and(
+                    Exp::cmp(CmpOp::Le, I64, Exp::i64(0), i.clone()),
+                    Exp::lt(i.clone(), d.clone()),
+                ),
+            )
+        })
+    }
+
+    /// `dests[idx] ⊙= vs` in the given mode (out-of-bounds ignored).
+    fn update_at(&mut self, dests: &[Arr], op: Option<&AccOp>, mode: &AccMode, idx: &[Exp], vs: &[Val]) -> Result<()> {
+        let Some(first) = dests.first() else { return Ok(()) };
+        let cond = Self::in_bounds(first, idx);
+        let rows: Vec<Arr> = dests
+            .iter()
+            .map(|d| {
+                let mut r = d.clone();
+                for i in idx {
+                    r = r.row(i.clone());
+                }
+                r
+            })
+            .collect();
+        let code = self.repeated(|l| {
+            let idx: Vec<Exp> = idx.iter().map(|i| l.name_exp("idx", I64, i.clone())).collect();
+            let rows: Vec<Arr> = dests
+                .iter()
+                .map(|d| {
+                    let mut r = d.clone();
+                    for i in &idx {
+                        r = r.row(i.clone());
+                    }
+                    r
+                })
+                .collect();
+            let Some(op) = op else {
+                for (r, v) in rows.iter().zip(vs) {
+                    l.write_val(r, &[], v)?;
+                }
+                return Ok(());
+            };
+            let scalar = rows.iter().all(|r| r.rank() == 0);
+            match mode {
+                AccMode::Atomic if scalar && rows.len() == 1 => {
+                    let r = &rows[0];
+                    let v = vs[0].exp();
+                    if is_add(op).is_some() {
+                        l.emit(Code::AtomicAdd {
+                            mem: r.mem,
+                            elem: r.elem,
+                            index: r.pos(&[]),
+                            value: v,
+                        });
+                    } else {
+                        let old = l.fresh("old");
+                        let new = l.fresh("new");
+                        let body = l.nested(|l| {
+                            let res = l.apply(
+                                &op.lam,
+                                vec![Val::Scalar(Exp::Var(old), r.elem), vs[0].clone()],
+                            )?;
+                            l.emit(Code::Let {
+                                var: new,
+                                ty: r.elem,
+                                exp: res[0].exp(),
+                            });
+                            Ok(())
+                        })?;
+                        l.emit(Code::Cas {
+                            mem: r.mem,
+                            elem: r.elem,
+                            index: r.pos(&[]),
+                            old,
+                            new,
+                            body,
+                        });
+                    }
+                    Ok(())
+                }
+                AccMode::Atomic => {
+                    let body = l.nested(|l| l.rmw(&rows, op, vs))?;
+                    l.emit(Code::Critical(body));
+                    Ok(())
+                }
+                _ => l.rmw(&rows, op, vs),
+            }
+        })?;
+        let _ = rows;
+        self.emit(Code::If {
+            cond,
+            then_br: code,
+            else_br: vec![],
+        });
+        Ok(())
+    }
+
+    /// `rows := op(rows, vs)`, read-modify-write.
+    fn rmw(&mut self, rows: &[Arr], op: &AccOp, vs: &[Val]) -> Result<()> {
+        let mut args: Vec<Val> = rows
+            .iter()
+            .map(|r| if r.rank() == 0 { Val::Scalar(r.read(&[]), r.elem) } else { Val::Array(r.clone()) })
+            .collect();
+        args.extend(vs.iter().cloned());
+        let new = self.apply(&op.lam, args)?;
+        let new = self.name_vals(new);
+        for (r, v) in rows.iter().zip(&new) {
+            self.write_val(r, &[], v)?;
+        }
+        Ok(())
+    }
+
+    fn hist(&mut self, h: &Hist, span: Span) -> Result<Vec<Val>> {
+        let w = self.operand(&h.w)?;
+        let w = self.name_exp("w", I64, w);
+        let mut dests = vec![];
+        for d in &h.dests {
+            let a = self.arr(*d)?;
+            dests.push(self.take_unique(*d, &a, span)?);
+        }
+        let inds: Vec<Arr> = h.inds.iter().map(|v| self.arr(*v)).collect::<Result<_>>()?;
+        let vals: Vec<Arr> = h.vals.iter().map(|v| self.arr(*v)).collect::<Result<_>>()?;
+        for a in inds.iter().chain(&vals) {
+            self.check_outer(a, &w, "hist", span);
+        }
+        let mode = if self.par { AccMode::Atomic } else { AccMode::Direct };
+        let i = self.fresh("i");
+        let body = |l: &mut Lower, mode: AccMode| {
+            let iv = Exp::Var(i);
+            let idx: Vec<Exp> = inds.iter().map(|a| l.index_exp(a, &iv)).collect();
+            let vs: Vec<Val> = vals.iter().map(|a| row_val(a, iv.clone())).collect();
+            let vs = l.name_vals(vs);
+            l.update_at(&dests, Some(&h.op), &mode, &idx, &vs)
+        };
+        if self.par {
+            let code = self.thread(|l| body(l, mode))?;
+            self.emit(Code::ParFor {
+                i,
+                bound: w,
+                schedule: Schedule::Static,
+                body: code,
+            });
+        } else {
+            let code = self.repeated(|l| body(l, mode))?;
+            self.emit(Code::For {
+                i,
+                it: parad_base::IntType::I64,
+                bound: w,
+                body: code,
+            });
+        }
+        Ok(dests.into_iter().map(Val::Array).collect())
+    }
+
+    fn scatter(&mut self, s: &Scatter, span: Span) -> Result<Vec<Val>> {
+        let w = self.operand(&s.w)?;
+        let w = self.name_exp("w", I64, w);
+        let mut out = vec![];
+        for d in &s.dests {
+            let a = self.arr(d.arr)?;
+            let dst = self.take_unique(d.arr, &a, span)?;
+            let inds: Vec<Arr> = d.inds.iter().map(|v| self.arr(*v)).collect::<Result<_>>()?;
+            let vals = self.arr(d.vals)?;
+            for a in inds.iter().chain(std::iter::once(&vals)) {
+                self.check_outer(a, &w, "scatter", span);
+            }
+            let i = self.fresh("i");
+            let par = self.par;
+            let mut body = |l: &mut Lower| {
+                let iv = Exp::Var(i);
+                let idx: Vec<Exp> = inds.iter().map(|a| l.index_exp(a, &iv)).collect();
+                let v = row_val(&vals, iv);
+                l.update_at(std::slice::from_ref(&dst), None, &AccMode::Direct, &idx, &[v])
+            };
+            if par {
+                let code = self.thread(&mut body)?;
+                self.emit(Code::ParFor {
+                    i,
+                    bound: w.clone(),
+                    schedule: Schedule::Static,
+                    body: code,
+                });
+            } else {
+                let code = self.repeated(&mut body)?;
+                self.emit(Code::For {
+                    i,
+                    it: parad_base::IntType::I64,
+                    bound: w.clone(),
+                    body: code,
+                });
+            }
+            out.push(Val::Array(dst));
+        }
+        Ok(out)
+    }
+
+    fn withacc(&mut self, wa: &WithAcc, span: Span) -> Result<Vec<Val>> {
+        let mut ids = vec![];
+        let mut arrays = vec![];
+        for inp in &wa.inputs {
+            let mut arrs = vec![];
+            for a in &inp.arrs {
+                let x = self.arr(*a)?;
+                arrs.push(self.take_unique(*a, &x, span)?);
+            }
+            arrays.push(arrs.clone());
+            self.accs.push(Acc {
+                arrs,
+                op: inp.op.clone(),
+                mode: AccMode::Direct,
+            });
+            ids.push(self.accs.len() - 1);
+        }
+        let mut args: Vec<Val> = ids.iter().map(|id| Val::Acc(*id)).collect();
+        // Any further parameters are not expected; the checker rejects them.
+        args.truncate(wa.lam.params.len());
+        let res = self.apply(&wa.lam, args)?;
+        let mut out: Vec<Val> = arrays.into_iter().flatten().map(Val::Array).collect();
+        out.extend(res.into_iter().skip(ids.len()));
+        Ok(out)
+    }
+
+    pub(crate) fn upd(&mut self, acc: VName, inds: &[Operand], vals: &[Operand], _span: Span) -> Result<Vec<Val>> {
+        let Val::Acc(id) = self.lookup(acc)?.clone() else {
+            return unsupported("internal error: upd of a non-accumulator");
+        };
+        let a = self.accs[id].clone();
+        let idx: Vec<Exp> = inds.iter().map(|o| self.operand(o)).collect::<Result<_>>()?;
+        let vs: Vec<Val> = vals.iter().map(|o| self.val_of(o)).collect::<Result<_>>()?;
+        let mode = a.mode.clone();
+        self.update_at(&a.arrs, a.op.as_ref(), &mode, &idx, &vs)?;
+        Ok(vec![Val::Acc(id)])
+    }
+}
+
+/// What one iteration of a screma does.
+#[derive(Clone, Copy)]
+struct Iter<'a> {
+    lam: &'a Lambda,
+    inputs: &'a [Input],
+    scan_ops: &'a [&'a AccOp],
+    red_ops: &'a [&'a AccOp],
+    scan_outs: &'a [Arr],
+    map_outs: &'a [Out],
+}
+
+#[allow(dead_code)]
+fn unused(_: Option<Exp>) -> Option<Exp> {
+    let _ = row_type;
+    None
+}
