@@ -179,7 +179,8 @@ static inline bool p_ge_bool(bool x, bool y) { return x || !y; }
  * Each computed at its own precision with libm; sinpi etc. are sin(pi*x) as
  * in the interpreter; asinh/acosh/atanh use the interpreter's formulas;
  * round is half-to-even (rint in the default rounding mode). min/max return
- * the other operand when one is NaN. */
+ * the other operand when one is NaN, and the first when they compare equal
+ * (min(0.0, -0.0) is 0.0), as the interpreter does. */
 #define P_FLOATS(X) X(f32, f, P_PI_F32) X(f64, , P_PI_F64)
 
 #define P_F1(t, name, e)                                                       \
@@ -243,8 +244,8 @@ static inline bool p_ge_bool(bool x, bool y) { return x || !y; }
   P_F2(t, div, x / y)                                                          \
   P_F2(t, mod, fmod##S(x, y))                                                  \
   P_F2(t, pow, pow##S(x, y))                                                   \
-  P_F2(t, min, x < y ? x : (y != y ? x : y))                                   \
-  P_F2(t, max, x > y ? x : (y != y ? x : y))                                   \
+  P_F2(t, min, (y < x || x != x) ? y : x)                                      \
+  P_F2(t, max, (y > x || x != x) ? y : x)                                      \
   P_F2(t, atan2, atan2##S(x, y))                                               \
   P_F2(t, atan2pi, atan2##S(x, y) / PI)                                        \
   P_F2(t, hypot, hypot##S(x, y))                                               \
