@@ -1,0 +1,136 @@
+/* parad C runtime, part 2: reference-counted memory blocks, the context,
+ * errors, and the exported ABI helpers.
+ *
+ * A block is one allocation: a 64-byte header (reference count, capacity
+ * in bytes) followed by 64-byte aligned data. Reference counts are updated
+ * atomically, so blocks may be shared between OpenMP threads. */
+
+/* A reference to a memory block. rc == NULL: borrowed (never freed, never counted). */
+typedef struct {
+  unsigned char *data;
+  int64_t *rc;
+} pmem;
+#define PMEM_NULL ((pmem){NULL, NULL})
+#define P_MEM_HEADER 64
+
+static inline void pmem_unref(pmem *m) {
+  if (m->rc != NULL && __atomic_sub_fetch(m->rc, 1, __ATOMIC_ACQ_REL) == 0)
+    free(m->rc);
+  *m = PMEM_NULL;
+}
+
+static inline int pmem_unique(pmem m) {
+  return m.rc != NULL && __atomic_load_n(m.rc, __ATOMIC_ACQUIRE) == 1;
+}
+
+/* Makes *m a uniquely owned block of at least `bytes` bytes (reusing the
+ * current one when it is owned, unique and large enough). Returns 0, or 1
+ * when out of memory (negative and overflowing sizes included); then *m
+ * is PMEM_NULL. */
+static inline int pmem_alloc(pmem *m, int64_t bytes) {
+  if (bytes >= 0 && pmem_unique(*m) && m->rc[1] >= bytes) return 0;
+  pmem_unref(m);
+  if (bytes < 0 || bytes > INT64_MAX - 2 * P_MEM_HEADER) return 1;
+  uint64_t cap = ((uint64_t)bytes + (P_MEM_HEADER - 1)) & ~(uint64_t)(P_MEM_HEADER - 1);
+  if (cap > SIZE_MAX - P_MEM_HEADER) return 1;
+  unsigned char *base = aligned_alloc(P_MEM_HEADER, (size_t)cap + P_MEM_HEADER);
+  if (base == NULL) return 1;
+  int64_t *hdr = (int64_t *)(void *)base;
+  hdr[0] = 1;
+  hdr[1] = (int64_t)cap;
+  m->rc = hdr;
+  m->data = base + P_MEM_HEADER;
+  return 0;
+}
+
+/* Refs src, then unrefs the old *dst, then *dst = src (safe when same block). */
+static inline void pmem_set(pmem *dst, pmem src) {
+  if (src.rc != NULL) __atomic_add_fetch(src.rc, 1, __ATOMIC_RELAXED);
+  pmem_unref(dst);
+  *dst = src;
+}
+
+/* *dst takes over *src's reference; *src becomes PMEM_NULL. The old *dst
+ * is unreferenced, except that a borrowed src of dst's own block leaves
+ * dst's reference in place (unreferencing it could free src's data). */
+static inline void pmem_move(pmem *dst, pmem *src) {
+  if (dst == src) return;
+  if (src->rc == NULL && dst->rc != NULL && src->data == dst->data) {
+    *src = PMEM_NULL;
+    return;
+  }
+  pmem_unref(dst);
+  *dst = *src;
+  *src = PMEM_NULL;
+}
+
+static inline pmem pmem_borrow(pmem m) { return (pmem){m.data, NULL}; }
+
+/* ---- the context and errors ---------------------------------------------- */
+struct parad_ctx {
+  int32_t nthreads;
+  int failed;
+  char *error;
+  int64_t error_span;
+  int error_claimed; /* set atomically by the first parad_error */
+};
+
+static char p_out_of_memory_msg[] = "out of memory";
+
+/* Records the first error since the last reset (thread-safe); later calls
+ * are ignored. */
+__attribute__((unused, format(printf, 3, 4))) static void
+parad_error(struct parad_ctx *ctx, int64_t span, const char *fmt, ...) {
+  int expected = 0;
+  if (!__atomic_compare_exchange_n(&ctx->error_claimed, &expected, 1, false,
+                                   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    return;
+  __atomic_store_n(&ctx->failed, 1, __ATOMIC_RELEASE);
+  char *msg = NULL;
+  va_list ap, ap2;
+  va_start(ap, fmt);
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  if (n >= 0 && (msg = malloc((size_t)n + 1)) != NULL)
+    vsnprintf(msg, (size_t)n + 1, fmt, ap2);
+  va_end(ap2);
+  va_end(ap);
+  ctx->error = msg != NULL ? msg : p_out_of_memory_msg;
+  ctx->error_span = span;
+}
+
+#define PARAD_EXPORT __attribute__((visibility("default")))
+
+PARAD_EXPORT int64_t parad_abi_version(void) { return 1; }
+
+PARAD_EXPORT void parad_ctx_reset(struct parad_ctx *ctx) {
+  if (ctx->error != p_out_of_memory_msg) free(ctx->error);
+  ctx->error = NULL;
+  ctx->error_span = -1;
+  ctx->failed = 0;
+  ctx->error_claimed = 0;
+}
+
+PARAD_EXPORT struct parad_ctx *parad_ctx_new(int32_t nthreads) {
+  struct parad_ctx *ctx = calloc(1, sizeof *ctx);
+  if (ctx == NULL) return NULL;
+  ctx->nthreads = nthreads < 1 ? omp_get_max_threads() : nthreads;
+  ctx->error_span = -1;
+  return ctx;
+}
+
+PARAD_EXPORT void parad_ctx_free(struct parad_ctx *ctx) {
+  if (ctx == NULL) return;
+  parad_ctx_reset(ctx);
+  free(ctx);
+}
+
+PARAD_EXPORT const char *parad_ctx_error(struct parad_ctx *ctx) {
+  return ctx->failed ? ctx->error : NULL;
+}
+
+PARAD_EXPORT int64_t parad_ctx_error_span(struct parad_ctx *ctx) {
+  return ctx->failed ? ctx->error_span : -1;
+}
+
+PARAD_EXPORT void parad_free(void *p) { free(p); }
