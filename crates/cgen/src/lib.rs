@@ -12,3 +12,6 @@ pub const RUNTIME: &str = concat!(
     include_str!("runtime/prims.h"),
     include_str!("runtime/mem.h"),
 );
+
+pub mod cprog;
+pub use cprog::CProgram;
