@@ -93,7 +93,11 @@ impl BuildOptions {
 /// parad's cache folder: `PARAD_CACHE_DIR`, else `$XDG_CACHE_HOME/parad`,
 /// else `$HOME/.cache/parad`, else `parad-cache` in the temporary folder.
 pub fn cache_root() -> PathBuf {
-    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let var = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
     if let Some(d) = var("PARAD_CACHE_DIR") {
         return d;
     }

@@ -267,7 +267,12 @@ impl Library {
         // `raw_results` has room for one value per result.
         let status = unsafe {
             (f.ctx_reset)(ctx);
-            (f.call)(ctx, entry as i64, raw_args.as_ptr(), raw_results.as_mut_ptr())
+            (f.call)(
+                ctx,
+                entry as i64,
+                raw_args.as_ptr(),
+                raw_results.as_mut_ptr(),
+            )
         };
         drop((shapes, scalars));
         if status != 0 {
@@ -410,9 +415,12 @@ unsafe fn read_data(t: PrimType, data: *const c_void, n: usize) -> ArrayData {
             PrimType::Float(F::F16) => ArrayData::F16(read_elems::<f16>(data, n)),
             PrimType::Float(F::F32) => ArrayData::F32(read_elems(data, n)),
             PrimType::Float(F::F64) => ArrayData::F64(read_elems(data, n)),
-            PrimType::Bool => {
-                ArrayData::Bool(read_elems::<u8>(data, n).into_iter().map(|b| b != 0).collect())
-            }
+            PrimType::Bool => ArrayData::Bool(
+                read_elems::<u8>(data, n)
+                    .into_iter()
+                    .map(|b| b != 0)
+                    .collect(),
+            ),
         }
     }
 }

@@ -54,14 +54,20 @@ fn entries() -> Vec<EntryPoint> {
     ];
     for t in types() {
         for r in 0..4 {
-            es.push(entry(&format!("id_{t}_{r}"), vec![ty(t, r)], vec![ty(t, r)]));
+            es.push(entry(
+                &format!("id_{t}_{r}"),
+                vec![ty(t, r)],
+                vec![ty(t, r)],
+            ));
         }
     }
     es
 }
 
 fn spans() -> Vec<Span> {
-    (0..3).map(|i| Span::new(FileId(0), 10 * i, 10 * i + 5)).collect()
+    (0..3)
+        .map(|i| Span::new(FileId(0), 10 * i, 10 * i + 5))
+        .collect()
 }
 
 /// Options with the environment's compiler and a cache in `dir`, or
@@ -103,7 +109,10 @@ fn second_build_is_cached() {
     let second = build_with(FIXTURE, &o).unwrap();
     assert!(second.cached);
     assert!(second.describe().starts_with("C library cached"));
-    assert_eq!((&second.library, &second.hash), (&first.library, &first.hash));
+    assert_eq!(
+        (&second.library, &second.hash),
+        (&first.library, &first.hash)
+    );
     assert_eq!(mtime(&second.library), before);
     // Other flags, another library.
     let mut o2 = o.clone();
@@ -129,7 +138,11 @@ fn concurrent_builds_agree() {
         .collect();
     names.sort();
     let h = &built[0].hash;
-    assert_eq!(names, [format!("{h}.c"), format!("{h}.so")], "temporaries left");
+    assert_eq!(
+        names,
+        [format!("{h}.c"), format!("{h}.so")],
+        "temporaries left"
+    );
     let mut lib = Library::open(&built[0].library, entries(), spans(), 1).unwrap();
     let xs = Value::Array(ArrayValue::new(vec![3], ArrayData::I64(vec![1, 2, 3])).unwrap());
     assert_eq!(lib.call(0, &[xs]).unwrap(), [Value::Scalar(Scalar::I64(6))]);
@@ -164,7 +177,9 @@ fn missing_compiler() {
 
 #[test]
 fn sum_and_argument_checks() {
-    let Some((_dir, mut lib)) = open(1) else { return };
+    let Some((_dir, mut lib)) = open(1) else {
+        return;
+    };
     assert_eq!(lib.entry_index("sum"), Some(0));
     let xs = |v: Vec<i64>| Value::Array(ArrayValue::new(vec![v.len()], ArrayData::I64(v)).unwrap());
     assert_eq!(
@@ -197,10 +212,17 @@ fn sum_and_argument_checks() {
 
 #[test]
 fn errors_carry_spans() {
-    let Some((_dir, mut lib)) = open(1) else { return };
+    let Some((_dir, mut lib)) = open(1) else {
+        return;
+    };
     let k = |k: i64| [Value::Scalar(Scalar::I64(k))];
     let msg = "index 7 out of bounds for array of shape [3]";
-    for (id, span) in [(0, Some(spans()[0])), (2, Some(spans()[2])), (-1, None), (9, None)] {
+    for (id, span) in [
+        (0, Some(spans()[0])),
+        (2, Some(spans()[2])),
+        (-1, None),
+        (9, None),
+    ] {
         assert_eq!(
             lib.call(1, &k(id)).unwrap_err(),
             CallError {
@@ -215,13 +237,17 @@ fn errors_carry_spans() {
 
 #[test]
 fn threads_reach_the_context() {
-    let Some((_dir, mut lib)) = open(3) else { return };
+    let Some((_dir, mut lib)) = open(3) else {
+        return;
+    };
     assert_eq!(lib.call(3, &[]).unwrap(), [Value::Scalar(Scalar::I64(3))]);
 }
 
 #[test]
 fn scalar_encodings() {
-    let Some((_dir, mut lib)) = open(1) else { return };
+    let Some((_dir, mut lib)) = open(1) else {
+        return;
+    };
     let args = [
         Scalar::I8(-5),
         Scalar::I16(-300),
@@ -280,7 +306,9 @@ fn sample(t: PrimType, i: usize) -> Scalar {
 
 #[test]
 fn every_type_and_rank_round_trips() {
-    let Some((_dir, mut lib)) = open(2) else { return };
+    let Some((_dir, mut lib)) = open(2) else {
+        return;
+    };
     for (ti, t) in types().into_iter().enumerate() {
         for rank in 0..4 {
             let index = 4 + 4 * ti + rank;
