@@ -206,8 +206,8 @@ pub fn compiler_available() -> bool {
 /// The output of `<cc> --version`, run once per process and compiler;
 /// [`BuildError::NoCompiler`] when it cannot be run or fails.
 pub fn compiler_version(cc: &[String]) -> Result<String, BuildError> {
-    static VERSIONS: OnceLock<Mutex<HashMap<Vec<String>, Result<String, String>>>> =
-        OnceLock::new();
+    type Versions = HashMap<Vec<String>, Result<String, String>>;
+    static VERSIONS: OnceLock<Mutex<Versions>> = OnceLock::new();
     let versions = VERSIONS.get_or_init(Default::default);
     // Held while the compiler runs: the first thread asks, the others wait.
     let mut versions = versions.lock().unwrap_or_else(|e| e.into_inner());

@@ -300,7 +300,7 @@ fn sample(t: PrimType, i: usize) -> Scalar {
         PrimType::Float(FloatType::F16) => Scalar::F16(f16::from_f32(x as f32 * 0.25)),
         PrimType::Float(FloatType::F32) => Scalar::F32(x as f32 / 3.0),
         PrimType::Float(FloatType::F64) => Scalar::F64(x as f64 / 7.0),
-        PrimType::Bool => Scalar::Bool(i % 3 == 0),
+        PrimType::Bool => Scalar::Bool(i.is_multiple_of(3)),
     }
 }
 
