@@ -63,12 +63,17 @@ impl C {
     /// Without a C compiler, the interpreter runs it (after one warning
     /// per process).
     pub fn load_compiled(&self, compiled: Compiled) -> Result<Box<dyn Loaded>, DriverError> {
+        let options = BuildOptions::from_env();
+        if build::compiler_version(&options.cc).is_err() {
+            warn_no_compiler(&options);
+            return Ok(Box::new(Interpreted(compiled)));
+        }
         let program = emit(&compiled.program).map_err(|e| {
             DriverError::Unsupported(Message::Text(format!(
                 "the C backend cannot compile this program: {e}"
             )))
         })?;
-        self.load_c(compiled, program, &BuildOptions::from_env())
+        self.load_c(compiled, program, &options)
     }
 
     /// The end of [`C::load_compiled`], after the code generator:
