@@ -12,3 +12,5 @@ pub const RUNTIME: &str = concat!(
     include_str!("runtime/prims.h"),
     include_str!("runtime/mem.h"),
 );
+
+pub use emit::CProgram;

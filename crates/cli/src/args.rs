@@ -40,6 +40,24 @@ pub struct CheckArgs {
 pub enum BackendKind {
     /// The reference interpreter.
     Interp,
+    /// Compiled to C with OpenMP (the interpreter when there is no C
+    /// compiler).
+    C,
+}
+
+impl BackendKind {
+    /// The backend, compiling with `config`; `threads` is used by
+    /// compiled backends (`None`: `PARAD_THREADS`, else every core).
+    pub fn backend(
+        self,
+        config: parad_driver::Config,
+        threads: Option<usize>,
+    ) -> Box<dyn parad_driver::Backend> {
+        match self {
+            BackendKind::Interp => Box::new(parad_driver::Interp::new(config)),
+            BackendKind::C => Box::new(parad_driver::C::new(config, threads)),
+        }
+    }
 }
 
 #[derive(Args)]
@@ -54,6 +72,9 @@ pub struct RunArgs {
     pub binary: bool,
     #[arg(long, value_enum, default_value = "interp")]
     pub backend: BackendKind,
+    /// Threads of compiled programs (default: `PARAD_THREADS`, else every core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub threads: Option<u32>,
     /// Print the IR after these passes to standard error.
     #[arg(long, value_name = "PASS", value_delimiter = ',', value_parser = pass_values())]
     pub dump_after: Vec<String>,
@@ -66,6 +87,9 @@ pub struct TestArgs {
     pub paths: Vec<PathBuf>,
     #[arg(long, value_enum, default_value = "interp")]
     pub backend: BackendKind,
+    /// Threads of compiled programs (default: `PARAD_THREADS`, else every core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub threads: Option<u32>,
     /// Skip files and cases with this tag (may be repeated).
     #[arg(long, value_name = "TAG")]
     pub exclude: Vec<String>,
@@ -85,6 +109,9 @@ pub struct BenchArgs {
     pub paths: Vec<PathBuf>,
     #[arg(long, value_enum, default_value = "interp")]
     pub backend: BackendKind,
+    /// Threads of compiled programs (default: `PARAD_THREADS`, else every core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub threads: Option<u32>,
     /// Timed runs per dataset (after one warm-up run).
     #[arg(short = 'r', long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
     pub runs: u32,

@@ -1,15 +1,16 @@
 //! `parad bench`: time entry points on their test datasets.
 
-use crate::args::{BackendKind, BenchArgs};
+use crate::args::BenchArgs;
 use crate::Failure;
-use parad_driver::{Backend, Interp};
+use parad_driver::Config;
 use parad_testrun::{bench::to_json, bench_files, find_fut_files, BenchOptions};
 
 pub fn bench(args: &BenchArgs) -> Result<(), Failure> {
     let files = find_fut_files(&args.paths).map_err(Failure::msg)?;
-    let backend: &dyn Backend = match args.backend {
-        BackendKind::Interp => &Interp::default(),
-    };
+    let backend = args
+        .backend
+        .backend(Config::default(), args.threads.map(|n| n as usize));
+    let backend = backend.as_ref();
     let options = BenchOptions {
         runs: args.runs as usize,
         exclude: args.exclude.clone(),

@@ -1,16 +1,16 @@
 //! `parad run`: call an entry point with arguments from standard input.
 
-use crate::args::{BackendKind, RunArgs};
+use crate::args::RunArgs;
 use crate::Failure;
-use parad_driver::{Backend, Config, Interp};
+use parad_driver::Config;
 use std::io::{Read, Write};
 
 pub fn run(args: &RunArgs) -> Result<(), Failure> {
     // Dumps asked for with --dump-after go to standard error.
     let config = Config::default().with_dump_after(&args.dump_after);
-    let backend = match args.backend {
-        BackendKind::Interp => Interp::new(config),
-    };
+    let backend = args
+        .backend
+        .backend(config, args.threads.map(|n| n as usize));
     let mut program = backend.load(&args.program).map_err(|e| {
         if e.is_unsupported() {
             Failure::msg(e.render())

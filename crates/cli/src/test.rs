@@ -1,16 +1,17 @@
 //! `parad test`: run the test blocks of programs.
 
-use crate::args::{BackendKind, TestArgs};
+use crate::args::TestArgs;
 use crate::Failure;
-use parad_driver::{Backend, Interp};
+use parad_driver::Config;
 use parad_testrun::{find_fut_files, run_files, Options};
 use std::io::Write;
 
 pub fn test(args: &TestArgs) -> Result<(), Failure> {
     let files = find_fut_files(&args.paths).map_err(Failure::msg)?;
-    let backend: &dyn Backend = match args.backend {
-        BackendKind::Interp => &Interp::default(),
-    };
+    let backend = args
+        .backend
+        .backend(Config::default(), args.threads.map(|n| n as usize));
+    let backend = backend.as_ref();
     let options = Options {
         exclude: args.exclude.clone(),
         entry: args.entry.clone(),

@@ -67,6 +67,8 @@ fn usage_errors_exit_2() {
         &["run", "--backend=nonesuch", "x.fut"],
         &["bench"],
         &["bench", "-r", "0", "x.fut"],
+        &["run", "--threads", "0", "x.fut"],
+        &["test", "--threads=x", "x.fut"],
     ] {
         let o = parad(args);
         assert_eq!(code(&o), 2, "parad {args:?}\n{}", stderr(&o));
@@ -282,6 +284,48 @@ fn test_prints_summary() {
     let last = out.lines().last().unwrap_or("");
     assert_eq!(last, "2 passed, 0 failed, 1 skipped", "{out}");
     assert_eq!(code(&o), 0, "{out}");
+}
+
+/// `--backend c` and `--threads` are accepted by run, test and bench;
+/// whatever the C backend cannot compile yet is a skip for `test`, and
+/// programs run (by the interpreter) when there is no C compiler.
+#[test]
+fn c_backend_and_threads_are_accepted() {
+    let d = tempfile::tempdir().unwrap();
+    let p = write(
+        d.path(),
+        "inc.fut",
+        "-- ==\n-- input { 1 } output { 2 }\n-- compiled input { 2 } output { 3 }\n\ndef main (x: i32) : i32 = x + 1\n",
+    );
+    let o = parad(&["test", "--backend", "c", "--threads", "2", s(&p)]);
+    no_panic(&o);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let o = parad(&["bench", "--backend=c", "--threads=2", "-r", "1", s(&p)]);
+    no_panic(&o);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let o = Command::new(env!("CARGO_BIN_EXE_parad"))
+        .args(["test", "--backend", "c", s(&p)])
+        .env("CC", "/nonexistent/cc")
+        .output()
+        .unwrap();
+    no_panic(&o);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        "parad: no C compiler found (/nonexistent/cc); using the interpreter\n"
+    );
+    assert!(
+        stdout(&o).ends_with("1 passed, 0 failed, 1 skipped\n"),
+        "{}",
+        stdout(&o)
+    );
+    let o = parad_with_stdin(&["run", "--backend", "c", "--threads", "1", s(&p)], "41");
+    no_panic(&o);
+    if code(&o) == 0 {
+        assert_eq!(stdout(&o).trim(), "42i32");
+    } else {
+        assert!(stderr(&o).contains("C"), "{}", stderr(&o));
+    }
 }
 
 #[test]

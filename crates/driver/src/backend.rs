@@ -38,4 +38,11 @@ pub trait Loaded {
         let _ = entry;
         true
     }
+
+    /// How the program was compiled, in one line for people (e.g. the C
+    /// backend's compile time and whether its cache had the library);
+    /// `parad bench` shows it.
+    fn compile_note(&self) -> Option<String> {
+        None
+    }
 }

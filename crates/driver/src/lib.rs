@@ -17,7 +17,7 @@
 //!            optimise        simplify, hoist out of maps, simplify `optimise`
 //!                                                      │
 //!                                                      ▼
-//!                                  Compiled ─► Backend (Interp) ─► Loaded::call
+//!                                  Compiled ─► Backend (Interp, C) ─► Loaded::call
 //! ```
 //!
 //! After the front end and after each pass, the program is given to
@@ -63,6 +63,7 @@
 //! ```
 
 mod backend;
+mod c;
 mod config;
 mod error;
 mod front;
@@ -71,6 +72,7 @@ mod passes;
 mod pipeline;
 
 pub use backend::{Backend, Loaded};
+pub use c::{default_threads, CompiledC, C};
 pub use config::{
     check_ir_by_default, dump_text, dump_to_stderr, dump_to_stdout, stage_names, Config, DumpHook,
 };

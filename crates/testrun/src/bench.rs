@@ -150,6 +150,9 @@ fn bench_file(
             return;
         }
     };
+    if let Some(note) = program.compile_note() {
+        let _ = writeln!(out, "{shown}: {note}");
+    }
     for (entry, dataset, case) in datasets {
         let heading = format!("{shown}:{entry} {dataset}");
         if let Some(why) = excluded(backend, options, &case.modifiers) {

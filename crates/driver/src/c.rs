@@ -1,0 +1,180 @@
+//! The compiled C backend as a [`Backend`]: the driver's pipeline, then
+//! the C code generator (`parad_cgen`), a C compiler (through the cache
+//! of `parad_cgen::build`) and the loaded library.
+//!
+//! Run-time errors are reported exactly as the interpreter reports them
+//! (the same diagnostic, at the same span), and entry points left out by
+//! a stage are unsupported in the same way. Without a C compiler the
+//! backend warns once per process and runs programs with the interpreter
+//! instead (and then counts as an interpreter, so that cases marked
+//! `compiled` are skipped).
+
+use crate::backend::{Backend, Loaded};
+use crate::config::Config;
+use crate::error::{DriverError, Message};
+use crate::interp::Interpreted;
+use crate::pipeline::Compiled;
+use parad_cgen::build::{self, BuildOptions, Built};
+use parad_cgen::load::Library;
+use parad_cgen::CProgram;
+use parad_core::Program;
+use parad_interp::RunError;
+use parad_values::Value;
+use std::path::Path;
+use std::sync::Once;
+
+/// The C backend, compiling with its [`Config`] and running programs
+/// with `threads` threads (`None`: [`default_threads`]).
+#[derive(Clone, Debug, Default)]
+pub struct C {
+    pub config: Config,
+    pub threads: Option<usize>,
+}
+
+/// The C code generator: the one place the driver calls it.
+fn emit(program: &Program) -> Result<CProgram, String> {
+    parad_cgen::emit::emit(program)
+}
+
+/// Threads of a program when not told: `PARAD_THREADS` if it is a
+/// positive number, else the machine's available parallelism.
+pub fn default_threads() -> usize {
+    std::env::var("PARAD_THREADS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+impl C {
+    pub fn new(config: Config, threads: Option<usize>) -> C {
+        C { config, threads }
+    }
+
+    /// The number of threads programs run with.
+    pub fn threads(&self) -> usize {
+        self.threads
+            .filter(|&n| n > 0)
+            .unwrap_or_else(default_threads)
+    }
+
+    /// Compiles a program that has been through the driver's passes:
+    /// generates C, builds it (or finds it in the cache) and loads it.
+    /// Without a C compiler, the interpreter runs it (after one warning
+    /// per process).
+    pub fn load_compiled(&self, compiled: Compiled) -> Result<Box<dyn Loaded>, DriverError> {
+        let options = BuildOptions::from_env();
+        if build::compiler_version(&options.cc).is_err() {
+            warn_no_compiler(&options);
+            return Ok(Box::new(Interpreted(compiled)));
+        }
+        let program = emit(&compiled.program).map_err(|e| {
+            DriverError::Unsupported(Message::Text(format!(
+                "the C backend cannot compile this program: {e}"
+            )))
+        })?;
+        self.load_c(compiled, program, &options)
+    }
+
+    /// The end of [`C::load_compiled`], after the code generator:
+    /// `program` (C text meant to implement `compiled`) built with
+    /// `options` and loaded. Tests use it with hand-written C.
+    pub fn load_c(
+        &self,
+        compiled: Compiled,
+        program: CProgram,
+        options: &BuildOptions,
+    ) -> Result<Box<dyn Loaded>, DriverError> {
+        let built = match build::build_with(&program.source, options) {
+            Ok(b) => b,
+            Err(e) if e.is_no_compiler() => {
+                warn_no_compiler(options);
+                return Ok(Box::new(Interpreted(compiled)));
+            }
+            Err(e) => return Err(internal(e)),
+        };
+        let library = parad_cgen::load::load(&program, &built, self.threads()).map_err(internal)?;
+        Ok(Box::new(CompiledC {
+            compiled,
+            library,
+            built,
+        }))
+    }
+}
+
+/// A failure of the C compiler or the loader on generated code: a bug
+/// of parad, reported as the driver reports its internal errors.
+fn internal(e: impl std::fmt::Display) -> DriverError {
+    DriverError::Program(Message::Text(format!(
+        "error: internal compiler error: {e}\n"
+    )))
+}
+
+fn warn_no_compiler(options: &BuildOptions) {
+    static WARNED: Once = Once::new();
+    WARNED.call_once(|| {
+        eprintln!(
+            "parad: no C compiler found ({}); using the interpreter",
+            options.cc_name()
+        )
+    });
+}
+
+impl Backend for C {
+    fn name(&self) -> &str {
+        "c"
+    }
+
+    /// True only when there is no C compiler (programs are then run by
+    /// the interpreter).
+    fn is_interpreter(&self) -> bool {
+        !build::compiler_available()
+    }
+
+    fn load(&self, path: &Path) -> Result<Box<dyn Loaded>, DriverError> {
+        let compiled = crate::compile_file(path, &self.config)?;
+        self.load_compiled(compiled)
+    }
+}
+
+/// A program compiled to C and loaded.
+#[derive(Debug)]
+pub struct CompiledC {
+    pub compiled: Compiled,
+    pub library: Library,
+    /// How the library was built: its files, whether the cache had it,
+    /// the time it took.
+    pub built: Built,
+}
+
+impl CompiledC {
+    fn runtime_error(&self, e: RunError) -> DriverError {
+        DriverError::Runtime(Message::diagnostic(
+            e.to_diagnostic(),
+            &self.compiled.sources,
+        ))
+    }
+}
+
+impl Loaded for CompiledC {
+    fn call(&mut self, entry: &str, args: Vec<Value>) -> Result<Vec<Value>, DriverError> {
+        if let Some(why) = self.compiled.left_out_reason(entry) {
+            return Err(why);
+        }
+        let Some(index) = self.library.entry_index(entry) else {
+            let e = RunError::new(format!("no entry point named {entry}"), None);
+            return Err(self.runtime_error(e));
+        };
+        self.library
+            .call(index, &args)
+            .map_err(|e| self.runtime_error(RunError::new(e.message, e.span)))
+    }
+
+    fn has_entry(&self, entry: &str) -> bool {
+        self.compiled.has_entry(entry)
+    }
+
+    fn compile_note(&self) -> Option<String> {
+        Some(self.built.describe())
+    }
+}
