@@ -164,7 +164,17 @@ impl Library {
         // SAFETY: loading runs the library's initialisers. Generated
         // libraries have none of their own beyond the C and OpenMP
         // runtimes', which are safe to run at any time.
-        let library = unsafe { libloading::Library::new(path) }.map_err(|e| err(e.to_string()))?;
+        // The library is never unloaded (RTLD_NODELETE): OpenMP's worker
+        // threads outlive any one program, and unloading their code
+        // under them crashes the process at exit.
+        let library: libloading::Library = unsafe {
+            libloading::os::unix::Library::open(
+                Some(path),
+                libloading::os::unix::RTLD_NOW | libloading::os::unix::RTLD_LOCAL | RTLD_NODELETE,
+            )
+        }
+        .map_err(|e| err(e.to_string()))?
+        .into();
         // SAFETY (every `symbol` call): the types are those of the ABI in
         // the module's documentation, which every generated library
         // exports; the pointers are used only while `library` is loaded.
@@ -313,6 +323,9 @@ impl Library {
         results
     }
 }
+
+/// glibc's flag that keeps a library mapped after `dlclose`.
+const RTLD_NODELETE: std::os::raw::c_int = 0x1000;
 
 impl Drop for Library {
     fn drop(&mut self) {
