@@ -482,13 +482,24 @@ impl Printer {
                 out.push_str("} }\n");
             }
             Code::Critical(body) => {
+                // No jump may leave the critical section: errors go to its
+                // end, and on from there.
+                self.labels += 1;
+                let label = format!("critical_end_{}", self.labels);
                 indent(out, d);
                 out.push_str("#pragma omp critical(parad)\n");
                 indent(out, d);
                 out.push_str("{\n");
+                self.exits.push(label.clone());
                 self.block(out, body, d + 1);
+                self.exits.pop();
+                indent(out, d);
+                let _ = writeln!(out, " {label}: ;");
                 indent(out, d);
                 out.push_str("}\n");
+                indent(out, d);
+                let exit = self.exits.last().cloned().unwrap_or_else(|| "cleanup".into());
+                let _ = writeln!(out, "if (PARAD_FAILED(ctx)) goto {exit};");
             }
             Code::Error {
                 span,
@@ -534,6 +545,7 @@ impl Printer {
                 elem,
                 value,
                 mem,
+                offset,
                 shape,
             } => {
                 let t = ctype(*elem);
@@ -567,8 +579,9 @@ impl Printer {
                 indent(out, d);
                 let _ = writeln!(
                     out,
-                    "if ({n} > 0) memcpy(results[{k}].data, {}.data, (size_t)({n}) * sizeof({t}));",
-                    name(mem)
+                    "if ({n} > 0) memcpy(results[{k}].data, ({t} *){}.data + {}, (size_t)({n}) * sizeof({t}));",
+                    name(mem),
+                    exp(offset)
                 );
             }
         }

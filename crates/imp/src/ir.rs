@@ -276,6 +276,8 @@ pub enum Code {
         elem: PrimType,
         value: Option<Exp>,
         mem: Option<VName>,
+        /// Of the first element in `mem`.
+        offset: Exp,
         shape: Vec<Exp>,
     },
     Comment(String),

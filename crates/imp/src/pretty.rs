@@ -163,6 +163,7 @@ fn line(out: &mut String, c: &Code, d: usize) -> fmt::Result {
             value,
             mem,
             shape,
+            ..
         } => match (value, mem) {
             (Some(v), _) => writeln!(out, "output {k} <- {v}: {elem}"),
             (_, Some(m)) => {

@@ -379,6 +379,18 @@ impl Lower {
         self.fail_if(Exp::not(ok), span, &msg, args);
     }
 
+    /// Rows of a map's result must all have the shape of the first.
+    pub(crate) fn check_rows(&mut self, want: &[Exp], got: &[Exp], span: Span) {
+        let bad = any_differ(want, got);
+        let msg = format!(
+            "Cannot build an array from rows of shapes {} and {}",
+            shape_holes(want.len()),
+            shape_holes(got.len())
+        );
+        let args = want.iter().chain(got).cloned().map(arg).collect();
+        self.fail_if(bad, span, &msg, args);
+    }
+
     fn check_same_shape(&mut self, got: &[Exp], want: &[Exp], span: Span) {
         let mut bad = Exp::Const(Scalar::Bool(false));
         for (g, w) in got.iter().zip(want) {
@@ -513,6 +525,22 @@ impl Lower {
             view: false,
         })
     }
+}
+
+/// Whether some dimension differs (false when they are the same
+/// expressions).
+fn any_differ(a: &[Exp], b: &[Exp]) -> Exp {
+    let mut bad = Exp::Const(Scalar::Bool(false));
+    for (x, y) in a.iter().zip(b) {
+        if x != y {
+            let ne = Exp::cmp(CmpOp::Ne, I64, x.clone(), y.clone());
+            bad = match bad {
+                Exp::Const(Scalar::Bool(false)) => ne,
+                b => Exp::not(Exp::and(Exp::not(b), Exp::not(ne))),
+            };
+        }
+    }
+    bad
 }
 
 /// The view `a[ixs]`.

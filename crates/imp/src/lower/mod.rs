@@ -183,6 +183,7 @@ impl Lower {
                     elem: t,
                     value: Some(exp),
                     mem: None,
+                    offset: Exp::i64(0),
                     shape: vec![],
                 }),
                 Val::Array(a) => {
@@ -192,6 +193,7 @@ impl Lower {
                         elem: a.elem,
                         value: None,
                         mem: Some(a.mem),
+                        offset: a.offset.clone(),
                         shape: a.shape.clone(),
                     })
                 }
@@ -397,7 +399,7 @@ impl Lower {
         self.body(&lam.body, &param_names(&lam.params))
     }
 
-    fn stm(&mut self, s: &Stm) -> Result<()> {
+    pub(crate) fn stm(&mut self, s: &Stm) -> Result<()> {
         use parad_core::Exp as E;
         let vals = match &s.exp {
             E::Basic(b) => self.basic(b, &s.pat, s.span)?,

@@ -167,13 +167,13 @@ impl Lower {
             Input::Acc(id) => Some(*id),
             _ => None,
         });
-        for p in &pat[scan_n + red_n..] {
+        for (k, p) in pat[scan_n + red_n..].iter().enumerate() {
             match &p.ty {
                 Type::Acc(_) => map_outs.push(Out::Acc(acc_ins.next().ok_or_else(|| {
                     super::LowerError("internal error: an accumulator result without input".into())
                 })?)),
                 t => {
-                    let shape = self.shape_of(t)?;
+                    let shape = self.map_result_shape(&s.lam, scan_n + red_n + k, t, &inputs, &w)?;
                     map_outs.push(Out::Array(self.alloc(p.name, t.elem().unwrap_or(I64), shape, span)));
                 }
             }
@@ -189,6 +189,7 @@ impl Lower {
             red_ops: &red_ops,
             scan_outs: &scan_outs,
             map_outs: &map_outs,
+            span,
         };
         let red_vals = if !self.par {
             self.seq_screma(&body, Exp::i64(0), w.clone(), red_pat, true)?
@@ -286,6 +287,9 @@ impl Lower {
         self.combine(it.red_ops, reds, &vs[scan_n..scan_n + red_n])?;
         for (o, v) in it.map_outs.iter().zip(&vs[scan_n + red_n..]) {
             if let Out::Array(a) = o {
+                if let Val::Array(x) = v {
+                    self.check_rows(&a.shape[1..], &x.shape, it.span);
+                }
                 self.write_val(a, std::slice::from_ref(i), v)?;
             }
         }
@@ -753,10 +757,136 @@ struct Iter<'a> {
     red_ops: &'a [&'a AccOp],
     scan_outs: &'a [Arr],
     map_outs: &'a [Out],
+    span: Span,
 }
 
 #[allow(dead_code)]
 fn unused(_: Option<Exp>) -> Option<Exp> {
     let _ = row_type;
     None
+}
+
+/// Whether a statement is cheap enough to run once more, before a map,
+/// to learn the sizes of its results: views, sizes and scalar operations.
+fn cheap(s: &parad_core::Stm) -> bool {
+    use BasicOp::*;
+    matches!(
+        &s.exp,
+        parad_core::Exp::Basic(
+            Atom(_) | UnOp(..) | BinOp(..) | TernOp(..) | Cmp(..) | Conv(..) | Index { .. }
+                | Reshape { .. } | Flatten { .. } | Unflatten { .. } | Rearrange { .. }
+                | Reverse { .. } | Size { .. }
+        )
+    )
+}
+
+/// One step of computing a map result's sizes ahead of the map.
+enum SizeStep<'a> {
+    Stm(&'a parad_core::Stm),
+    /// `name = d`: a `size` of an array whose type names that size.
+    Size(VName, parad_core::Dim),
+}
+
+/// The steps that compute the sizes of `lam`'s result `k`, if they are
+/// all [`cheap`] and the sizes are named.
+fn size_slice(lam: &Lambda, k: usize) -> Option<Vec<SizeStep<'_>>> {
+    use parad_core::Dim;
+    let Operand::Var(r) = lam.body.result.get(k)? else { return Some(vec![]) };
+    let stms = &lam.body.stms;
+    let ty_of = |v: VName| stms.iter().flat_map(|s| &s.pat).find(|p| p.name == v).map(|p| &p.ty);
+    let Some(ty) = ty_of(*r) else {
+        // A parameter: its size is its input's.
+        return Some(vec![]);
+    };
+    let mut needed: Vec<VName> = vec![];
+    for d in ty.shape() {
+        match d {
+            Dim::Var(v) => needed.push(*v),
+            Dim::Ext => return None,
+            Dim::Const(_) => {}
+        }
+    }
+    let pos = stms.iter().position(|s| s.pat.iter().any(|p| p.name == *r))?;
+    let mut out = vec![];
+    for s in stms[..pos].iter().rev() {
+        if !s.pat.iter().any(|p| needed.contains(&p.name)) {
+            continue;
+        }
+        if let parad_core::Exp::Basic(BasicOp::Size { arr, dim }) = &s.exp {
+            match ty_of(*arr).map(|t| t.shape().get(*dim).copied()) {
+                Some(Some(d @ Dim::Const(_))) => {
+                    out.push(SizeStep::Size(s.pat[0].name, d));
+                    continue;
+                }
+                Some(Some(d @ Dim::Var(v))) => {
+                    needed.push(v);
+                    out.push(SizeStep::Size(s.pat[0].name, d));
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        if !cheap(s) {
+            return None;
+        }
+        parad_core::free::stm_uses(s, &mut |v| needed.push(v));
+        out.push(SizeStep::Stm(s));
+    }
+    out.reverse();
+    Some(out)
+}
+
+impl Lower {
+    /// The shape of map result `k` (of type `t`), computing sizes known
+    /// only inside the function from its first row.
+    fn map_result_shape(&mut self, lam: &Lambda, k: usize, t: &Type, inputs: &[Input], w: &Exp) -> Result<Vec<Exp>> {
+        if !t.shape().contains(&parad_core::Dim::Ext) {
+            return self.shape_of(t);
+        }
+        let Some(slice) = size_slice(lam, k) else {
+            return unsupported("an array whose size is known only once it exists");
+        };
+        let dims: Vec<VName> = t.shape().iter().map(|_| self.fresh("dim")).collect();
+        for d in &dims {
+            self.emit(Code::Let { var: *d, ty: I64, exp: Exp::i64(0) });
+        }
+        let probe = self.nested(|l| {
+            for (p, inp) in lam.params.iter().zip(inputs) {
+                match inp {
+                    Input::Rows(a) => l.bind(p, row_val(a, Exp::i64(0))),
+                    Input::Acc(id) => l.bind(p, Val::Acc(*id)),
+                }
+            }
+            for step in slice {
+                match step {
+                    SizeStep::Stm(s) => l.stm(s)?,
+                    SizeStep::Size(n, d) => {
+                        let e = l.dim(&d)?;
+                        l.bind(&Param::new(n, parad_core::types::I64), Val::Scalar(e, I64));
+                    }
+                }
+            }
+            let Some(Operand::Var(r)) = lam.body.result.get(k) else { return Ok(()) };
+            let bound = lam.body.stms.iter().flat_map(|s| &s.pat).find(|p| p.name == *r);
+            let shape = match bound {
+                Some(p) => l.shape_of(&p.ty)?,
+                None => match l.lookup(*r)? {
+                    Val::Array(a) => a.shape.clone(),
+                    _ => vec![],
+                },
+            };
+            let mut outer = vec![w.clone()];
+            outer.extend(shape);
+            for (d, e) in dims.iter().zip(outer) {
+                l.emit(Code::Assign { var: *d, exp: e });
+            }
+            Ok(())
+        })?;
+        self.emit(Code::If {
+            cond: Exp::lt(Exp::i64(0), w.clone()),
+            then_br: vec![Code::Block(probe)],
+            else_br: vec![],
+        });
+        Ok(dims.into_iter().map(Exp::Var).collect())
+    }
 }
