@@ -27,6 +27,9 @@ use parad_core::{
     Scan, Scatter, Screma, Soac, Type, VName, WithAcc,
 };
 
+/// Scatters narrower than this run sequentially (see [`Lower::scatter`]).
+const PAR_SCATTER_MIN: i64 = 1 << 16;
+
 /// An input of a screma: rows of an array, or an accumulator passed whole.
 #[derive(Clone, Debug)]
 enum Input {
@@ -687,7 +690,31 @@ impl Lower {
                 let v = row_val(&vals, iv);
                 l.update_at(std::slice::from_ref(&dst), None, &AccMode::Direct, &idx, &[v])
             };
-            if par {
+            if par && w.as_i64().is_none_or(|n| n >= PAR_SCATTER_MIN) {
+                // Duplicate indices: the last write wins when the scatter
+                // runs sequentially, as in the interpreter (which reverse
+                // AD of scatter relies on); large scatters run in parallel,
+                // where, as in Futhark, which duplicate wins is unspecified.
+                let seq = self.repeated(&mut body)?;
+                let code = self.thread(&mut body)?;
+                let par_code = vec![Code::ParFor {
+                    i,
+                    bound: w.clone(),
+                    schedule: Schedule::Static,
+                    body: code,
+                }];
+                let seq_code = vec![Code::For {
+                    i,
+                    it: parad_base::IntType::I64,
+                    bound: w.clone(),
+                    body: seq,
+                }];
+                self.emit(Code::If {
+                    cond: Exp::lt(w.clone(), Exp::i64(PAR_SCATTER_MIN)),
+                    then_br: seq_code,
+                    else_br: par_code,
+                });
+            } else if par {
                 let code = self.thread(&mut body)?;
                 self.emit(Code::ParFor {
                     i,
