@@ -714,14 +714,6 @@ impl Lower {
                     then_br: seq_code,
                     else_br: par_code,
                 });
-            } else if par {
-                let code = self.thread(&mut body)?;
-                self.emit(Code::ParFor {
-                    i,
-                    bound: w.clone(),
-                    schedule: Schedule::Static,
-                    body: code,
-                });
             } else {
                 let code = self.repeated(&mut body)?;
                 self.emit(Code::For {
