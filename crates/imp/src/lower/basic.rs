@@ -523,6 +523,7 @@ impl Lower {
             shape: a.shape.clone(),
             contig: false,
             view: false,
+            own: true,
         })
     }
 }
@@ -581,11 +582,6 @@ fn index(a: &Arr, ixs: &[Ix]) -> Arr {
         shape,
         contig,
         view: true,
-    }
-}
-
-impl Arr {
-    pub(crate) fn is_int(&self) -> bool {
-        matches!(self.elem, PrimType::Int(IntType::I64))
+        own: false,
     }
 }
