@@ -1049,8 +1049,15 @@ impl Lower {
         if !t.shape().contains(&parad_core::Dim::Ext) {
             return self.shape_of(t);
         }
-        let Some(slice) = size_slice(lam, k) else {
-            return unsupported("an array whose size is known only once it exists");
+        let slice = match size_slice(lam, k) {
+            Some(slice) => slice,
+            // Otherwise the whole function runs once more on the first row
+            // (harmless: it may only consume its rows, and a consumed row is
+            // copied first), unless it updates accumulators.
+            None if inputs.iter().all(|i| matches!(i, Input::Rows(_))) => {
+                lam.body.stms.iter().map(SizeStep::Stm).collect()
+            }
+            None => return unsupported("an array whose size is known only once it exists"),
         };
         let dims: Vec<VName> = t.shape().iter().map(|_| self.fresh("dim")).collect();
         for d in &dims {
@@ -1074,12 +1081,10 @@ impl Lower {
             }
             let Some(Operand::Var(r)) = lam.body.result.get(k) else { return Ok(()) };
             let bound = lam.body.stms.iter().flat_map(|s| &s.pat).find(|p| p.name == *r);
-            let shape = match bound {
-                Some(p) => l.shape_of(&p.ty)?,
-                None => match l.lookup(*r)? {
-                    Val::Array(a) => a.shape.clone(),
-                    _ => vec![],
-                },
+            let shape = match (bound, l.env.get(r)) {
+                (_, Some(Val::Array(a))) => a.shape.clone(),
+                (Some(p), _) => l.shape_of(&p.ty)?,
+                _ => vec![],
             };
             let mut outer = vec![w.clone()];
             outer.extend(shape);
