@@ -60,6 +60,8 @@ pub(crate) enum AccMode {
     Direct,
     Private { privs: Vec<Arr>, chunk: Exp },
     Atomic,
+    /// Updates are dropped (a map's function run ahead for its sizes).
+    Discard,
 }
 
 /// The value of a core variable.
@@ -340,7 +342,7 @@ impl Lower {
         match d {
             Dim::Const(n) => Ok(Exp::i64(*n)),
             Dim::Var(v) => self.operand(&Operand::Var(*v)),
-            Dim::Ext => unsupported("an array whose size is known only once it exists"),
+            Dim::Ext => unsupported("an array whose size is known only once it exists (in a place the C backend does not handle yet)"),
         }
     }
 

@@ -344,6 +344,9 @@ impl Lower {
         let atomic = self.nested(|l| l.par_map_with(it, w, |_| AccMode::Atomic))?;
         let privatisable = !acc_ids.is_empty()
             && acc_ids.iter().all(|id| {
+                !matches!(self.accs[*id].mode, AccMode::Discard)
+            })
+            && acc_ids.iter().all(|id| {
                 let a = &self.accs[*id];
                 a.op.as_ref().is_some_and(|op| op.lam.params.iter().all(|p| p.ty.rank() == 0))
                     && a.arrs.iter().all(|x| x.rank() == a.arrs[0].rank())
@@ -378,7 +381,9 @@ impl Lower {
         for inp in inputs.iter_mut() {
             if let Input::Acc(id) = inp {
                 let mut a = self.accs[*id].clone();
-                a.mode = mode(*id);
+                if !matches!(a.mode, AccMode::Discard) {
+                    a.mode = mode(*id);
+                }
                 self.accs.push(a);
                 *inp = Input::Acc(self.accs.len() - 1);
             }
@@ -533,7 +538,9 @@ impl Lower {
         for inp in inputs.iter_mut() {
             if let Input::Acc(id) = inp {
                 let mut a = self.accs[*id].clone();
-                a.mode = AccMode::Atomic;
+                if !matches!(a.mode, AccMode::Discard) {
+                    a.mode = AccMode::Atomic;
+                }
                 self.accs.push(a);
                 *inp = Input::Acc(self.accs.len() - 1);
             }
@@ -547,9 +554,13 @@ impl Lower {
         let partials = |l: &mut Lower, ops: &[&AccOp]| -> Result<Vec<Arr>> {
             let mut out = vec![];
             for op in ops {
-                for t in op_types(op) {
+                for (t, ne) in op_types(op).iter().zip(&op.neutral) {
                     let mut shape = vec![nchunks.clone()];
-                    shape.extend(l.shape_of(&t)?);
+                    // Values have the neutral element's shape.
+                    match l.val_of(ne)? {
+                        Val::Array(a) => shape.extend(a.shape),
+                        _ => shape.extend(l.shape_of(t)?),
+                    }
                     let like = l.fresh("part");
                     out.push(l.alloc(like, t.elem().unwrap_or(I64), shape, span));
                 }
@@ -702,6 +713,9 @@ impl Lower {
 
     /// `dests[idx] ⊙= vs` in the given mode (out-of-bounds ignored).
     fn update_at(&mut self, dests: &[Arr], op: Option<&AccOp>, mode: &AccMode, idx: &[Exp], vs: &[Val]) -> Result<()> {
+        if let AccMode::Discard = mode {
+            return Ok(());
+        }
         if let AccMode::Private { privs, chunk } = mode {
             let own: Vec<Arr> = privs.iter().map(|p| p.row(chunk.clone())).collect();
             // Bounds are those of the accumulator (the copies have its shape).
@@ -1049,16 +1063,11 @@ impl Lower {
         if !t.shape().contains(&parad_core::Dim::Ext) {
             return self.shape_of(t);
         }
-        let slice = match size_slice(lam, k) {
-            Some(slice) => slice,
-            // Otherwise the whole function runs once more on the first row
-            // (harmless: it may only consume its rows, and a consumed row is
-            // copied first), unless it updates accumulators.
-            None if inputs.iter().all(|i| matches!(i, Input::Rows(_))) => {
-                lam.body.stms.iter().map(SizeStep::Stm).collect()
-            }
-            None => return unsupported("an array whose size is known only once it exists"),
-        };
+        // Otherwise the whole function runs once more on the first row:
+        // harmless, as it may only consume its rows (a consumed row is
+        // copied first), and its accumulator updates are dropped.
+        let slice = size_slice(lam, k)
+            .unwrap_or_else(|| lam.body.stms.iter().map(SizeStep::Stm).collect());
         let dims: Vec<VName> = t.shape().iter().map(|_| self.fresh("dim")).collect();
         for d in &dims {
             self.emit(Code::Let { var: *d, ty: I64, exp: Exp::i64(0) });
@@ -1067,7 +1076,13 @@ impl Lower {
             for (p, inp) in lam.params.iter().zip(inputs) {
                 match inp {
                     Input::Rows(a) => l.bind(p, row_val(a, Exp::i64(0))),
-                    Input::Acc(id) => l.bind(p, Val::Acc(*id)),
+                    Input::Acc(id) => {
+                        let mut a = l.accs[*id].clone();
+                        a.mode = AccMode::Discard;
+                        l.accs.push(a);
+                        let id = l.accs.len() - 1;
+                        l.bind(p, Val::Acc(id))
+                    }
                 }
             }
             for step in slice {
