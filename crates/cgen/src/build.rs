@@ -288,16 +288,7 @@ pub fn build_with(source: &str, options: &BuildOptions) -> Result<Built, BuildEr
     std::fs::rename(&c_tmp, &c_file).map_err(io("write", &c_file))?;
 
     let so_tmp = temporary(dir, &hash, "so");
-    let (program, args) = options.cc.split_first().expect("checked by cache_key");
-    let out = Command::new(program)
-        .args(args)
-        .args(options.flags())
-        .arg("-o")
-        .arg(&so_tmp)
-        .arg(&c_file)
-        .arg("-lm")
-        .output();
-    let out = match out {
+    let out = match compile_units(source, options, dir, &hash, &c_file, &so_tmp) {
         Ok(o) => o,
         Err(error) => {
             return Err(BuildError::NoCompiler {
@@ -331,6 +322,83 @@ pub fn build_with(source: &str, options: &BuildOptions) -> Result<Built, BuildEr
         io("write", &library)(e)
     })?;
     Ok(done(false))
+}
+
+/// Separates the translation units of a generated program: the text
+/// before the first separator (the runtime) starts every unit.
+pub const UNIT_SEPARATOR: &str = "\n/* @parad-unit */\n";
+
+/// Compiles `source` into the shared library `so`: in one step, or, when
+/// it has several units, each unit into an object file at once (one
+/// compiler process per unit, in parallel) and then a link. Returns the
+/// failing (or last) compiler run.
+fn compile_units(
+    source: &str,
+    options: &BuildOptions,
+    dir: &Path,
+    hash: &str,
+    c_file: &Path,
+    so: &Path,
+) -> std::io::Result<std::process::Output> {
+    let (program, args) = options.cc.split_first().expect("checked by cache_key");
+    let cc = || {
+        let mut c = Command::new(program);
+        c.args(args).args(options.flags());
+        c
+    };
+    let mut parts = source.split(UNIT_SEPARATOR);
+    let header = parts.next().unwrap_or("");
+    let units: Vec<&str> = parts.collect();
+    if units.len() < 2 {
+        return cc().arg("-o").arg(so).arg(c_file).arg("-lm").output();
+    }
+    let files: Vec<(PathBuf, PathBuf)> = (0..units.len())
+        .map(|k| {
+            (
+                temporary(dir, &format!("{hash}.{k}"), "c"),
+                temporary(dir, &format!("{hash}.{k}"), "o"),
+            )
+        })
+        .collect();
+    let results: Vec<std::io::Result<std::process::Output>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = units
+            .iter()
+            .zip(&files)
+            .map(|(unit, (c, o))| {
+                scope.spawn(move || {
+                    std::fs::write(c, format!("{header}{unit}"))?;
+                    cc().arg("-c").arg("-o").arg(o).arg(c).output()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| Err(std::io::Error::other("compiler thread panicked"))))
+            .collect()
+    });
+    let cleanup = |files: &[(PathBuf, PathBuf)]| {
+        for (c, o) in files {
+            let _ = std::fs::remove_file(c);
+            let _ = std::fs::remove_file(o);
+        }
+    };
+    for r in results {
+        match r {
+            Ok(out) if out.status.success() => {}
+            other => {
+                cleanup(&files);
+                return other;
+            }
+        }
+    }
+    let out = cc()
+        .arg("-o")
+        .arg(so)
+        .args(files.iter().map(|(_, o)| o))
+        .arg("-lm")
+        .output();
+    cleanup(&files);
+    out
 }
 
 /// A name in `dir` no other thread or process uses.

@@ -34,8 +34,17 @@ pub fn emit_imp(p: &Program) -> CProgram {
     let mut out = String::new();
     out.push_str(crate::RUNTIME);
     out.push_str(PRELUDE);
+    // One translation unit per entry point, compiled in parallel.
     for (k, f) in p.funs.iter().enumerate() {
+        out.push_str(crate::build::UNIT_SEPARATOR);
         Printer::default().function(&mut out, k, f);
+    }
+    out.push_str(crate::build::UNIT_SEPARATOR);
+    for k in 0..p.funs.len() {
+        let _ = writeln!(
+            out,
+            "PARAD_HIDDEN int32_t entry_{k}(struct parad_ctx *ctx, const struct parad_value *args, struct parad_value *results);"
+        );
     }
     out.push_str(
         "int32_t parad_call(struct parad_ctx *ctx, int64_t entry, const struct parad_value *args, struct parad_value *results) {\n  parad_ctx_reset(ctx);\n  switch (entry) {\n",
@@ -60,6 +69,7 @@ static inline int pmem_alloc_n(pmem *m, int64_t n, int64_t size) {
   return pmem_alloc(m, b);
 }
 #define PARAD_FAILED(ctx) __atomic_load_n(&(ctx)->failed, __ATOMIC_RELAXED)
+#define PARAD_HIDDEN __attribute__((visibility("hidden")))
 "#;
 
 pub fn ctype(t: PrimType) -> &'static str {
@@ -268,7 +278,7 @@ impl Printer {
         }
         let _ = writeln!(
             out,
-            "\n/* entry point {} */\nstatic int32_t entry_{k}(struct parad_ctx *ctx, const struct parad_value *args, struct parad_value *results) {{",
+            "\n/* entry point {} */\nPARAD_HIDDEN int32_t entry_{k}(struct parad_ctx *ctx, const struct parad_value *args, struct parad_value *results) {{",
             f.entry.name
         );
         let nres = f.entry.results.len();

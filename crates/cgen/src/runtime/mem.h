@@ -99,7 +99,9 @@ parad_error(struct parad_ctx *ctx, int64_t span, const char *fmt, ...) {
   ctx->error_span = span;
 }
 
-#define PARAD_EXPORT __attribute__((visibility("default")))
+/* Weak: every translation unit of a program carries the runtime, and the
+ * linker keeps one copy of each exported function. */
+#define PARAD_EXPORT __attribute__((visibility("default"), weak))
 
 PARAD_EXPORT int64_t parad_abi_version(void) { return 1; }
 

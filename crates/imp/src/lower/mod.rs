@@ -99,6 +99,8 @@ pub(crate) struct Lower {
     /// Names whose last use is the statement being lowered (by its own
     /// operands, not inside its nested bodies).
     pub(crate) dying: FxHashSet<VName>,
+    /// Nesting depth of sequential versions of parallel SOACs.
+    pub(crate) versions: u32,
 }
 
 /// Lowers every entry point of `p`.
@@ -113,6 +115,7 @@ pub fn lower_program(p: &Program) -> Result<ir::Program> {
         par: true,
         repeat: 0,
         dying: FxHashSet::default(),
+        versions: 0,
     };
     let mut funs = vec![];
     for e in &p.entries {

@@ -31,6 +31,14 @@ use parad_core::{
 /// elements times the threads are at most this many.
 const PRIVATE_ACC_MAX: i64 = 1 << 21;
 
+/// A flat parallel loop needs its rows times its function's statements
+/// to reach this.
+const PAR_MIN_WORK: i64 = 1 << 14;
+
+/// How many levels of a nest get a sequential version whose SOACs may
+/// run in parallel.
+const MAX_VERSION_DEPTH: u32 = 1;
+
 /// Scatters narrower than this run sequentially (see [`Lower::scatter`]).
 const PAR_SCATTER_MIN: i64 = 1 << 16;
 
@@ -200,11 +208,8 @@ impl Lower {
         };
         let red_vals = if !self.par {
             self.seq_screma(&body, Exp::i64(0), w.clone(), red_pat, true)?
-        } else if s.scans.is_empty() && s.reds.is_empty() {
-            self.par_map(&body, &w)?;
-            vec![]
         } else {
-            self.par_chunks(&body, &w, red_pat, span)?
+            self.versioned(&body, &w, red_pat, span)?
         };
         let mut out: Vec<Val> = scan_outs.into_iter().map(Val::Array).collect();
         out.extend(red_vals);
@@ -213,6 +218,59 @@ impl Lower {
             Out::Acc(id) => Val::Acc(id),
         }));
         Ok(out)
+    }
+
+    /// A top-level screma in two versions chosen at run time from its
+    /// width: parallel across its rows when there is enough work, else a
+    /// sequential loop whose body may itself run its SOACs in parallel
+    /// (the inner level gets the threads when the outer one is narrow).
+    fn versioned(&mut self, it: &Iter, w: &Exp, red_pat: &[Param], span: Span) -> Result<Vec<Val>> {
+        let mut nested = false;
+        let mut cost = 0i64;
+        parad_core::walk::body_stms(&it.lam.body, |s| {
+            cost += 1;
+            nested |= matches!(s.exp, parad_core::Exp::Soac(_) | parad_core::Exp::Loop(_));
+        });
+        let results: Vec<Merge> = red_pat.iter().map(|p| self.merge_var(p.name, &p.ty)).collect();
+        let par_code = self.nested(|l| {
+            let vs = if it.scan_ops.is_empty() && it.red_ops.is_empty() {
+                l.par_map(it, w)?;
+                vec![]
+            } else {
+                l.par_chunks(it, w, &[], span)?
+            };
+            for (m, v) in results.iter().zip(&vs) {
+                l.assign_merge(m, v, false)?;
+            }
+            Ok(())
+        })?;
+        let depth = self.versions;
+        let seq_code = self.nested(|l| {
+            l.versions += 1;
+            let par = l.par;
+            l.par = nested && depth < MAX_VERSION_DEPTH;
+            let vs = l.seq_screma(it, Exp::i64(0), w.clone(), &[], true);
+            l.par = par;
+            l.versions -= 1;
+            for (m, v) in results.iter().zip(&vs?) {
+                l.assign_merge(m, v, false)?;
+            }
+            Ok(())
+        })?;
+        // Nested parallelism pays off from one row per thread; flat
+        // functions need enough rows to cover the cost of starting threads.
+        let enough = if nested {
+            Exp::cmp(CmpOp::Le, I64, Exp::NumThreads, w.clone())
+        } else {
+            Exp::cmp(CmpOp::Le, I64, Exp::i64(PAR_MIN_WORK), Exp::mul(w.clone(), Exp::i64(cost.max(1))))
+        };
+        let single = Exp::cmp(CmpOp::Eq, I64, Exp::NumThreads, Exp::i64(1));
+        self.emit(Code::If {
+            cond: Exp::and(Exp::not(single), enough),
+            then_br: par_code,
+            else_br: seq_code,
+        });
+        Ok(results.iter().map(|m| m.val(None)).collect())
     }
 
     /// The accumulators of a reduction or scan, as merge variables set to
