@@ -234,6 +234,24 @@ fn collect_mems(code: &[Code], out: &mut Vec<VName>) {
     }
 }
 
+/// Loop nests deeper than this are compiled at `-O1`.
+const MAX_OPTIMISED_DEPTH: usize = 12;
+
+/// The depth of the deepest loop nest.
+fn loop_depth(code: &[Code]) -> usize {
+    code.iter()
+        .map(|c| match c {
+            Code::For { body, .. } | Code::While { body, .. } | Code::ParFor { body, .. } => {
+                1 + loop_depth(body)
+            }
+            Code::Block(b) | Code::Critical(b) | Code::Cas { body: b, .. } => loop_depth(b),
+            Code::If { then_br, else_br, .. } => loop_depth(then_br).max(loop_depth(else_br)),
+            _ => 0,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
 fn indent(out: &mut String, depth: usize) {
     for _ in 0..depth {
         out.push_str("  ");
@@ -242,6 +260,12 @@ fn indent(out: &mut String, depth: usize) {
 
 impl Printer {
     fn function(&mut self, out: &mut String, k: usize, f: &Function) {
+        // GCC's loop optimisations take time and memory exponential in
+        // the depth of a loop nest (a loop strip-mined 40 times): such
+        // functions get the cheaper optimisation level.
+        if loop_depth(&f.body) > MAX_OPTIMISED_DEPTH {
+            out.push_str("\n__attribute__((optimize(\"O1\")))");
+        }
         let _ = writeln!(
             out,
             "\n/* entry point {} */\nstatic int32_t entry_{k}(struct parad_ctx *ctx, const struct parad_value *args, struct parad_value *results) {{",

@@ -20,6 +20,9 @@ pub struct Arr {
     pub contig: bool,
     /// The memory variable shares another array's block.
     pub view: bool,
+    /// The memory variable is this value's own (not its parent's, as for
+    /// a row passed to a function), so it is released with the value.
+    pub own: bool,
 }
 
 /// Row-major strides of a shape.
@@ -48,6 +51,7 @@ impl Arr {
             shape,
             contig: true,
             view: false,
+            own: true,
         }
     }
 
@@ -83,6 +87,7 @@ impl Arr {
             shape: self.shape[1..].to_vec(),
             contig: self.contig,
             view: true,
+            own: false,
         }
     }
 
@@ -91,6 +96,7 @@ impl Arr {
         Arr {
             mem,
             view,
+            own: true,
             ..self.clone()
         }
     }
@@ -240,6 +246,7 @@ impl Lower {
             mem,
             offset,
             view: true,
+            own: true,
             ..a
         }
     }

@@ -475,10 +475,12 @@ impl Lower {
     /// copying it first if something else still refers to it.
     pub(crate) fn take_unique(&mut self, like: VName, a: &Arr, span: Span) -> Result<Arr> {
         let mem = self.new_mem(like);
-        if self.owned_here(a.mem) {
+        if a.own && self.owned_here(a.mem) {
             self.emit(Code::MoveMem { dst: mem, src: a.mem });
         } else {
-            self.emit(Code::Borrow { dst: mem, src: a.mem });
+            // A row of another array, or a block owned outside this thread:
+            // shared, so the update below copies it.
+            self.share_mem(mem, a.mem);
         }
         let off = self.fresh("off");
         let strides: Vec<VName> = a.strides.iter().map(|_| self.fresh("stride")).collect();
@@ -523,6 +525,7 @@ impl Lower {
             shape: a.shape.clone(),
             contig: false,
             view: false,
+            own: true,
         })
     }
 }
@@ -581,11 +584,6 @@ fn index(a: &Arr, ixs: &[Ix]) -> Arr {
         shape,
         contig,
         view: true,
-    }
-}
-
-impl Arr {
-    pub(crate) fn is_int(&self) -> bool {
-        matches!(self.elem, PrimType::Int(IntType::I64))
+        own: false,
     }
 }

@@ -40,6 +40,7 @@ impl Merge {
                 shape: shape.iter().map(|s| Exp::Var(*s)).collect(),
                 contig: false,
                 view: false,
+                own: true,
             }),
             Merge::Acc => acc.cloned().expect("an accumulator"),
         }

@@ -384,7 +384,7 @@ impl Lower {
         for u in dead.iter().filter(|u| u.bound) {
             if let Some(Val::Array(a)) = self.env.get(&u.name) {
                 let mem = a.mem;
-                if self.owned_here(mem) && (self.repeat == 0 || a.view) {
+                if a.own && self.owned_here(mem) && (self.repeat == 0 || a.view) {
                     self.emit(Code::Unref(mem));
                 }
             }

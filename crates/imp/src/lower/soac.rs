@@ -27,6 +27,13 @@ use parad_core::{
     Scan, Scatter, Screma, Soac, Type, VName, WithAcc,
 };
 
+/// Accumulators passed to a parallel map get per-thread copies when their
+/// elements times the threads are at most this many.
+const PRIVATE_ACC_MAX: i64 = 1 << 21;
+
+/// Scatters narrower than this run sequentially (see [`Lower::scatter`]).
+const PAR_SCATTER_MIN: i64 = 1 << 16;
+
 /// An input of a screma: rows of an array, or an accumulator passed whole.
 #[derive(Clone, Debug)]
 enum Input {
@@ -322,14 +329,56 @@ impl Lower {
         Ok((scans, reds))
     }
 
-    /// A parallel map: one iteration per row.
+    /// A parallel map: one iteration per row. Accumulators passed in are
+    /// updated in per-thread copies merged afterwards when they are small
+    /// next to the threads' work, atomically otherwise.
     fn par_map(&mut self, it: &Iter, w: &Exp) -> Result<()> {
-        // Accumulators passed in are updated atomically from the threads.
+        let acc_ids: Vec<usize> = it
+            .inputs
+            .iter()
+            .filter_map(|i| match i {
+                Input::Acc(id) => Some(*id),
+                _ => None,
+            })
+            .collect();
+        let atomic = self.nested(|l| l.par_map_with(it, w, |_| AccMode::Atomic))?;
+        let privatisable = !acc_ids.is_empty()
+            && acc_ids.iter().all(|id| {
+                let a = &self.accs[*id];
+                a.op.as_ref().is_some_and(|op| op.lam.params.iter().all(|p| p.ty.rank() == 0))
+                    && a.arrs.iter().all(|x| x.rank() == a.arrs[0].rank())
+            });
+        if !privatisable {
+            self.code.extend(atomic);
+            return Ok(());
+        }
+        let total = acc_ids
+            .iter()
+            .flat_map(|id| self.accs[*id].arrs.iter().map(|a| a.elems()).collect::<Vec<_>>())
+            .fold(Exp::i64(0), Exp::add);
+        let private = self.nested(|l| l.par_map_private(it, w, &acc_ids))?;
+        let cond = Exp::cmp(
+            CmpOp::Le,
+            I64,
+            Exp::mul(total, Exp::NumThreads),
+            Exp::i64(PRIVATE_ACC_MAX),
+        );
+        self.emit(Code::If {
+            cond,
+            then_br: private,
+            else_br: atomic,
+        });
+        Ok(())
+    }
+
+    /// The parallel loop of a map whose accumulator inputs are given the
+    /// mode `mode(id)`.
+    fn par_map_with(&mut self, it: &Iter, w: &Exp, mode: impl Fn(usize) -> AccMode) -> Result<()> {
         let mut inputs = it.inputs.to_vec();
         for inp in inputs.iter_mut() {
             if let Input::Acc(id) = inp {
                 let mut a = self.accs[*id].clone();
-                a.mode = AccMode::Atomic;
+                a.mode = mode(*id);
                 self.accs.push(a);
                 *inp = Input::Acc(self.accs.len() - 1);
             }
@@ -346,6 +395,134 @@ impl Lower {
             schedule: Schedule::Static,
             body,
         });
+        Ok(())
+    }
+
+    /// A map over chunks of rows, one per thread, each updating its own
+    /// copy of the accumulators (initialised to the neutral element);
+    /// then every element of the accumulators combined with the copies.
+    fn par_map_private(&mut self, it: &Iter, w: &Exp, acc_ids: &[usize]) -> Result<()> {
+        let nchunks = self.name_exp("nchunks", I64, Exp::min(w.clone(), Exp::NumThreads));
+        let span = it.span;
+        let mut privs: Vec<(usize, Vec<Arr>)> = vec![];
+        for id in acc_ids {
+            let acc = self.accs[*id].clone();
+            let op = acc.op.clone().expect("privatisable accumulators have operators");
+            let mut ps = vec![];
+            for (a, ne) in acc.arrs.iter().zip(&op.neutral) {
+                let mut shape = vec![nchunks.clone()];
+                shape.extend(a.shape.iter().cloned());
+                let like = self.fresh("private");
+                let p = self.alloc(like, a.elem, shape.clone(), span);
+                let ne = self.operand(ne)?;
+                self.loop_nest(&shape, &mut |l, idx| {
+                    l.emit(Code::Write {
+                        mem: p.mem,
+                        elem: p.elem,
+                        index: p.pos(idx),
+                        value: ne.clone(),
+                    });
+                    Ok(())
+                })?;
+                ps.push(p);
+            }
+            privs.push((*id, ps));
+        }
+        let c = self.fresh("chunk");
+        let mut inputs = it.inputs.to_vec();
+        for inp in inputs.iter_mut() {
+            if let Input::Acc(id) = inp {
+                let ps = &privs.iter().find(|(p, _)| p == id).expect("a copy").1;
+                let mut a = self.accs[*id].clone();
+                a.mode = AccMode::Private {
+                    privs: ps.clone(),
+                    chunk: Exp::Var(c),
+                };
+                self.accs.push(a);
+                *inp = Input::Acc(self.accs.len() - 1);
+            }
+        }
+        let it = Iter {
+            inputs: &inputs,
+            ..*it
+        };
+        let body = self.thread(|l| {
+            let cv = Exp::Var(c);
+            let lo = Exp::div(Exp::mul(cv.clone(), w.clone()), nchunks.clone());
+            let hi = Exp::div(Exp::mul(Exp::add(cv, Exp::i64(1)), w.clone()), nchunks.clone());
+            let lo = l.name_exp("lo", I64, lo);
+            let hi = l.name_exp("hi", I64, hi);
+            let j = l.fresh("j");
+            let inner = l.repeated(|l| {
+                let i = l.name_exp("i", I64, Exp::add(lo.clone(), Exp::Var(j)));
+                l.iteration(&it, &i, &[], &[])
+            })?;
+            l.emit(Code::For {
+                i: j,
+                it: parad_base::IntType::I64,
+                bound: Exp::sub(hi, lo),
+                body: inner,
+            });
+            Ok(())
+        })?;
+        self.emit(Code::ParFor {
+            i: c,
+            bound: nchunks.clone(),
+            schedule: Schedule::Static,
+            body,
+        });
+        // Merge: acc = op(acc, copy_0, copy_1, …), elementwise, rows of
+        // the outer dimension in parallel.
+        for (id, ps) in &privs {
+            let acc = self.accs[*id].clone();
+            let op = acc.op.clone().expect("an operator");
+            let shape = acc.arrs[0].shape.clone();
+            let merge = |l: &mut Lower, idx: &[Exp]| -> Result<()> {
+                let c2 = l.fresh("chunk");
+                let body = l.repeated(|l| {
+                    let mut args: Vec<Val> = acc
+                        .arrs
+                        .iter()
+                        .map(|a| Val::Scalar(a.read(idx), a.elem))
+                        .collect();
+                    let mut pidx = vec![Exp::Var(c2)];
+                    pidx.extend(idx.iter().cloned());
+                    args.extend(ps.iter().map(|p| Val::Scalar(p.read(&pidx), p.elem)));
+                    let new = l.apply(&op.lam, args)?;
+                    let new = l.name_vals(new);
+                    for (a, v) in acc.arrs.iter().zip(&new) {
+                        l.write_val(a, idx, v)?;
+                    }
+                    Ok(())
+                })?;
+                l.emit(Code::For {
+                    i: c2,
+                    it: parad_base::IntType::I64,
+                    bound: nchunks.clone(),
+                    body,
+                });
+                Ok(())
+            };
+            if shape.is_empty() {
+                let code = self.repeated(|l| merge(l, &[]))?;
+                self.emit(Code::Block(code));
+                continue;
+            }
+            let r = self.fresh("row");
+            let body = self.thread(|l| {
+                l.loop_nest(&shape[1..], &mut |l, rest| {
+                    let mut idx = vec![Exp::Var(r)];
+                    idx.extend(rest.iter().cloned());
+                    merge(l, &idx)
+                })
+            })?;
+            self.emit(Code::ParFor {
+                i: r,
+                bound: shape[0].clone(),
+                schedule: Schedule::Static,
+                body,
+            });
+        }
         Ok(())
     }
 
@@ -525,6 +702,19 @@ impl Lower {
 
     /// `dests[idx] ⊙= vs` in the given mode (out-of-bounds ignored).
     fn update_at(&mut self, dests: &[Arr], op: Option<&AccOp>, mode: &AccMode, idx: &[Exp], vs: &[Val]) -> Result<()> {
+        if let AccMode::Private { privs, chunk } = mode {
+            let own: Vec<Arr> = privs.iter().map(|p| p.row(chunk.clone())).collect();
+            // Bounds are those of the accumulator (the copies have its shape).
+            let Some(first) = dests.first() else { return Ok(()) };
+            let cond = Self::in_bounds(first, idx);
+            let code = self.repeated(|l| l.update_at(&own, op, &AccMode::Direct, idx, vs))?;
+            self.emit(Code::If {
+                cond,
+                then_br: code,
+                else_br: vec![],
+            });
+            return Ok(());
+        }
         let Some(first) = dests.first() else { return Ok(()) };
         let cond = Self::in_bounds(first, idx);
         let rows: Vec<Arr> = dests
@@ -687,13 +877,29 @@ impl Lower {
                 let v = row_val(&vals, iv);
                 l.update_at(std::slice::from_ref(&dst), None, &AccMode::Direct, &idx, &[v])
             };
-            if par {
+            if par && w.as_i64().is_none_or(|n| n >= PAR_SCATTER_MIN) {
+                // Duplicate indices: the last write wins when the scatter
+                // runs sequentially, as in the interpreter (which reverse
+                // AD of scatter relies on); large scatters run in parallel,
+                // where, as in Futhark, which duplicate wins is unspecified.
+                let seq = self.repeated(&mut body)?;
                 let code = self.thread(&mut body)?;
-                self.emit(Code::ParFor {
+                let par_code = vec![Code::ParFor {
                     i,
                     bound: w.clone(),
                     schedule: Schedule::Static,
                     body: code,
+                }];
+                let seq_code = vec![Code::For {
+                    i,
+                    it: parad_base::IntType::I64,
+                    bound: w.clone(),
+                    body: seq,
+                }];
+                self.emit(Code::If {
+                    cond: Exp::lt(w.clone(), Exp::i64(PAR_SCATTER_MIN)),
+                    then_br: seq_code,
+                    else_br: par_code,
                 });
             } else {
                 let code = self.repeated(&mut body)?;
@@ -843,8 +1049,15 @@ impl Lower {
         if !t.shape().contains(&parad_core::Dim::Ext) {
             return self.shape_of(t);
         }
-        let Some(slice) = size_slice(lam, k) else {
-            return unsupported("an array whose size is known only once it exists");
+        let slice = match size_slice(lam, k) {
+            Some(slice) => slice,
+            // Otherwise the whole function runs once more on the first row
+            // (harmless: it may only consume its rows, and a consumed row is
+            // copied first), unless it updates accumulators.
+            None if inputs.iter().all(|i| matches!(i, Input::Rows(_))) => {
+                lam.body.stms.iter().map(SizeStep::Stm).collect()
+            }
+            None => return unsupported("an array whose size is known only once it exists"),
         };
         let dims: Vec<VName> = t.shape().iter().map(|_| self.fresh("dim")).collect();
         for d in &dims {
@@ -868,12 +1081,10 @@ impl Lower {
             }
             let Some(Operand::Var(r)) = lam.body.result.get(k) else { return Ok(()) };
             let bound = lam.body.stms.iter().flat_map(|s| &s.pat).find(|p| p.name == *r);
-            let shape = match bound {
-                Some(p) => l.shape_of(&p.ty)?,
-                None => match l.lookup(*r)? {
-                    Val::Array(a) => a.shape.clone(),
-                    _ => vec![],
-                },
+            let shape = match (bound, l.env.get(r)) {
+                (_, Some(Val::Array(a))) => a.shape.clone(),
+                (Some(p), _) => l.shape_of(&p.ty)?,
+                _ => vec![],
             };
             let mut outer = vec![w.clone()];
             outer.extend(shape);
