@@ -238,6 +238,14 @@ def main(argv):
             if "interp_skipped" not in r and r.get("interp") is not None:
                 i_out, _ = run_outputs(parad, prog, e, inp, [], env)
                 r["vs_interp"] = compare(c_out, i_out)
+            elif small and not c_err:
+                # the interpreter is too slow here: compare on the reduced input
+                sprog = os.path.join(out, "bench_%s.fut" % small[0])
+                sinp = os.path.join(out, small[0] + ".in")
+                cs, cs_err = run_outputs(parad, sprog, e, sinp, ["--backend", "c", "--threads", "2"], env)
+                i_out, _ = run_outputs(parad, sprog, e, sinp, [], env)
+                r["vs_interp"] = compare(cs, i_out)
+                r["vs_interp_small"] = small[0]
             if e in refs:
                 ref = futvalues.flatten(futvalues.read_file(os.path.join(out, refs[e])))
                 r["vs_ref"] = compare(c_out, ref)
@@ -329,6 +337,8 @@ def report(results, problems, jax_info, runs, parad, secs):
         if v is None:
             return "—"
         s = "%.1e" % v
+        if k == "vs_interp" and r.get("vs_interp_small"):
+            s += " (on `%s`)" % r["vs_interp_small"]
         if k == "vs_ref":
             s += " (`%s`)" % r["ref"]
         return s if v <= RTOL else "**MISMATCH %s**" % s
