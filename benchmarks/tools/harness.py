@@ -186,7 +186,7 @@ def main(argv):
                     float(note.group(1) or note.group(2))
                 row["compile_cold_was_cached" if threads == 2 else "x"] = note.group(2) is not None
             if errors:
-                problems.append("C backend (%d threads), %s %s: %s" % (threads, name, shown, errors))
+                problems.append("C backend (--threads %d), %s %s: %s" % (threads, name, shown, errors))
             for e in entries:
                 row["entries"][e][key] = res.get(e)
         # interpreter, with an estimate from a reduced input first
@@ -357,8 +357,9 @@ def report(results, problems, jax_info, runs, parad, secs):
                     p("- " + line[2:].strip())
     p("\n## Problems\n")
     if problems:
+        root = os.path.dirname(bench_dir) + os.sep
         for pr in problems:
-            p("- " + pr.replace("\n", " ⏎ ")[:3000])
+            p("- " + pr.replace(root, "").replace("\n", " ⏎ ")[:3000])
     else:
         p("None: every entry point compiled, ran and agreed.")
 
