@@ -5,7 +5,7 @@
 use super::array::{product, row_major, Arr};
 use super::{unsupported, Lower, Result, Val};
 use crate::ir::{Code, ErrorArg, Exp, I64};
-use parad_base::{IntType, PrimType, Scalar, Span};
+use parad_base::{PrimType, Scalar, Span};
 use parad_core::{BasicOp, BinOp, CmpOp, ConvOp, DimIndex, Operand, Param, VName};
 
 fn arg(exp: Exp) -> ErrorArg {

@@ -28,8 +28,9 @@ use parad_core::{
 };
 
 /// Accumulators passed to a parallel map get per-thread copies when their
-/// elements times the threads are at most this many.
-const PRIVATE_ACC_MAX: i64 = 1 << 21;
+/// elements times the threads are at most this many (and not many more
+/// than the map's rows).
+const PRIVATE_ACC_MAX: i64 = 1 << 22;
 
 /// A flat parallel loop needs its rows times its function's statements
 /// to reach this.
@@ -418,12 +419,10 @@ impl Lower {
             .flat_map(|id| self.accs[*id].arrs.iter().map(|a| a.elems()).collect::<Vec<_>>())
             .fold(Exp::i64(0), Exp::add);
         let private = self.nested(|l| l.par_map_private(it, w, &acc_ids))?;
-        let cond = Exp::cmp(
-            CmpOp::Le,
-            I64,
-            Exp::mul(total, Exp::NumThreads),
-            Exp::i64(PRIVATE_ACC_MAX),
-        );
+        // Small next to the input (a few adjoints, a histogram with few
+        // bins): copies; large: atomics, which rarely collide there.
+        let limit = Exp::min(Exp::i64(PRIVATE_ACC_MAX), Exp::add(w.clone(), Exp::i64(1 << 16)));
+        let cond = Exp::cmp(CmpOp::Le, I64, Exp::mul(total, Exp::NumThreads), limit);
         self.emit(Code::If {
             cond,
             then_br: private,
@@ -887,6 +886,10 @@ impl Lower {
         Ok(())
     }
 
+    /// `hist` is a map whose function updates an accumulator over the
+    /// destinations, so it gets the same strategies: per-thread
+    /// sub-histograms merged bin by bin when the histogram is small,
+    /// atomic updates otherwise.
     fn hist(&mut self, h: &Hist, span: Span) -> Result<Vec<Val>> {
         let w = self.operand(&h.w)?;
         let w = self.name_exp("w", I64, w);
@@ -900,33 +903,81 @@ impl Lower {
         for a in inds.iter().chain(&vals) {
             self.check_outer(a, &w, "hist", span);
         }
-        let mode = if self.par { AccMode::Atomic } else { AccMode::Direct };
-        let i = self.fresh("i");
-        let body = |l: &mut Lower, mode: AccMode| {
-            let iv = Exp::Var(i);
-            let idx: Vec<Exp> = inds.iter().map(|a| l.index_exp(a, &iv)).collect();
-            let vs: Vec<Val> = vals.iter().map(|a| row_val(a, iv.clone())).collect();
-            let vs = l.name_vals(vs);
-            l.update_at(&dests, Some(&h.op), &mode, &idx, &vs)
+        self.accs.push(Acc {
+            arrs: dests.clone(),
+            op: Some(h.op.clone()),
+            mode: AccMode::Direct,
+        });
+        let id = self.accs.len() - 1;
+        let lam = self.upd_lambda(&inds, &vals, span);
+        let mut inputs: Vec<Input> = inds.iter().chain(&vals).cloned().map(Input::Rows).collect();
+        inputs.push(Input::Acc(id));
+        let map_outs = [Out::Acc(id)];
+        let it = Iter {
+            lam: &lam,
+            inputs: &inputs,
+            scan_ops: &[],
+            red_ops: &[],
+            scan_outs: &[],
+            map_outs: &map_outs,
+            span,
         };
         if self.par {
-            let code = self.thread(|l| body(l, mode))?;
-            self.emit(Code::ParFor {
-                i,
-                bound: w,
-                schedule: Schedule::Static,
-                body: code,
-            });
+            self.versioned(&it, &w, &[], span)?;
         } else {
-            let code = self.repeated(|l| body(l, mode))?;
-            self.emit(Code::For {
-                i,
-                it: parad_base::IntType::I64,
-                bound: w,
-                body: code,
-            });
+            self.seq_screma(&it, Exp::i64(0), w, &[], true)?;
         }
         Ok(dests.into_iter().map(Val::Array).collect())
+    }
+
+    /// `\(i…, v…, acc) -> upd(acc, [i…], [v…])`, indices made `i64`.
+    fn upd_lambda(&mut self, inds: &[Arr], vals: &[Arr], span: Span) -> Lambda {
+        let mut params = vec![];
+        let mut stms = vec![];
+        let mut idx = vec![];
+        for a in inds {
+            let p = Param::new(self.fresh("ind"), Type::Prim(a.elem));
+            if a.elem == I64 {
+                idx.push(Operand::Var(p.name));
+            } else {
+                let v = self.fresh("ind");
+                stms.push(parad_core::Stm::new(
+                    vec![Param::new(v, parad_core::types::I64)],
+                    BasicOp::Conv(ConvOp::Cast, a.elem, I64, Operand::Var(p.name)),
+                    span,
+                ));
+                idx.push(Operand::Var(v));
+            }
+            params.push(p);
+        }
+        let mut vs = vec![];
+        for a in vals {
+            let t = Type::array(a.elem, vec![parad_core::Dim::Ext; a.rank().saturating_sub(1)]);
+            let p = Param::new(self.fresh("val"), t);
+            vs.push(Operand::Var(p.name));
+            params.push(p);
+        }
+        let acc_ty = Type::Acc(parad_core::AccType {
+            ispace: vec![parad_core::Dim::Ext; inds.len()],
+            elems: params[inds.len()..].iter().map(|p| p.ty.clone()).collect(),
+        });
+        let acc = Param::new(self.fresh("acc"), acc_ty.clone());
+        let out = Param::new(self.fresh("acc"), acc_ty.clone());
+        stms.push(parad_core::Stm::new(
+            vec![out.clone()],
+            BasicOp::Upd {
+                acc: acc.name,
+                inds: idx,
+                vals: vs,
+            },
+            span,
+        ));
+        params.push(acc);
+        Lambda {
+            params,
+            ret: vec![acc_ty],
+            body: parad_core::Body::new(stms, vec![Operand::Var(out.name)]),
+        }
     }
 
     fn scatter(&mut self, s: &Scatter, span: Span) -> Result<Vec<Val>> {
