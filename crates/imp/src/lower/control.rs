@@ -181,7 +181,9 @@ impl Lower {
         for (p, init) in &lp.params {
             let m = self.merge_var(p.name, &p.ty);
             let v = self.val_of(init)?;
-            let take = init.var().is_some_and(|x| self.dying.contains(&x));
+            // A block is taken over only by the one parameter it starts.
+            let once = lp.params.iter().filter(|(_, i)| i == init).count() == 1;
+            let take = once && init.var().is_some_and(|x| self.dying.contains(&x));
             self.assign_merge(&m, &v, take)?;
             let acc = matches!(v, Val::Acc(_)).then_some(v);
             self.env.insert(p.name, m.val(acc.as_ref()));

@@ -1175,8 +1175,10 @@ impl Lower {
         // Otherwise the whole function runs once more on the first row:
         // harmless, as it may only consume its rows (a consumed row is
         // copied first), and its accumulator updates are dropped.
-        let slice = size_slice(lam, k)
-            .unwrap_or_else(|| lam.body.stms.iter().map(SizeStep::Stm).collect());
+        let (slice, whole) = match size_slice(lam, k) {
+            Some(slice) => (slice, false),
+            None => (lam.body.stms.iter().map(SizeStep::Stm).collect(), true),
+        };
         let dims: Vec<VName> = t.shape().iter().map(|_| self.fresh("dim")).collect();
         for d in &dims {
             self.emit(Code::Let { var: *d, ty: I64, exp: Exp::i64(0) });
@@ -1205,9 +1207,11 @@ impl Lower {
             }
             let Some(Operand::Var(r)) = lam.body.result.get(k) else { return Ok(()) };
             let bound = lam.body.stms.iter().flat_map(|s| &s.pat).find(|p| p.name == *r);
+            // The result itself was computed only when the whole function
+            // ran; otherwise its type names its sizes.
             let shape = match (bound, l.env.get(r)) {
+                (Some(p), _) if !whole => l.shape_of(&p.ty)?,
                 (_, Some(Val::Array(a))) => a.shape.clone(),
-                (Some(p), _) => l.shape_of(&p.ty)?,
                 _ => vec![],
             };
             let mut outer = vec![w.clone()];
