@@ -183,13 +183,20 @@ impl Lower {
             Input::Acc(id) => Some(*id),
             _ => None,
         });
-        for (k, p) in pat[scan_n + red_n..].iter().enumerate() {
+        let arrays: Vec<(usize, &Type)> = pat[scan_n + red_n..]
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| !matches!(p.ty, Type::Acc(_)))
+            .map(|(k, p)| (scan_n + red_n + k, &p.ty))
+            .collect();
+        let mut shapes = self.map_result_shapes(&s.lam, &arrays, &inputs, &w)?.into_iter();
+        for p in &pat[scan_n + red_n..] {
             match &p.ty {
                 Type::Acc(_) => map_outs.push(Out::Acc(acc_ins.next().ok_or_else(|| {
                     super::LowerError("internal error: an accumulator result without input".into())
                 })?)),
                 t => {
-                    let shape = self.map_result_shape(&s.lam, scan_n + red_n + k, t, &inputs, &w)?;
+                    let shape = shapes.next().expect("a shape per array result");
                     map_outs.push(Out::Array(self.alloc(p.name, t.elem().unwrap_or(I64), shape, span)));
                 }
             }
@@ -1166,23 +1173,59 @@ fn size_slice(lam: &Lambda, k: usize) -> Option<Vec<SizeStep<'_>>> {
 }
 
 impl Lower {
-    /// The shape of map result `k` (of type `t`), computing sizes known
-    /// only inside the function from its first row.
-    fn map_result_shape(&mut self, lam: &Lambda, k: usize, t: &Type, inputs: &[Input], w: &Exp) -> Result<Vec<Exp>> {
-        if !t.shape().contains(&parad_core::Dim::Ext) {
-            return self.shape_of(t);
+    /// The shapes of map results `ks` (of types `ts`), computing sizes
+    /// known only inside the function from its first row: by the
+    /// statements those sizes depend on when they are cheap, else by
+    /// running the whole function once more, once for all results —
+    /// harmless, as it may only consume its rows (a consumed row is copied
+    /// first), and its accumulator updates are dropped.
+    fn map_result_shapes(&mut self, lam: &Lambda, ks: &[(usize, &Type)], inputs: &[Input], w: &Exp) -> Result<Vec<Vec<Exp>>> {
+        let ext: Vec<(usize, &Type)> = ks
+            .iter()
+            .filter(|(_, t)| t.shape().contains(&parad_core::Dim::Ext))
+            .copied()
+            .collect();
+        let slices: Option<Vec<Vec<SizeStep>>> = ext.iter().map(|(k, _)| size_slice(lam, *k)).collect();
+        let mut shapes: Vec<Option<Vec<Exp>>> = vec![None; ks.len()];
+        match slices {
+            Some(slices) => {
+                for ((k, t), slice) in ext.iter().zip(slices) {
+                    let dims = self.probe(lam, &[(*k, t)], inputs, w, slice, false)?;
+                    let pos = ks.iter().position(|(j, _)| j == k).expect("a result");
+                    shapes[pos] = dims.into_iter().next();
+                }
+            }
+            None => {
+                let all = lam.body.stms.iter().map(SizeStep::Stm).collect();
+                let dims = self.probe(lam, &ext, inputs, w, all, true)?;
+                for ((k, _), d) in ext.iter().zip(dims) {
+                    let pos = ks.iter().position(|(j, _)| j == k).expect("a result");
+                    shapes[pos] = Some(d);
+                }
+            }
         }
-        // Otherwise the whole function runs once more on the first row:
-        // harmless, as it may only consume its rows (a consumed row is
-        // copied first), and its accumulator updates are dropped.
-        let (slice, whole) = match size_slice(lam, k) {
-            Some(slice) => (slice, false),
-            None => (lam.body.stms.iter().map(SizeStep::Stm).collect(), true),
-        };
-        let dims: Vec<VName> = t.shape().iter().map(|_| self.fresh("dim")).collect();
-        for d in &dims {
+        ks.iter()
+            .zip(shapes)
+            .map(|((_, t), s)| match s {
+                Some(s) => Ok(s),
+                None => self.shape_of(t),
+            })
+            .collect()
+    }
+
+    /// Runs `steps` of `lam` on its first row (if any) and returns the
+    /// shapes of results `ks`, in variables.
+    fn probe(&mut self, lam: &Lambda, ks: &[(usize, &Type)], inputs: &[Input], w: &Exp, steps: Vec<SizeStep>, whole: bool) -> Result<Vec<Vec<Exp>>> {
+        let dims: Vec<Vec<VName>> = ks
+            .iter()
+            .map(|(_, t)| t.shape().iter().map(|_| self.fresh("dim")).collect())
+            .collect();
+        for d in dims.iter().flatten() {
             self.emit(Code::Let { var: *d, ty: I64, exp: Exp::i64(0) });
         }
+        // Sequentially: one row is no work to share, and parallel versions
+        // of the statements would only make more code.
+        let par = std::mem::replace(&mut self.par, false);
         let probe = self.nested(|l| {
             for (p, inp) in lam.params.iter().zip(inputs) {
                 match inp {
@@ -1196,7 +1239,7 @@ impl Lower {
                     }
                 }
             }
-            for step in slice {
+            for step in steps {
                 match step {
                     SizeStep::Stm(s) => l.stm(s)?,
                     SizeStep::Size(n, d) => {
@@ -1205,27 +1248,34 @@ impl Lower {
                     }
                 }
             }
-            let Some(Operand::Var(r)) = lam.body.result.get(k) else { return Ok(()) };
-            let bound = lam.body.stms.iter().flat_map(|s| &s.pat).find(|p| p.name == *r);
-            // The result itself was computed only when the whole function
-            // ran; otherwise its type names its sizes.
-            let shape = match (bound, l.env.get(r)) {
-                (Some(p), _) if !whole => l.shape_of(&p.ty)?,
-                (_, Some(Val::Array(a))) => a.shape.clone(),
-                _ => vec![],
-            };
-            let mut outer = vec![w.clone()];
-            outer.extend(shape);
-            for (d, e) in dims.iter().zip(outer) {
-                l.emit(Code::Assign { var: *d, exp: e });
+            for ((k, _), ds) in ks.iter().zip(&dims) {
+                let Some(Operand::Var(r)) = lam.body.result.get(*k) else { continue };
+                let bound = lam.body.stms.iter().flat_map(|s| &s.pat).find(|p| p.name == *r);
+                // The result itself was computed only when the whole
+                // function ran; otherwise its type names its sizes.
+                let shape = match (bound, l.env.get(r)) {
+                    (Some(p), _) if !whole => l.shape_of(&p.ty)?,
+                    (_, Some(Val::Array(a))) => a.shape.clone(),
+                    _ => vec![],
+                };
+                let mut outer = vec![w.clone()];
+                outer.extend(shape);
+                for (d, e) in ds.iter().zip(outer) {
+                    l.emit(Code::Assign { var: *d, exp: e });
+                }
             }
             Ok(())
-        })?;
+        });
+        self.par = par;
+        let probe = probe?;
         self.emit(Code::If {
             cond: Exp::lt(Exp::i64(0), w.clone()),
             then_br: vec![Code::Block(probe)],
             else_br: vec![],
         });
-        Ok(dims.into_iter().map(Exp::Var).collect())
+        Ok(dims
+            .into_iter()
+            .map(|ds| ds.into_iter().map(Exp::Var).collect())
+            .collect())
     }
 }
