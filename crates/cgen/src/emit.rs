@@ -68,6 +68,17 @@ static inline int pmem_alloc_n(pmem *m, int64_t n, int64_t size) {
   if (n < 0 || __builtin_mul_overflow(n, size, &b)) { pmem_unref(m); return 1; }
   return pmem_alloc(m, b);
 }
+/* Moves src's reference into dst and hands dst's old block to src (a
+ * variable that is dead until it is allocated again, which then reuses the
+ * block if it is unique and large enough): loops that build a new array
+ * per iteration alternate between two blocks instead of allocating. */
+static inline void pmem_swap(pmem *dst, pmem *src) {
+  if (dst == src) return;
+  if (src->data == dst->data) { pmem_move(dst, src); return; }
+  pmem old = *dst;
+  *dst = *src;
+  *src = old.rc ? old : PMEM_NULL;
+}
 #define PARAD_FAILED(ctx) __atomic_load_n(&(ctx)->failed, __ATOMIC_RELAXED)
 #define PARAD_HIDDEN __attribute__((visibility("hidden")))
 "#;
@@ -391,7 +402,7 @@ impl Printer {
             }
             Code::MoveMem { dst, src } => {
                 indent(out, d);
-                let _ = writeln!(out, "pmem_move(&{}, &{});", name(*dst), name(*src));
+                let _ = writeln!(out, "pmem_swap(&{}, &{});", name(*dst), name(*src));
             }
             Code::Unref(m) => {
                 indent(out, d);
