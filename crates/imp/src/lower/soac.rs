@@ -174,8 +174,15 @@ impl Lower {
         let red_n = s.red_arity();
         // Results: scans' arrays, reductions' values, mapped arrays.
         let mut scan_outs = vec![];
-        for p in &pat[..scan_n] {
-            let shape = self.shape_of(&p.ty)?;
+        let neutrals: Vec<Operand> = s.scans.iter().flat_map(|o| o.neutral.clone()).collect();
+        for (p, ne) in pat[..scan_n].iter().zip(&neutrals) {
+            // Rows have the neutral element's shape.
+            let shape = match self.val_of(ne)? {
+                Val::Array(a) if p.ty.shape().contains(&parad_core::Dim::Ext) => {
+                    std::iter::once(w.clone()).chain(a.shape).collect()
+                }
+                _ => self.shape_of(&p.ty)?,
+            };
             scan_outs.push(self.alloc(p.name, p.ty.elem().unwrap_or(I64), shape, span));
         }
         let mut map_outs = vec![];
