@@ -373,7 +373,10 @@ fn compile_units(
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().unwrap_or_else(|_| Err(std::io::Error::other("compiler thread panicked"))))
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(std::io::Error::other("compiler thread panicked")))
+            })
             .collect()
     });
     let cleanup = |files: &[(PathBuf, PathBuf)]| {

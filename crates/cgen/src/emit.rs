@@ -121,7 +121,11 @@ fn float_lit(x: f64, suffix: &str) -> String {
     if x.is_nan() {
         "NAN".into()
     } else if x.is_infinite() {
-        if x > 0.0 { "INFINITY".into() } else { "(-INFINITY)".into() }
+        if x > 0.0 {
+            "INFINITY".into()
+        } else {
+            "(-INFINITY)".into()
+        }
     } else {
         format!("{x:e}{suffix}")
     }
@@ -186,7 +190,13 @@ pub fn exp(e: &Exp) -> String {
             if from == to && matches!(op, parad_core::ConvOp::Cast) {
                 exp(x)
             } else {
-                format!("p_{}_{}_{}({})", op.name(), ctype(*from), ctype(*to), exp(x))
+                format!(
+                    "p_{}_{}_{}({})",
+                    op.name(),
+                    ctype(*from),
+                    ctype(*to),
+                    exp(x)
+                )
             }
         }
         Exp::Select(c, a, b) => format!("({} ? {} : {})", exp(c), exp(a), exp(b)),
@@ -234,17 +244,22 @@ struct Printer {
     labels: usize,
     /// The label an error jumps to, per scope.
     exits: Vec<String>,
+    /// The iteration variable of the enclosing parallel loop.
+    iter: Option<String>,
 }
 
 fn collect_mems(code: &[Code], out: &mut Vec<VName>) {
     for c in code {
         match c {
             Code::DeclMem(m) => out.push(*m),
-            Code::Block(b) | Code::For { body: b, .. } | Code::While { body: b, .. } | Code::Critical(b) => {
-                collect_mems(b, out)
-            }
+            Code::Block(b)
+            | Code::For { body: b, .. }
+            | Code::While { body: b, .. }
+            | Code::Critical(b) => collect_mems(b, out),
             Code::Cas { body, .. } => collect_mems(body, out),
-            Code::If { then_br, else_br, .. } => {
+            Code::If {
+                then_br, else_br, ..
+            } => {
                 collect_mems(then_br, out);
                 collect_mems(else_br, out);
             }
@@ -266,7 +281,9 @@ fn loop_depth(code: &[Code]) -> usize {
                 1 + loop_depth(body)
             }
             Code::Block(b) | Code::Critical(b) | Code::Cas { body: b, .. } => loop_depth(b),
-            Code::If { then_br, else_br, .. } => loop_depth(then_br).max(loop_depth(else_br)),
+            Code::If {
+                then_br, else_br, ..
+            } => loop_depth(then_br).max(loop_depth(else_br)),
             _ => 0,
         })
         .max()
@@ -335,8 +352,15 @@ impl Printer {
         lit.push('"');
         indent(out, d);
         let span = span.map_or(-1, |s| s as i64);
-        let exit = self.exits.last().cloned().unwrap_or_else(|| "cleanup".into());
-        let mut call = format!("parad_error(ctx, {span}, {lit}");
+        let exit = self
+            .exits
+            .last()
+            .cloned()
+            .unwrap_or_else(|| "cleanup".into());
+        let mut call = match &self.iter {
+            Some(i) => format!("parad_error_iter(ctx, {i}, {span}, {lit}"),
+            None => format!("parad_error(ctx, {span}, {lit}"),
+        };
         for a in cargs {
             call.push_str(", ");
             call.push_str(&a);
@@ -398,7 +422,12 @@ impl Printer {
             }
             Code::Borrow { dst, src } => {
                 indent(out, d);
-                let _ = writeln!(out, "pmem_unref(&{0}); {0} = pmem_borrow({1});", name(*dst), name(*src));
+                let _ = writeln!(
+                    out,
+                    "pmem_unref(&{0}); {0} = pmem_borrow({1});",
+                    name(*dst),
+                    name(*src)
+                );
             }
             Code::MoveMem { dst, src } => {
                 indent(out, d);
@@ -522,7 +551,12 @@ impl Printer {
                 );
                 self.block(out, body, d + 1);
                 indent(out, d + 1);
-                let _ = writeln!(out, "if (p_cas_{t}(p_, &{}, {})) break;", name(*old), name(*new));
+                let _ = writeln!(
+                    out,
+                    "if (p_cas_{t}(p_, &{}, {})) break;",
+                    name(*old),
+                    name(*new)
+                );
                 indent(out, d);
                 out.push_str("} }\n");
             }
@@ -543,7 +577,11 @@ impl Printer {
                 indent(out, d);
                 out.push_str("}\n");
                 indent(out, d);
-                let exit = self.exits.last().cloned().unwrap_or_else(|| "cleanup".into());
+                let exit = self
+                    .exits
+                    .last()
+                    .cloned()
+                    .unwrap_or_else(|| "cleanup".into());
                 let _ = writeln!(out, "if (PARAD_FAILED(ctx)) goto {exit};");
             }
             Code::Error {
@@ -632,14 +670,25 @@ impl Printer {
         }
     }
 
-    fn par_for(&mut self, out: &mut String, d: usize, i: VName, bound: &Exp, sched: Schedule, body: &[Code]) {
+    fn par_for(
+        &mut self,
+        out: &mut String,
+        d: usize,
+        i: VName,
+        bound: &Exp,
+        sched: Schedule,
+        body: &[Code],
+    ) {
         self.labels += 1;
         let label = format!("iter_end_{}", self.labels);
         let b = format!("{}_n", name(i));
         indent(out, d);
         let _ = writeln!(out, "{{ const i64 {b} = {};", exp(bound));
         indent(out, d);
-        let _ = writeln!(out, "#pragma omp parallel num_threads(ctx->nthreads) if({b} > 1)");
+        let _ = writeln!(
+            out,
+            "#pragma omp parallel num_threads(ctx->nthreads) if({b} > 1)"
+        );
         indent(out, d);
         out.push_str("{\n");
         let mut mems = vec![];
@@ -657,9 +706,11 @@ impl Printer {
         indent(out, d + 1);
         let _ = writeln!(out, "for (i64 {i} = 0; {i} < {b}; {i}++) {{", i = name(i));
         indent(out, d + 2);
-        out.push_str("if (PARAD_FAILED(ctx)) continue;\n");
+        let _ = writeln!(out, "if (parad_skip_iter(ctx, {})) continue;", name(i));
         self.exits.push(label.clone());
+        self.iter = Some(name(i));
         self.block(out, body, d + 2);
+        self.iter = None;
         self.exits.pop();
         indent(out, d + 1);
         let _ = writeln!(out, " {label}: ;");
@@ -672,7 +723,11 @@ impl Printer {
         indent(out, d);
         out.push_str("}\n");
         indent(out, d);
-        let exit = self.exits.last().cloned().unwrap_or_else(|| "cleanup".into());
+        let exit = self
+            .exits
+            .last()
+            .cloned()
+            .unwrap_or_else(|| "cleanup".into());
         let _ = writeln!(out, "if (PARAD_FAILED(ctx)) goto {exit}; }}");
     }
 }

@@ -23,7 +23,8 @@ pub fn dump(args: &DumpArgs) -> Result<(), Failure> {
     }
     if args.stage == "imp" || args.stage == "c" {
         let config = Config::default().with_dump_after(&args.dump_after);
-        let compiled = compile_file(&args.program, &config).map_err(|e| Failure::Program(e.render()))?;
+        let compiled =
+            compile_file(&args.program, &config).map_err(|e| Failure::Program(e.render()))?;
         let imp = parad_imp::lower_program(&compiled.program)
             .map_err(|e| Failure::Program(format!("cannot compile to C: {e}\n")))?;
         if args.stage == "imp" {

@@ -84,16 +84,16 @@ impl Exp {
         }
     }
 
-    pub fn add(a: Exp, b: Exp) -> Exp {
+    pub fn plus(a: Exp, b: Exp) -> Exp {
         Exp::iop(IOp::Add, a, b)
     }
-    pub fn sub(a: Exp, b: Exp) -> Exp {
+    pub fn minus(a: Exp, b: Exp) -> Exp {
         Exp::iop(IOp::Sub, a, b)
     }
-    pub fn mul(a: Exp, b: Exp) -> Exp {
+    pub fn times(a: Exp, b: Exp) -> Exp {
         Exp::iop(IOp::Mul, a, b)
     }
-    pub fn div(a: Exp, b: Exp) -> Exp {
+    pub fn over(a: Exp, b: Exp) -> Exp {
         Exp::iop(IOp::Div, a, b)
     }
     pub fn min(a: Exp, b: Exp) -> Exp {
@@ -117,7 +117,7 @@ impl Exp {
         }
     }
 
-    pub fn not(a: Exp) -> Exp {
+    pub fn negate(a: Exp) -> Exp {
         Exp::Un(UnOp::Not, PrimType::Bool, Box::new(a))
     }
 
@@ -167,11 +167,21 @@ pub enum Code {
     Block(Vec<Code>),
     /// Declares a scalar variable without a value (assigned later, e.g.
     /// in both branches of an `if`).
-    Decl { var: VName, ty: PrimType },
+    Decl {
+        var: VName,
+        ty: PrimType,
+    },
     /// Declares a scalar variable with its value.
-    Let { var: VName, ty: PrimType, exp: Exp },
+    Let {
+        var: VName,
+        ty: PrimType,
+        exp: Exp,
+    },
     /// Assigns a declared scalar variable.
-    Assign { var: VName, exp: Exp },
+    Assign {
+        var: VName,
+        exp: Exp,
+    },
     /// Declares a memory variable at the top of the enclosing scope (its
     /// value is released when the scope ends).
     DeclMem(VName),
@@ -184,12 +194,21 @@ pub enum Code {
         span: usize,
     },
     /// `dst` refers to `src`'s block too (counted).
-    SetMem { dst: VName, src: VName },
+    SetMem {
+        dst: VName,
+        src: VName,
+    },
     /// `dst` refers to `src`'s block without counting (inside a thread,
     /// for blocks owned outside it).
-    Borrow { dst: VName, src: VName },
+    Borrow {
+        dst: VName,
+        src: VName,
+    },
     /// `dst` takes over `src`'s reference; `src` becomes empty.
-    MoveMem { dst: VName, src: VName },
+    MoveMem {
+        dst: VName,
+        src: VName,
+    },
     /// Drops the reference (frees the block when it was the last).
     Unref(VName),
     /// Element `index` of `mem` := `value`.
@@ -216,7 +235,10 @@ pub enum Code {
         body: Vec<Code>,
     },
     /// Runs `body` while the boolean variable `cond` is true.
-    While { cond: VName, body: Vec<Code> },
+    While {
+        cond: VName,
+        body: Vec<Code>,
+    },
     If {
         cond: Exp,
         then_br: Vec<Code>,

@@ -128,7 +128,10 @@ fn line(out: &mut String, c: &Code, d: usize) -> fmt::Result {
             src_off,
             elem,
             elems,
-        } => writeln!(out, "copy {elems} {elem} from {src}[{src_off}..] to {dst}[{dst_off}..]"),
+        } => writeln!(
+            out,
+            "copy {elems} {elem} from {src}[{src_off}..] to {dst}[{dst_off}..]"
+        ),
         Code::AtomicAdd {
             mem,
             elem,
@@ -180,7 +183,12 @@ fn line(out: &mut String, c: &Code, d: usize) -> fmt::Result {
 impl Display for Function {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         let mut s = String::new();
-        nested(&mut s, format_args!("entry {}", self.entry.name), &self.body, 0)?;
+        nested(
+            &mut s,
+            format_args!("entry {}", self.entry.name),
+            &self.body,
+            0,
+        )?;
         f.write_str(&s)
     }
 }

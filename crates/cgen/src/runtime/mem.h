@@ -73,9 +73,11 @@ struct parad_ctx {
   char *error;
   int64_t error_span;
   int error_claimed; /* set atomically by the first parad_error */
+  int64_t error_iter; /* iteration of a parallel loop that failed, or -1 */
 };
 
-static char p_out_of_memory_msg[] = "out of memory";
+/* Weak, so that all translation units of a program share it. */
+__attribute__((weak)) char p_out_of_memory_msg[] = "out of memory";
 
 /* Records the first error since the last reset (thread-safe); later calls
  * are ignored. */
@@ -99,6 +101,43 @@ parad_error(struct parad_ctx *ctx, int64_t span, const char *fmt, ...) {
   ctx->error_span = span;
 }
 
+/* In an iteration of a parallel loop: keeps the error of the lowest
+ * iteration, the one a sequential run meets first (iterations after a
+ * failed one are skipped, earlier ones still run). */
+__attribute__((unused, format(printf, 4, 5))) static void
+parad_error_iter(struct parad_ctx *ctx, int64_t iter, int64_t span, const char *fmt, ...) {
+  char *msg = NULL;
+  va_list ap, ap2;
+  va_start(ap, fmt);
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  if (n >= 0 && (msg = malloc((size_t)n + 1)) != NULL)
+    vsnprintf(msg, (size_t)n + 1, fmt, ap2);
+  va_end(ap2);
+  va_end(ap);
+#pragma omp critical(parad_error)
+  {
+    if (!__atomic_load_n(&ctx->failed, __ATOMIC_ACQUIRE) ||
+        iter < __atomic_load_n(&ctx->error_iter, __ATOMIC_RELAXED)) {
+      if (ctx->error != p_out_of_memory_msg) free(ctx->error);
+      ctx->error = msg != NULL ? msg : p_out_of_memory_msg;
+      ctx->error_span = span;
+      msg = NULL;
+      __atomic_store_n(&ctx->error_iter, iter, __ATOMIC_RELAXED);
+      __atomic_store_n(&ctx->error_claimed, 1, __ATOMIC_RELAXED);
+      __atomic_store_n(&ctx->failed, 1, __ATOMIC_RELEASE);
+    }
+  }
+  free(msg);
+}
+
+/* Whether iteration `iter` of a parallel loop can be skipped: an earlier
+ * one failed. */
+static inline int parad_skip_iter(struct parad_ctx *ctx, int64_t iter) {
+  return __atomic_load_n(&ctx->failed, __ATOMIC_ACQUIRE) &&
+         iter > __atomic_load_n(&ctx->error_iter, __ATOMIC_RELAXED);
+}
+
 /* Weak: every translation unit of a program carries the runtime, and the
  * linker keeps one copy of each exported function. */
 #define PARAD_EXPORT __attribute__((visibility("default"), weak))
@@ -111,6 +150,7 @@ PARAD_EXPORT void parad_ctx_reset(struct parad_ctx *ctx) {
   ctx->error_span = -1;
   ctx->failed = 0;
   ctx->error_claimed = 0;
+  ctx->error_iter = -1;
 }
 
 PARAD_EXPORT struct parad_ctx *parad_ctx_new(int32_t nthreads) {
@@ -118,6 +158,7 @@ PARAD_EXPORT struct parad_ctx *parad_ctx_new(int32_t nthreads) {
   if (ctx == NULL) return NULL;
   ctx->nthreads = nthreads < 1 ? omp_get_max_threads() : nthreads;
   ctx->error_span = -1;
+  ctx->error_iter = -1;
   return ctx;
 }
 

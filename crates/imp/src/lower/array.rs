@@ -29,7 +29,7 @@ pub struct Arr {
 pub fn row_major(shape: &[Exp]) -> Vec<Exp> {
     let mut strides = vec![Exp::i64(1); shape.len()];
     for i in (0..shape.len().saturating_sub(1)).rev() {
-        strides[i] = Exp::mul(strides[i + 1].clone(), shape[i + 1].clone());
+        strides[i] = Exp::times(strides[i + 1].clone(), shape[i + 1].clone());
     }
     strides
 }
@@ -37,7 +37,7 @@ pub fn row_major(shape: &[Exp]) -> Vec<Exp> {
 pub fn product(shape: &[Exp]) -> Exp {
     shape
         .iter()
-        .fold(Exp::i64(1), |a, d| Exp::mul(a, d.clone()))
+        .fold(Exp::i64(1), |a, d| Exp::times(a, d.clone()))
 }
 
 impl Arr {
@@ -69,7 +69,7 @@ impl Arr {
         idx.iter()
             .zip(&self.strides)
             .fold(self.offset.clone(), |a, (i, s)| {
-                Exp::add(a, Exp::mul(i.clone(), s.clone()))
+                Exp::plus(a, Exp::times(i.clone(), s.clone()))
             })
     }
 
@@ -82,7 +82,7 @@ impl Arr {
         Arr {
             mem: self.mem,
             elem: self.elem,
-            offset: Exp::add(self.offset.clone(), Exp::mul(i, self.strides[0].clone())),
+            offset: Exp::plus(self.offset.clone(), Exp::times(i, self.strides[0].clone())),
             strides: self.strides[1..].to_vec(),
             shape: self.shape[1..].to_vec(),
             contig: self.contig,
@@ -114,7 +114,13 @@ pub(crate) fn row_val(a: &Arr, i: Exp) -> super::Val {
 impl Lower {
     /// A fresh uninitialised array of `shape` in a new memory variable
     /// named after `like`.
-    pub(crate) fn alloc(&mut self, like: VName, elem: PrimType, shape: Vec<Exp>, span: Span) -> Arr {
+    pub(crate) fn alloc(
+        &mut self,
+        like: VName,
+        elem: PrimType,
+        shape: Vec<Exp>,
+        span: Span,
+    ) -> Arr {
         let shape: Vec<Exp> = shape
             .into_iter()
             .map(|d| self.name_exp("dim", I64, d))

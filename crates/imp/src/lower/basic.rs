@@ -88,7 +88,10 @@ impl Lower {
             }
             BasicOp::Reshape { arr, shape } => {
                 let a = self.arr(*arr)?;
-                let dims: Vec<Exp> = shape.iter().map(|d| self.operand(d)).collect::<Result<_>>()?;
+                let dims: Vec<Exp> = shape
+                    .iter()
+                    .map(|d| self.operand(d))
+                    .collect::<Result<_>>()?;
                 self.check_reshape(&a, &dims, "reshape", span);
                 one(Val::Array(self.reshaped(like, &a, dims, span)?))
             }
@@ -97,7 +100,7 @@ impl Lower {
                 if a.rank() < 2 {
                     return unsupported("flatten of an array of rank < 2");
                 }
-                let mut dims = vec![Exp::mul(a.shape[0].clone(), a.shape[1].clone())];
+                let mut dims = vec![Exp::times(a.shape[0].clone(), a.shape[1].clone())];
                 dims.extend(a.shape[2..].iter().cloned());
                 one(Val::Array(self.reshaped(like, &a, dims, span)?))
             }
@@ -121,12 +124,12 @@ impl Lower {
             }
             BasicOp::Reverse { arr } => {
                 let a = self.arr(*arr)?;
-                let last = Exp::sub(a.shape[0].clone(), Exp::i64(1));
+                let last = Exp::minus(a.shape[0].clone(), Exp::i64(1));
                 let mut strides = a.strides.clone();
                 let s0 = strides[0].clone();
-                strides[0] = Exp::sub(Exp::i64(0), s0.clone());
+                strides[0] = Exp::minus(Exp::i64(0), s0.clone());
                 let v = Arr {
-                    offset: Exp::add(a.offset.clone(), Exp::mul(last, s0)),
+                    offset: Exp::plus(a.offset.clone(), Exp::times(last, s0)),
                     strides,
                     contig: false,
                     ..a
@@ -177,7 +180,10 @@ impl Lower {
                 one(Val::Array(dst))
             }
             BasicOp::Scratch { elem, shape } => {
-                let dims: Vec<Exp> = shape.iter().map(|d| self.operand(d)).collect::<Result<_>>()?;
+                let dims: Vec<Exp> = shape
+                    .iter()
+                    .map(|d| self.operand(d))
+                    .collect::<Result<_>>()?;
                 for d in &dims {
                     self.check_size(d, "create scratch array", span);
                 }
@@ -185,25 +191,31 @@ impl Lower {
             }
             BasicOp::Concat { arrs } => {
                 let arrs: Vec<Arr> = arrs.iter().map(|a| self.arr(*a)).collect::<Result<_>>()?;
-                let first = arrs.first().ok_or_else(|| super::LowerError("concat of no arrays".into()))?.clone();
+                let first = arrs
+                    .first()
+                    .ok_or_else(|| super::LowerError("concat of no arrays".into()))?
+                    .clone();
                 for a in &arrs[1..] {
                     self.check_concat(&first, a, span);
                 }
                 let outer = arrs
                     .iter()
-                    .fold(Exp::i64(0), |s, a| Exp::add(s, a.shape[0].clone()));
+                    .fold(Exp::i64(0), |s, a| Exp::plus(s, a.shape[0].clone()));
                 let mut shape = vec![outer];
                 shape.extend(first.shape[1..].iter().cloned());
                 let dst = self.alloc(like, first.elem, shape, span);
                 let mut at = Exp::i64(0);
                 for a in &arrs {
                     let part = Arr {
-                        offset: Exp::add(dst.offset.clone(), Exp::mul(at.clone(), dst.strides[0].clone())),
+                        offset: Exp::plus(
+                            dst.offset.clone(),
+                            Exp::times(at.clone(), dst.strides[0].clone()),
+                        ),
                         shape: a.shape.clone(),
                         ..dst.clone()
                     };
                     self.copy_into(&part, a)?;
-                    at = self.name_exp("at", I64, Exp::add(at, a.shape[0].clone()));
+                    at = self.name_exp("at", I64, Exp::plus(at, a.shape[0].clone()));
                 }
                 one(Val::Array(dst))
             }
@@ -223,11 +235,11 @@ impl Lower {
                         I64,
                         Exp::Bin(BinOp::Mod, I64, Box::new(k.clone()), Box::new(n.clone())),
                     );
-                    l.loop_nest(&[n.clone()], &mut |l, idx| {
+                    l.loop_nest(std::slice::from_ref(&n), &mut |l, idx| {
                         let j = Exp::Bin(
                             BinOp::Mod,
                             I64,
-                            Box::new(Exp::add(idx[0].clone(), k.clone())),
+                            Box::new(Exp::plus(idx[0].clone(), k.clone())),
                             Box::new(n.clone()),
                         );
                         let src = super::array::row_val(&a, j);
@@ -265,7 +277,7 @@ impl Lower {
                     eargs.push(ErrorArg { exp: e, ty });
                 }
                 self.fail_if(
-                    Exp::not(c),
+                    Exp::negate(c),
                     span,
                     &format!("Assertion is false: {message}"),
                     eargs,
@@ -291,7 +303,15 @@ impl Lower {
             BinOp::Pow if it.signed() => {
                 let c = Exp::cmp(CmpOp::Lt, t, y.clone(), zero);
                 let msg = "negative exponent {} in integer power";
-                self.fail_if(c, span, msg, vec![ErrorArg { exp: y.clone(), ty: t }]);
+                self.fail_if(
+                    c,
+                    span,
+                    msg,
+                    vec![ErrorArg {
+                        exp: y.clone(),
+                        ty: t,
+                    }],
+                );
             }
             _ => {}
         }
@@ -333,9 +353,9 @@ impl Lower {
                 }
                 Ix::Slice { start, len, stride } => {
                     // len == 0, or start and the last index within [0, d).
-                    let last = Exp::add(
+                    let last = Exp::plus(
                         start.clone(),
-                        Exp::mul(Exp::sub(len.clone(), Exp::i64(1)), stride.clone()),
+                        Exp::times(Exp::minus(len.clone(), Exp::i64(1)), stride.clone()),
                     );
                     let inside = Exp::and(
                         Exp::and(
@@ -356,7 +376,7 @@ impl Lower {
                         ),
                     );
                     ok = Exp::and(ok, c);
-                    let end = Exp::add(start.clone(), Exp::mul(len.clone(), stride.clone()));
+                    let end = Exp::plus(start.clone(), Exp::times(len.clone(), stride.clone()));
                     if stride.as_i64() == Some(1) {
                         parts.push("{}:{}");
                         args.extend([arg(start.clone()), arg(end)]);
@@ -376,7 +396,7 @@ impl Lower {
             shape_holes(a.rank())
         );
         args.extend(a.shape.iter().cloned().map(arg));
-        self.fail_if(Exp::not(ok), span, &msg, args);
+        self.fail_if(Exp::negate(ok), span, &msg, args);
     }
 
     /// Rows of a map's result must all have the shape of the first.
@@ -398,7 +418,7 @@ impl Lower {
                 let ne = Exp::cmp(CmpOp::Ne, I64, g.clone(), w.clone());
                 bad = match bad {
                     Exp::Const(Scalar::Bool(false)) => ne,
-                    b => Exp::not(Exp::and(Exp::not(b), Exp::not(ne))),
+                    b => Exp::negate(Exp::and(Exp::negate(b), Exp::negate(ne))),
                 };
             }
         }
@@ -416,7 +436,12 @@ impl Lower {
             return;
         }
         let c = Exp::lt(n.clone(), Exp::i64(0));
-        self.fail_if(c, span, &format!("Cannot {what} with negative size {{}}"), vec![arg(n.clone())]);
+        self.fail_if(
+            c,
+            span,
+            &format!("Cannot {what} with negative size {{}}"),
+            vec![arg(n.clone())],
+        );
     }
 
     fn check_reshape(&mut self, a: &Arr, dims: &[Exp], what: &str, span: Span) {
@@ -435,7 +460,7 @@ impl Lower {
             shape_holes(dims.len())
         );
         let args = a.shape.iter().chain(dims).cloned().map(arg).collect();
-        self.fail_if(Exp::not(ok), span, &msg, args);
+        self.fail_if(Exp::negate(ok), span, &msg, args);
     }
 
     fn check_concat(&mut self, first: &Arr, a: &Arr, span: Span) {
@@ -445,7 +470,7 @@ impl Lower {
                 let ne = Exp::cmp(CmpOp::Ne, I64, x.clone(), y.clone());
                 bad = match bad {
                     Exp::Const(Scalar::Bool(false)) => ne,
-                    b => Exp::not(Exp::and(Exp::not(b), Exp::not(ne))),
+                    b => Exp::negate(Exp::and(Exp::negate(b), Exp::negate(ne))),
                 };
             }
         }
@@ -454,14 +479,23 @@ impl Lower {
             shape_holes(first.rank()),
             shape_holes(a.rank())
         );
-        let args = first.shape.iter().chain(&a.shape).cloned().map(arg).collect();
+        let args = first
+            .shape
+            .iter()
+            .chain(&a.shape)
+            .cloned()
+            .map(arg)
+            .collect();
         self.fail_if(bad, span, &msg, args);
     }
 
     /// `a` with a new shape: a view when its elements are in order.
     fn reshaped(&mut self, like: VName, a: &Arr, dims: Vec<Exp>, span: Span) -> Result<Arr> {
         let a = self.contiguous(a, span)?;
-        let dims: Vec<Exp> = dims.into_iter().map(|d| self.name_exp("dim", I64, d)).collect();
+        let dims: Vec<Exp> = dims
+            .into_iter()
+            .map(|d| self.name_exp("dim", I64, d))
+            .collect();
         let v = Arr {
             strides: row_major(&dims),
             shape: dims,
@@ -476,7 +510,10 @@ impl Lower {
     pub(crate) fn take_unique(&mut self, like: VName, a: &Arr, span: Span) -> Result<Arr> {
         let mem = self.new_mem(like);
         if a.own && self.owned_here(a.mem) {
-            self.emit(Code::MoveMem { dst: mem, src: a.mem });
+            self.emit(Code::MoveMem {
+                dst: mem,
+                src: a.mem,
+            });
         } else {
             // A row of another array, or a block owned outside this thread:
             // shared, so the update below copies it.
@@ -493,7 +530,10 @@ impl Lower {
                 exp: a.offset.clone(),
             });
             for (v, s) in strides.iter().zip(&a.strides) {
-                l.emit(Code::Assign { var: *v, exp: s.clone() });
+                l.emit(Code::Assign {
+                    var: *v,
+                    exp: s.clone(),
+                });
             }
             Ok(())
         })?;
@@ -508,7 +548,10 @@ impl Lower {
                 exp: Exp::i64(0),
             });
             for (v, s) in strides.iter().zip(&fresh.strides) {
-                l.emit(Code::Assign { var: *v, exp: s.clone() });
+                l.emit(Code::Assign {
+                    var: *v,
+                    exp: s.clone(),
+                });
             }
             Ok(())
         })?;
@@ -539,7 +582,7 @@ fn any_differ(a: &[Exp], b: &[Exp]) -> Exp {
             let ne = Exp::cmp(CmpOp::Ne, I64, x.clone(), y.clone());
             bad = match bad {
                 Exp::Const(Scalar::Bool(false)) => ne,
-                b => Exp::not(Exp::and(Exp::not(b), Exp::not(ne))),
+                b => Exp::negate(Exp::and(Exp::negate(b), Exp::negate(ne))),
             };
         }
     }
@@ -556,12 +599,12 @@ fn index(a: &Arr, ixs: &[Ix]) -> Arr {
     for (k, ix) in ixs.iter().enumerate() {
         match ix {
             Ix::Fix(i) => {
-                offset = Exp::add(offset, Exp::mul(i.clone(), a.strides[k].clone()));
+                offset = Exp::plus(offset, Exp::times(i.clone(), a.strides[k].clone()));
                 contig &= fixed_prefix;
             }
             Ix::Slice { start, len, stride } => {
-                offset = Exp::add(offset, Exp::mul(start.clone(), a.strides[k].clone()));
-                strides.push(Exp::mul(a.strides[k].clone(), stride.clone()));
+                offset = Exp::plus(offset, Exp::times(start.clone(), a.strides[k].clone()));
+                strides.push(Exp::times(a.strides[k].clone(), stride.clone()));
                 shape.push(len.clone());
                 contig &= fixed_prefix && stride.as_i64() == Some(1);
                 fixed_prefix = false;

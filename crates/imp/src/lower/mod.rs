@@ -58,7 +58,10 @@ pub(crate) struct Acc {
 #[derive(Clone, Debug)]
 pub(crate) enum AccMode {
     Direct,
-    Private { privs: Vec<Arr>, chunk: Exp },
+    Private {
+        privs: Vec<Arr>,
+        chunk: Exp,
+    },
     Atomic,
     /// Updates are dropped (a map's function run ahead for its sizes).
     Discard,
@@ -223,7 +226,10 @@ impl Lower {
     }
 
     /// Like [`Lower::nested`], inside a repeated region (loop or lambda).
-    pub(crate) fn repeated(&mut self, f: impl FnOnce(&mut Lower) -> Result<()>) -> Result<Vec<Code>> {
+    pub(crate) fn repeated(
+        &mut self,
+        f: impl FnOnce(&mut Lower) -> Result<()>,
+    ) -> Result<Vec<Code>> {
         self.repeat += 1;
         let r = self.nested(f);
         self.repeat -= 1;

@@ -67,9 +67,14 @@ fn op_types(op: &AccOp) -> Vec<Type> {
 
 /// `Some(t)` when the operator is `+` on one value of type `t`.
 fn is_add(op: &AccOp) -> Option<PrimType> {
-    let [p, q] = &op.lam.params[..] else { return None };
-    let [s] = &op.lam.body.stms[..] else { return None };
-    let parad_core::Exp::Basic(BasicOp::BinOp(BinOp::Add, t, Operand::Var(a), Operand::Var(b))) = &s.exp
+    let [p, q] = &op.lam.params[..] else {
+        return None;
+    };
+    let [s] = &op.lam.body.stms[..] else {
+        return None;
+    };
+    let parad_core::Exp::Basic(BasicOp::BinOp(BinOp::Add, t, Operand::Var(a), Operand::Var(b))) =
+        &s.exp
     else {
         return None;
     };
@@ -88,14 +93,6 @@ fn identity_lambda(l: &mut Lower, tys: Vec<Type>) -> Lambda {
         ret: params.iter().map(|p| p.ty.clone()).collect(),
         params,
         body: parad_core::Body::new(vec![], result),
-    }
-}
-
-/// Row type of an array type.
-fn row_type(t: &Type) -> Type {
-    match t {
-        Type::Array { elem, shape } => Type::array(*elem, shape[1..].to_vec()),
-        t => t.clone(),
     }
 }
 
@@ -196,7 +193,9 @@ impl Lower {
             .filter(|(_, p)| !matches!(p.ty, Type::Acc(_)))
             .map(|(k, p)| (scan_n + red_n + k, &p.ty))
             .collect();
-        let mut shapes = self.map_result_shapes(&s.lam, &arrays, &inputs, &w)?.into_iter();
+        let mut shapes = self
+            .map_result_shapes(&s.lam, &arrays, &inputs, &w)?
+            .into_iter();
         for p in &pat[scan_n + red_n..] {
             match &p.ty {
                 Type::Acc(_) => map_outs.push(Out::Acc(acc_ins.next().ok_or_else(|| {
@@ -204,7 +203,12 @@ impl Lower {
                 })?)),
                 t => {
                     let shape = shapes.next().expect("a shape per array result");
-                    map_outs.push(Out::Array(self.alloc(p.name, t.elem().unwrap_or(I64), shape, span)));
+                    map_outs.push(Out::Array(self.alloc(
+                        p.name,
+                        t.elem().unwrap_or(I64),
+                        shape,
+                        span,
+                    )));
                 }
             }
         }
@@ -246,7 +250,10 @@ impl Lower {
             cost += 1;
             nested |= matches!(s.exp, parad_core::Exp::Soac(_) | parad_core::Exp::Loop(_));
         });
-        let results: Vec<Merge> = red_pat.iter().map(|p| self.merge_var(p.name, &p.ty)).collect();
+        let results: Vec<Merge> = red_pat
+            .iter()
+            .map(|p| self.merge_var(p.name, &p.ty))
+            .collect();
         let par_code = self.nested(|l| {
             let vs = if it.scan_ops.is_empty() && it.red_ops.is_empty() {
                 l.par_map(it, w)?;
@@ -277,11 +284,16 @@ impl Lower {
         let enough = if nested {
             Exp::cmp(CmpOp::Le, I64, Exp::NumThreads, w.clone())
         } else {
-            Exp::cmp(CmpOp::Le, I64, Exp::i64(PAR_MIN_WORK), Exp::mul(w.clone(), Exp::i64(cost.max(1))))
+            Exp::cmp(
+                CmpOp::Le,
+                I64,
+                Exp::i64(PAR_MIN_WORK),
+                Exp::times(w.clone(), Exp::i64(cost.max(1))),
+            )
         };
         let single = Exp::cmp(CmpOp::Eq, I64, Exp::NumThreads, Exp::i64(1));
         self.emit(Code::If {
-            cond: Exp::and(Exp::not(single), enough),
+            cond: Exp::and(Exp::negate(single), enough),
             then_br: par_code,
             else_br: seq_code,
         });
@@ -342,7 +354,13 @@ impl Lower {
 
     /// One iteration `i`: the lambda, then the scans (each new value
     /// written at `i`), the reductions, and the mapped values.
-    fn iteration(&mut self, it: &Iter, i: &Exp, scans: &[Vec<Merge>], reds: &[Vec<Merge>]) -> Result<()> {
+    fn iteration(
+        &mut self,
+        it: &Iter,
+        i: &Exp,
+        scans: &[Vec<Merge>],
+        reds: &[Vec<Merge>],
+    ) -> Result<()> {
         let args: Vec<Val> = it
             .inputs
             .iter()
@@ -379,24 +397,31 @@ impl Lower {
     /// The screma over rows `lo..hi` as one sequential loop; returns the
     /// reductions' values. `write_reds` is unused by callers that read
     /// the merge variables themselves.
-    fn seq_screma(&mut self, it: &Iter, lo: Exp, hi: Exp, red_pat: &[Param], _write_reds: bool) -> Result<Vec<Val>> {
+    fn seq_screma(
+        &mut self,
+        it: &Iter,
+        lo: Exp,
+        hi: Exp,
+        red_pat: &[Param],
+        _write_reds: bool,
+    ) -> Result<Vec<Val>> {
         let (scans, reds) = self.seq_loop(it, lo, hi, red_pat)?;
         let _ = scans;
         Ok(reds.iter().flatten().map(|m| m.val(None)).collect())
     }
 
-    fn seq_loop(&mut self, it: &Iter, lo: Exp, hi: Exp, red_pat: &[Param]) -> Result<(Vec<Vec<Merge>>, Vec<Vec<Merge>>)> {
+    fn seq_loop(&mut self, it: &Iter, lo: Exp, hi: Exp, red_pat: &[Param]) -> Result<(Accs, Accs)> {
         let scans = self.acc_merges(it.scan_ops, &[])?;
         let reds = self.acc_merges(it.red_ops, red_pat)?;
         let j = self.fresh("j");
         let body = self.repeated(|l| {
-            let i = l.name_exp("i", I64, Exp::add(lo.clone(), Exp::Var(j)));
+            let i = l.name_exp("i", I64, Exp::plus(lo.clone(), Exp::Var(j)));
             l.iteration(it, &i, &scans, &reds)
         })?;
         self.emit(Code::For {
             i: j,
             it: parad_base::IntType::I64,
-            bound: Exp::sub(hi, lo),
+            bound: Exp::minus(hi, lo),
             body,
         });
         Ok((scans, reds))
@@ -416,12 +441,13 @@ impl Lower {
             .collect();
         let atomic = self.nested(|l| l.par_map_with(it, w, |_| AccMode::Atomic))?;
         let privatisable = !acc_ids.is_empty()
-            && acc_ids.iter().all(|id| {
-                !matches!(self.accs[*id].mode, AccMode::Discard)
-            })
+            && acc_ids
+                .iter()
+                .all(|id| !matches!(self.accs[*id].mode, AccMode::Discard))
             && acc_ids.iter().all(|id| {
                 let a = &self.accs[*id];
-                a.op.as_ref().is_some_and(|op| op.lam.params.iter().all(|p| p.ty.rank() == 0))
+                a.op.as_ref()
+                    .is_some_and(|op| op.lam.params.iter().all(|p| p.ty.rank() == 0))
                     && a.arrs.iter().all(|x| x.rank() == a.arrs[0].rank())
             });
         if !privatisable {
@@ -430,13 +456,22 @@ impl Lower {
         }
         let total = acc_ids
             .iter()
-            .flat_map(|id| self.accs[*id].arrs.iter().map(|a| a.elems()).collect::<Vec<_>>())
-            .fold(Exp::i64(0), Exp::add);
+            .flat_map(|id| {
+                self.accs[*id]
+                    .arrs
+                    .iter()
+                    .map(|a| a.elems())
+                    .collect::<Vec<_>>()
+            })
+            .fold(Exp::i64(0), Exp::plus);
         let private = self.nested(|l| l.par_map_private(it, w, &acc_ids))?;
         // Small next to the input (a few adjoints, a histogram with few
         // bins): copies; large: atomics, which rarely collide there.
-        let limit = Exp::min(Exp::i64(PRIVATE_ACC_MAX), Exp::add(w.clone(), Exp::i64(1 << 16)));
-        let cond = Exp::cmp(CmpOp::Le, I64, Exp::mul(total, Exp::NumThreads), limit);
+        let limit = Exp::min(
+            Exp::i64(PRIVATE_ACC_MAX),
+            Exp::plus(w.clone(), Exp::i64(1 << 16)),
+        );
+        let cond = Exp::cmp(CmpOp::Le, I64, Exp::times(total, Exp::NumThreads), limit);
         self.emit(Code::If {
             cond,
             then_br: private,
@@ -483,7 +518,10 @@ impl Lower {
         let mut privs: Vec<(usize, Vec<Arr>)> = vec![];
         for id in acc_ids {
             let acc = self.accs[*id].clone();
-            let op = acc.op.clone().expect("privatisable accumulators have operators");
+            let op = acc
+                .op
+                .clone()
+                .expect("privatisable accumulators have operators");
             let mut ps = vec![];
             for (a, ne) in acc.arrs.iter().zip(&op.neutral) {
                 let mut shape = vec![nchunks.clone()];
@@ -524,19 +562,22 @@ impl Lower {
         };
         let body = self.thread(|l| {
             let cv = Exp::Var(c);
-            let lo = Exp::div(Exp::mul(cv.clone(), w.clone()), nchunks.clone());
-            let hi = Exp::div(Exp::mul(Exp::add(cv, Exp::i64(1)), w.clone()), nchunks.clone());
+            let lo = Exp::over(Exp::times(cv.clone(), w.clone()), nchunks.clone());
+            let hi = Exp::over(
+                Exp::times(Exp::plus(cv, Exp::i64(1)), w.clone()),
+                nchunks.clone(),
+            );
             let lo = l.name_exp("lo", I64, lo);
             let hi = l.name_exp("hi", I64, hi);
             let j = l.fresh("j");
             let inner = l.repeated(|l| {
-                let i = l.name_exp("i", I64, Exp::add(lo.clone(), Exp::Var(j)));
+                let i = l.name_exp("i", I64, Exp::plus(lo.clone(), Exp::Var(j)));
                 l.iteration(&it, &i, &[], &[])
             })?;
             l.emit(Code::For {
                 i: j,
                 it: parad_base::IntType::I64,
-                bound: Exp::sub(hi, lo),
+                bound: Exp::minus(hi, lo),
                 body: inner,
             });
             Ok(())
@@ -604,7 +645,13 @@ impl Lower {
 
     /// Reductions and scans at the top level: per-chunk partial results,
     /// combined in order.
-    fn par_chunks(&mut self, it: &Iter, w: &Exp, red_pat: &[Param], span: Span) -> Result<Vec<Val>> {
+    fn par_chunks(
+        &mut self,
+        it: &Iter,
+        w: &Exp,
+        red_pat: &[Param],
+        span: Span,
+    ) -> Result<Vec<Val>> {
         let mut inputs = it.inputs.to_vec();
         for inp in inputs.iter_mut() {
             if let Input::Acc(id) = inp {
@@ -642,9 +689,9 @@ impl Lower {
         let red_parts = partials(self, it.red_ops)?;
         let c = self.fresh("chunk");
         let chunk_bounds = |c: &Exp| {
-            let lo = Exp::div(Exp::mul(c.clone(), w.clone()), nchunks.clone());
-            let hi = Exp::div(
-                Exp::mul(Exp::add(c.clone(), Exp::i64(1)), w.clone()),
+            let lo = Exp::over(Exp::times(c.clone(), w.clone()), nchunks.clone());
+            let hi = Exp::over(
+                Exp::times(Exp::plus(c.clone(), Exp::i64(1)), w.clone()),
                 nchunks.clone(),
             );
             (lo, hi)
@@ -688,7 +735,14 @@ impl Lower {
 
     /// Phases 2 and 3 of a parallel scan: exclusive prefixes of the chunk
     /// totals, then each chunk after the first combined with its prefix.
-    fn scan_fixup(&mut self, it: &Iter, w: &Exp, nchunks: &Exp, totals: &[Arr], span: Span) -> Result<()> {
+    fn scan_fixup(
+        &mut self,
+        it: &Iter,
+        w: &Exp,
+        nchunks: &Exp,
+        totals: &[Arr],
+        span: Span,
+    ) -> Result<()> {
         let carry = self.acc_merges(it.scan_ops, &[])?;
         let mut prefixes = vec![];
         for t in totals {
@@ -712,17 +766,23 @@ impl Lower {
         let c = self.fresh("chunk");
         let body = self.thread(|l| {
             let cv = Exp::Var(c);
-            let lo = Exp::div(Exp::mul(cv.clone(), w.clone()), nchunks.clone());
-            let hi = Exp::div(Exp::mul(Exp::add(cv.clone(), Exp::i64(1)), w.clone()), nchunks.clone());
+            let lo = Exp::over(Exp::times(cv.clone(), w.clone()), nchunks.clone());
+            let hi = Exp::over(
+                Exp::times(Exp::plus(cv.clone(), Exp::i64(1)), w.clone()),
+                nchunks.clone(),
+            );
             let lo = l.name_exp("lo", I64, lo);
             let hi = l.name_exp("hi", I64, hi);
             let j = l.fresh("j");
             let inner = l.repeated(|l| {
-                let i = l.name_exp("i", I64, Exp::add(lo.clone(), Exp::Var(j)));
+                let i = l.name_exp("i", I64, Exp::plus(lo.clone(), Exp::Var(j)));
                 let mut k = 0;
                 for op in it.scan_ops {
                     let n = op.neutral.len();
-                    let mut args: Vec<Val> = prefixes[k..k + n].iter().map(|p| row_val(p, cv.clone())).collect();
+                    let mut args: Vec<Val> = prefixes[k..k + n]
+                        .iter()
+                        .map(|p| row_val(p, cv.clone()))
+                        .collect();
                     args.extend(it.scan_outs[k..k + n].iter().map(|o| row_val(o, i.clone())));
                     let code = l.repeated(|l| {
                         let new = l.apply(&op.lam, args)?;
@@ -740,7 +800,7 @@ impl Lower {
             let inner = vec![Code::For {
                 i: j,
                 it: parad_base::IntType::I64,
-                bound: Exp::sub(hi, lo),
+                bound: Exp::minus(hi, lo),
                 body: inner,
             }];
             l.emit(Code::If {
@@ -771,26 +831,37 @@ impl Lower {
 
     /// Whether `idx` is inside the first `idx.len()` dimensions of `a`.
     fn in_bounds(a: &Arr, idx: &[Exp]) -> Exp {
-        idx.iter().zip(&a.shape).fold(Exp::Const(Scalar::Bool(true)), |c, (i, d)| {
-            Exp::and(
-                c,
+        idx.iter()
+            .zip(&a.shape)
+            .fold(Exp::Const(Scalar::Bool(true)), |c, (i, d)| {
                 Exp::and(
-                    Exp::cmp(CmpOp::Le, I64, Exp::i64(0), i.clone()),
-                    Exp::lt(i.clone(), d.clone()),
-                ),
-            )
-        })
+                    c,
+                    Exp::and(
+                        Exp::cmp(CmpOp::Le, I64, Exp::i64(0), i.clone()),
+                        Exp::lt(i.clone(), d.clone()),
+                    ),
+                )
+            })
     }
 
     /// `dests[idx] ⊙= vs` in the given mode (out-of-bounds ignored).
-    fn update_at(&mut self, dests: &[Arr], op: Option<&AccOp>, mode: &AccMode, idx: &[Exp], vs: &[Val]) -> Result<()> {
+    fn update_at(
+        &mut self,
+        dests: &[Arr],
+        op: Option<&AccOp>,
+        mode: &AccMode,
+        idx: &[Exp],
+        vs: &[Val],
+    ) -> Result<()> {
         if let AccMode::Discard = mode {
             return Ok(());
         }
         if let AccMode::Private { privs, chunk } = mode {
             let own: Vec<Arr> = privs.iter().map(|p| p.row(chunk.clone())).collect();
             // Bounds are those of the accumulator (the copies have its shape).
-            let Some(first) = dests.first() else { return Ok(()) };
+            let Some(first) = dests.first() else {
+                return Ok(());
+            };
             let cond = Self::in_bounds(first, idx);
             let code = self.repeated(|l| l.update_at(&own, op, &AccMode::Direct, idx, vs))?;
             self.emit(Code::If {
@@ -800,7 +871,9 @@ impl Lower {
             });
             return Ok(());
         }
-        let Some(first) = dests.first() else { return Ok(()) };
+        let Some(first) = dests.first() else {
+            return Ok(());
+        };
         let cond = Self::in_bounds(first, idx);
         let rows: Vec<Arr> = dests
             .iter()
@@ -813,7 +886,10 @@ impl Lower {
             })
             .collect();
         let code = self.repeated(|l| {
-            let idx: Vec<Exp> = idx.iter().map(|i| l.name_exp("idx", I64, i.clone())).collect();
+            let idx: Vec<Exp> = idx
+                .iter()
+                .map(|i| l.name_exp("idx", I64, i.clone()))
+                .collect();
             let rows: Vec<Arr> = dests
                 .iter()
                 .map(|d| {
@@ -889,7 +965,13 @@ impl Lower {
     fn rmw(&mut self, rows: &[Arr], op: &AccOp, vs: &[Val]) -> Result<()> {
         let mut args: Vec<Val> = rows
             .iter()
-            .map(|r| if r.rank() == 0 { Val::Scalar(r.read(&[]), r.elem) } else { Val::Array(r.clone()) })
+            .map(|r| {
+                if r.rank() == 0 {
+                    Val::Scalar(r.read(&[]), r.elem)
+                } else {
+                    Val::Array(r.clone())
+                }
+            })
             .collect();
         args.extend(vs.iter().cloned());
         let new = self.apply(&op.lam, args)?;
@@ -966,7 +1048,10 @@ impl Lower {
         }
         let mut vs = vec![];
         for a in vals {
-            let t = Type::array(a.elem, vec![parad_core::Dim::Ext; a.rank().saturating_sub(1)]);
+            let t = Type::array(
+                a.elem,
+                vec![parad_core::Dim::Ext; a.rank().saturating_sub(1)],
+            );
             let p = Param::new(self.fresh("val"), t);
             vs.push(Operand::Var(p.name));
             params.push(p);
@@ -1008,19 +1093,25 @@ impl Lower {
             }
             let i = self.fresh("i");
             let par = self.par;
-            let mut body = |l: &mut Lower| {
+            let body = |l: &mut Lower| {
                 let iv = Exp::Var(i);
                 let idx: Vec<Exp> = inds.iter().map(|a| l.index_exp(a, &iv)).collect();
                 let v = row_val(&vals, iv);
-                l.update_at(std::slice::from_ref(&dst), None, &AccMode::Direct, &idx, &[v])
+                l.update_at(
+                    std::slice::from_ref(&dst),
+                    None,
+                    &AccMode::Direct,
+                    &idx,
+                    &[v],
+                )
             };
             if par && w.as_i64().is_none_or(|n| n >= PAR_SCATTER_MIN) {
                 // Duplicate indices: the last write wins when the scatter
                 // runs sequentially, as in the interpreter (which reverse
                 // AD of scatter relies on); large scatters run in parallel,
                 // where, as in Futhark, which duplicate wins is unspecified.
-                let seq = self.repeated(&mut body)?;
-                let code = self.thread(&mut body)?;
+                let seq = self.repeated(body)?;
+                let code = self.thread(body)?;
                 let par_code = vec![Code::ParFor {
                     i,
                     bound: w.clone(),
@@ -1039,7 +1130,7 @@ impl Lower {
                     else_br: par_code,
                 });
             } else {
-                let code = self.repeated(&mut body)?;
+                let code = self.repeated(body)?;
                 self.emit(Code::For {
                     i,
                     it: parad_base::IntType::I64,
@@ -1078,18 +1169,30 @@ impl Lower {
         Ok(out)
     }
 
-    pub(crate) fn upd(&mut self, acc: VName, inds: &[Operand], vals: &[Operand], _span: Span) -> Result<Vec<Val>> {
+    pub(crate) fn upd(
+        &mut self,
+        acc: VName,
+        inds: &[Operand],
+        vals: &[Operand],
+        _span: Span,
+    ) -> Result<Vec<Val>> {
         let Val::Acc(id) = self.lookup(acc)?.clone() else {
             return unsupported("internal error: upd of a non-accumulator");
         };
         let a = self.accs[id].clone();
-        let idx: Vec<Exp> = inds.iter().map(|o| self.operand(o)).collect::<Result<_>>()?;
+        let idx: Vec<Exp> = inds
+            .iter()
+            .map(|o| self.operand(o))
+            .collect::<Result<_>>()?;
         let vs: Vec<Val> = vals.iter().map(|o| self.val_of(o)).collect::<Result<_>>()?;
         let mode = a.mode.clone();
         self.update_at(&a.arrs, a.op.as_ref(), &mode, &idx, &vs)?;
         Ok(vec![Val::Acc(id)])
     }
 }
+
+/// The accumulators of several operators, one merge variable per value.
+type Accs = Vec<Vec<Merge>>;
 
 /// What one iteration of a screma does.
 #[derive(Clone, Copy)]
@@ -1103,12 +1206,6 @@ struct Iter<'a> {
     span: Span,
 }
 
-#[allow(dead_code)]
-fn unused(_: Option<Exp>) -> Option<Exp> {
-    let _ = row_type;
-    None
-}
-
 /// Whether a statement is cheap enough to run once more, before a map,
 /// to learn the sizes of its results: views, sizes and scalar operations.
 fn cheap(s: &parad_core::Stm) -> bool {
@@ -1116,9 +1213,19 @@ fn cheap(s: &parad_core::Stm) -> bool {
     matches!(
         &s.exp,
         parad_core::Exp::Basic(
-            Atom(_) | UnOp(..) | BinOp(..) | TernOp(..) | Cmp(..) | Conv(..) | Index { .. }
-                | Reshape { .. } | Flatten { .. } | Unflatten { .. } | Rearrange { .. }
-                | Reverse { .. } | Size { .. }
+            Atom(_)
+                | UnOp(..)
+                | BinOp(..)
+                | TernOp(..)
+                | Cmp(..)
+                | Conv(..)
+                | Index { .. }
+                | Reshape { .. }
+                | Flatten { .. }
+                | Unflatten { .. }
+                | Rearrange { .. }
+                | Reverse { .. }
+                | Size { .. }
         )
     )
 }
@@ -1134,9 +1241,16 @@ enum SizeStep<'a> {
 /// all [`cheap`] and the sizes are named.
 fn size_slice(lam: &Lambda, k: usize) -> Option<Vec<SizeStep<'_>>> {
     use parad_core::Dim;
-    let Operand::Var(r) = lam.body.result.get(k)? else { return Some(vec![]) };
+    let Operand::Var(r) = lam.body.result.get(k)? else {
+        return Some(vec![]);
+    };
     let stms = &lam.body.stms;
-    let ty_of = |v: VName| stms.iter().flat_map(|s| &s.pat).find(|p| p.name == v).map(|p| &p.ty);
+    let ty_of = |v: VName| {
+        stms.iter()
+            .flat_map(|s| &s.pat)
+            .find(|p| p.name == v)
+            .map(|p| &p.ty)
+    };
     let Some(ty) = ty_of(*r) else {
         // A parameter: its size is its input's.
         return Some(vec![]);
@@ -1149,7 +1263,9 @@ fn size_slice(lam: &Lambda, k: usize) -> Option<Vec<SizeStep<'_>>> {
             Dim::Const(_) => {}
         }
     }
-    let pos = stms.iter().position(|s| s.pat.iter().any(|p| p.name == *r))?;
+    let pos = stms
+        .iter()
+        .position(|s| s.pat.iter().any(|p| p.name == *r))?;
     let mut out = vec![];
     for s in stms[..pos].iter().rev() {
         if !s.pat.iter().any(|p| needed.contains(&p.name)) {
@@ -1186,13 +1302,20 @@ impl Lower {
     /// running the whole function once more, once for all results —
     /// harmless, as it may only consume its rows (a consumed row is copied
     /// first), and its accumulator updates are dropped.
-    fn map_result_shapes(&mut self, lam: &Lambda, ks: &[(usize, &Type)], inputs: &[Input], w: &Exp) -> Result<Vec<Vec<Exp>>> {
+    fn map_result_shapes(
+        &mut self,
+        lam: &Lambda,
+        ks: &[(usize, &Type)],
+        inputs: &[Input],
+        w: &Exp,
+    ) -> Result<Vec<Vec<Exp>>> {
         let ext: Vec<(usize, &Type)> = ks
             .iter()
             .filter(|(_, t)| t.shape().contains(&parad_core::Dim::Ext))
             .copied()
             .collect();
-        let slices: Option<Vec<Vec<SizeStep>>> = ext.iter().map(|(k, _)| size_slice(lam, *k)).collect();
+        let slices: Option<Vec<Vec<SizeStep>>> =
+            ext.iter().map(|(k, _)| size_slice(lam, *k)).collect();
         let mut shapes: Vec<Option<Vec<Exp>>> = vec![None; ks.len()];
         match slices {
             Some(slices) => {
@@ -1222,13 +1345,25 @@ impl Lower {
 
     /// Runs `steps` of `lam` on its first row (if any) and returns the
     /// shapes of results `ks`, in variables.
-    fn probe(&mut self, lam: &Lambda, ks: &[(usize, &Type)], inputs: &[Input], w: &Exp, steps: Vec<SizeStep>, whole: bool) -> Result<Vec<Vec<Exp>>> {
+    fn probe(
+        &mut self,
+        lam: &Lambda,
+        ks: &[(usize, &Type)],
+        inputs: &[Input],
+        w: &Exp,
+        steps: Vec<SizeStep>,
+        whole: bool,
+    ) -> Result<Vec<Vec<Exp>>> {
         let dims: Vec<Vec<VName>> = ks
             .iter()
             .map(|(_, t)| t.shape().iter().map(|_| self.fresh("dim")).collect())
             .collect();
         for d in dims.iter().flatten() {
-            self.emit(Code::Let { var: *d, ty: I64, exp: Exp::i64(0) });
+            self.emit(Code::Let {
+                var: *d,
+                ty: I64,
+                exp: Exp::i64(0),
+            });
         }
         // Sequentially: one row is no work to share, and parallel versions
         // of the statements would only make more code.
@@ -1256,8 +1391,15 @@ impl Lower {
                 }
             }
             for ((k, _), ds) in ks.iter().zip(&dims) {
-                let Some(Operand::Var(r)) = lam.body.result.get(*k) else { continue };
-                let bound = lam.body.stms.iter().flat_map(|s| &s.pat).find(|p| p.name == *r);
+                let Some(Operand::Var(r)) = lam.body.result.get(*k) else {
+                    continue;
+                };
+                let bound = lam
+                    .body
+                    .stms
+                    .iter()
+                    .flat_map(|s| &s.pat)
+                    .find(|p| p.name == *r);
                 // The result itself was computed only when the whole
                 // function ran; otherwise its type names its sizes.
                 let shape = match (bound, l.env.get(r)) {
@@ -1267,7 +1409,10 @@ impl Lower {
                 };
                 let mut outer = vec![w.clone()];
                 outer.extend(shape);
+                // A negative size fails inside the function, with its own
+                // message, before anything is written.
                 for (d, e) in ds.iter().zip(outer) {
+                    let e = Exp::iop(crate::ir::IOp::Max, e, Exp::i64(0));
                     l.emit(Code::Assign { var: *d, exp: e });
                 }
             }
