@@ -466,6 +466,46 @@ fn tests_folder_passes() {
     assert_eq!(code(&o), 0, "{out}");
 }
 
+/// Every test block of `tests/` passes on the compiled C backend too
+/// (cases marked `compiled` included: the C backend is not an
+/// interpreter). Cases the C backend reports as unsupported are skipped;
+/// they are listed in this test's output. Libraries are cached under
+/// the target folder unless `PARAD_CACHE_DIR` says otherwise.
+#[test]
+fn tests_folder_passes_on_the_c_backend() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests");
+    let cache = std::env::var_os("PARAD_CACHE_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_TARGET_TMPDIR")).join("parad-cache"));
+    let start = std::time::Instant::now();
+    let o = Command::new(env!("CARGO_BIN_EXE_parad"))
+        .args(["test", "--backend", "c", s(&root)])
+        .env("PARAD_CHECK_IR", "1")
+        .env("PARAD_CACHE_DIR", &cache)
+        .output()
+        .unwrap();
+    no_panic(&o);
+    let out = stdout(&o);
+    let err = stderr(&o);
+    // Without a C compiler the backend would fall back to the
+    // interpreter, which is not what this test is for.
+    assert!(
+        !err.contains("no C compiler found"),
+        "the C backend needs a C compiler:\n{err}"
+    );
+    let skipped: Vec<&str> = out.lines().filter(|l| l.contains(": skipped: ")).collect();
+    eprintln!(
+        "backend c: {} skipped case(s) in {:.1?}:\n{}",
+        skipped.len(),
+        start.elapsed(),
+        skipped.join("\n")
+    );
+    let last = out.lines().last().unwrap_or("");
+    eprintln!("backend c: {last}");
+    assert!(last.contains(" 0 failed"), "{out}\n{err}");
+    assert_eq!(code(&o), 0, "{out}\n{err}");
+}
+
 #[test]
 fn an_entry_point_lowering_cannot_handle_is_skipped_alone() {
     // `unflatten` with both sizes unknown cannot be lowered yet; the other
