@@ -29,6 +29,13 @@ use std::time::Instant;
 
 /// Set in the child process: the index of the first file to run.
 const WORKER: &str = "PARAD_DIFF_WORKER_START";
+/// Programs the C backend cannot build in reasonable time and memory
+/// today, with the reason; skipped (and listed) until fixed. Keep in step
+/// with `C_TOO_BIG` in `crates/cli/tests/cli.rs`.
+const C_TOO_BIG: &[(&str, &str)] = &[(
+    "ad/stripmine.fut",
+    "entry strip40 (#[stripmine(40)]) becomes a 40-deep loop nest; gcc -O3 ran over 5 minutes and 20 GB",
+)];
 /// Random same-shape variants per case.
 const RANDOM_VARIANTS: usize = 3;
 /// Cases whose inputs have more elements get no random variants (the
@@ -36,7 +43,8 @@ const RANDOM_VARIANTS: usize = 3;
 const MAX_VARIANT_ELEMENTS: usize = 20_000;
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests")
+    let r = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests");
+    r.canonicalize().unwrap_or(r)
 }
 
 fn cache_dir() -> PathBuf {
@@ -189,6 +197,9 @@ impl FileRun<'_> {
         let Ok(spec) = parse_spec(self.path, &text) else {
             return;
         };
+        if let Some((_, why)) = C_TOO_BIG.iter().find(|(f, _)| *f == self.rel) {
+            return skip(self.rel, why);
+        }
         if let Some(t) = spec
             .tags()
             .find(|t| matches!(*t, "disable" | "notest" | "no_c" | "no_interp"))
@@ -386,15 +397,58 @@ fn random_scalar(like: Scalar, rng: &mut StdRng) -> Scalar {
     }
 }
 
+/// A random array of the element type of `like`. Integer elements are
+/// distinct when those of `like` are (a `scatter` whose indices repeat
+/// with different values has no specified result, so such arrays must
+/// not get repeats they did not have); otherwise small and repeating.
 fn random_array(shape: Vec<usize>, like: &ArrayData, rng: &mut StdRng) -> Value {
-    let n = shape.iter().product();
+    let n: usize = shape.iter().product();
     let t = like.elem_type();
     let proto = like.get(0).unwrap_or_else(|| zero_of(like));
     let mut data = ArrayData::with_capacity(t, n);
-    for _ in 0..n {
-        data.push(random_scalar(proto, rng));
+    let int = !matches!(
+        like,
+        ArrayData::F16(_) | ArrayData::F32(_) | ArrayData::F64(_) | ArrayData::Bool(_)
+    );
+    let distinct = int && {
+        let mut seen: Vec<String> = (0..like.len())
+            .filter_map(|k| like.get(k))
+            .map(|x| format!("{x:?}"))
+            .collect();
+        let len = seen.len();
+        seen.sort();
+        seen.dedup();
+        seen.len() == len
+    };
+    if distinct {
+        let signed = matches!(proto, Scalar::I8(_) | Scalar::I16(_) | Scalar::I32(_) | Scalar::I64(_));
+        let r = (n as i64).max(10);
+        let mut pool: Vec<i64> = if signed { (-r..=r).collect() } else { (0..=2 * r).collect() };
+        for k in 0..n {
+            let j = rng.gen_range(k..pool.len());
+            pool.swap(k, j);
+            data.push(int_like(proto, pool[k]));
+        }
+    } else {
+        for _ in 0..n {
+            data.push(random_scalar(proto, rng));
+        }
     }
     Value::Array(ArrayValue::new(shape, data).unwrap())
+}
+
+/// `x` as a scalar of the integer type of `like` (wrapping).
+fn int_like(like: Scalar, x: i64) -> Scalar {
+    match like {
+        Scalar::I8(_) => Scalar::I8(x as i8),
+        Scalar::I16(_) => Scalar::I16(x as i16),
+        Scalar::I32(_) => Scalar::I32(x as i32),
+        Scalar::U8(_) => Scalar::U8(x as u8),
+        Scalar::U16(_) => Scalar::U16(x as u16),
+        Scalar::U32(_) => Scalar::U32(x as u32),
+        Scalar::U64(_) => Scalar::U64(x as u64),
+        _ => Scalar::I64(x),
+    }
 }
 
 /// A scalar of the element type of `d` (for empty arrays).
