@@ -254,7 +254,10 @@ impl FileRun<'_> {
             let seed = fnv(&format!("{}:{entry}:{}", self.rel, case.line));
             let mut rng = StdRng::seed_from_u64(seed);
             let mut variants = vec![("own input".to_string(), args.clone())];
-            let elements: usize = args.iter().map(|a| a.shape().iter().product::<usize>()).sum();
+            let elements: usize = args
+                .iter()
+                .map(|a| a.shape().iter().product::<usize>())
+                .sum();
             if elements <= MAX_VARIANT_ELEMENTS {
                 for k in 0..RANDOM_VARIANTS {
                     // The first variants keep the scalar arguments (often
@@ -421,9 +424,16 @@ fn random_array(shape: Vec<usize>, like: &ArrayData, rng: &mut StdRng) -> Value 
         seen.len() == len
     };
     if distinct {
-        let signed = matches!(proto, Scalar::I8(_) | Scalar::I16(_) | Scalar::I32(_) | Scalar::I64(_));
+        let signed = matches!(
+            proto,
+            Scalar::I8(_) | Scalar::I16(_) | Scalar::I32(_) | Scalar::I64(_)
+        );
         let r = (n as i64).max(10);
-        let mut pool: Vec<i64> = if signed { (-r..=r).collect() } else { (0..=2 * r).collect() };
+        let mut pool: Vec<i64> = if signed {
+            (-r..=r).collect()
+        } else {
+            (0..=2 * r).collect()
+        };
         for k in 0..n {
             let j = rng.gen_range(k..pool.len());
             pool.swap(k, j);
