@@ -24,7 +24,10 @@ use parad_values::{values_to_text, ArrayData, ArrayValue, Scalar, Value};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
 use std::time::Instant;
 
 /// Set in the child process: the index of the first file to run.
@@ -36,6 +39,8 @@ const C_TOO_BIG: &[(&str, &str)] = &[(
     "ad/stripmine.fut",
     "entry strip40 (#[stripmine(40)]) becomes a 40-deep loop nest; gcc -O3 ran over 5 minutes and 20 GB",
 )];
+/// The longest one call (on both backends) or one C compilation may take.
+const CALL_TIMEOUT: Duration = Duration::from_secs(90);
 /// Random same-shape variants per case.
 const RANDOM_VARIANTS: usize = 3;
 /// Cases whose inputs have more elements get no random variants (the
@@ -74,7 +79,7 @@ fn interpreter_and_c_backend_agree() {
     let mut skipped: Vec<String> = vec![];
     let mut stats = [0usize; 2];
     while start < files.len() {
-        let o = Command::new(std::env::current_exe().unwrap())
+        let mut child = Command::new(std::env::current_exe().unwrap())
             .args([
                 "--exact",
                 "interpreter_and_c_backend_agree",
@@ -83,19 +88,49 @@ fn interpreter_and_c_backend_agree() {
             ])
             .env(WORKER, start.to_string())
             .env("PARAD_CACHE_DIR", cache_dir())
-            .output()
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
             .unwrap();
-        let out = String::from_utf8_lossy(&o.stdout);
+        // Lines of the child's stdout arrive through a channel, so that a
+        // call that runs too long (random inputs can make a loop run for
+        // ever) can be noticed and the child killed.
+        let (tx, rx) = mpsc::channel::<String>();
+        let stdout = child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stderr = child.stderr.take().unwrap();
+        let err_thread = std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = BufReader::new(stderr).read_to_string(&mut text);
+            text
+        });
         let mut file: Option<usize> = None;
         let mut call = String::new();
         let mut done = false;
+        let mut timed_out = false;
         let mut report: Option<String> = None;
-        for line in out.lines() {
+        loop {
+            let line = match rx.recv_timeout(CALL_TIMEOUT) {
+                Ok(l) => l,
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    timed_out = true;
+                    let _ = child.kill();
+                    break;
+                }
+            };
             if let Some(r) = report.as_mut() {
                 if line == "@@end" {
                     mismatches.push(report.take().unwrap());
                 } else {
-                    r.push_str(line);
+                    r.push_str(&line);
                     r.push('\n');
                 }
             } else if let Some(rest) = line.strip_prefix("@@file ") {
@@ -114,17 +149,23 @@ fn interpreter_and_c_backend_agree() {
                 done = true;
             }
         }
-        if done && o.status.success() {
+        let status = child.wait().unwrap();
+        let err = err_thread.join().unwrap_or_default();
+        if done && status.success() {
             break;
         }
-        let err = String::from_utf8_lossy(&o.stderr);
-        let tail: Vec<&str> = err.lines().rev().take(15).collect();
-        let tail: Vec<&str> = tail.into_iter().rev().collect();
-        mismatches.push(format!(
-            "{call}: the test process died ({}) during this call; its stderr ends:\n{}\n",
-            o.status,
-            tail.join("\n")
-        ));
+        if timed_out {
+            mismatches.push(format!(
+                "{call}: no answer within {CALL_TIMEOUT:?} (the rest of the file is not run)\n"
+            ));
+        } else {
+            let tail: Vec<&str> = err.lines().rev().take(15).collect();
+            let tail: Vec<&str> = tail.into_iter().rev().collect();
+            mismatches.push(format!(
+                "{call}: the test process died ({status}) during this call; its stderr ends:\n{}\n",
+                tail.join("\n")
+            ));
+        }
         start = file.map_or(files.len(), |f| f + 1);
     }
     eprintln!(
@@ -299,13 +340,13 @@ impl FileRun<'_> {
         _expects_error: bool,
     ) {
         let shown = abbreviate(&values_to_text(&input));
+        println!("@@call {at}, {variant}, input {shown}");
         let ri = ip.call(entry, input.clone());
         if let Err(e) = &ri {
             if e.is_unsupported() {
                 return skip(format!("{at}, {variant}"), &e.render());
             }
         }
-        println!("@@call {at}, {variant}, input {shown}");
         let rc = cp.call(entry, input);
         self.calls += 1;
         let head = format!("{at}, {variant}\n  input: {shown}");
