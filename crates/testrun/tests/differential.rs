@@ -42,7 +42,7 @@ const C_TOO_BIG: &[(&str, &str)] = &[(
     "entry strip40 (#[stripmine(40)]) becomes a 40-deep loop nest; gcc -O3 ran over 5 minutes and 20 GB",
 )];
 /// The longest one call of an entry point may take on one backend.
-const CALL_TIMEOUT: Duration = Duration::from_secs(20);
+const CALL_TIMEOUT: Duration = Duration::from_secs(10);
 /// The longest loading a program (front end, C compilation) may take.
 const LOAD_TIMEOUT: Duration = Duration::from_secs(300);
 
@@ -95,6 +95,9 @@ fn interpreter_and_c_backend_agree() {
     let mut skipped: Vec<String> = vec![];
     let mut stats = [0usize; 2];
     while start < files.len() {
+        if start > 0 || start_call > 0 {
+            eprintln!("differential: a new child from file {start}, call {start_call}");
+        }
         let mut child = Command::new(std::env::current_exe().unwrap())
             .args([
                 "--exact",
@@ -232,6 +235,8 @@ fn interpreter_and_c_backend_agree() {
 /// The child: runs every file from index `start`, printing `@@` lines
 /// for the parent.
 fn worker(start: usize, start_call: usize) {
+    // The test harness has printed `test NAME ... ` without a newline.
+    println!();
     let files = files();
     let interp = Interp::new(Config::default());
     let c = C::new(Config::default(), Some(2));
