@@ -509,6 +509,29 @@ fn tests_folder_passes_on_the_c_backend() {
         .env("PARAD_CACHE_DIR", &cache)
         .output()
         .unwrap();
+    if o.status.code().is_none() {
+        // Killed by a signal: find which programs crash, one at a time.
+        let crashing: Vec<String> = files
+            .iter()
+            .filter_map(|f| {
+                let o = Command::new(env!("CARGO_BIN_EXE_parad"))
+                    .args(["test", "--backend", "c", s(f)])
+                    .env("PARAD_CACHE_DIR", &cache)
+                    .output()
+                    .unwrap();
+                let rel = f.strip_prefix(&root).unwrap().display();
+                o.status
+                    .code()
+                    .is_none()
+                    .then(|| format!("{rel}: {}", o.status))
+            })
+            .collect();
+        panic!(
+            "parad test --backend c died ({}); programs that crash it:\n{}",
+            o.status,
+            crashing.join("\n")
+        );
+    }
     no_panic(&o);
     let out = stdout(&o);
     let err = stderr(&o);
