@@ -8,7 +8,7 @@ use std::path::Path;
 
 /// The arguments of a case of the program at `path`; `None` for inputs
 /// that cannot be produced yet (FutharkScript).
-pub(crate) fn case_input(path: &Path, case: &Case) -> Result<Option<Vec<Value>>, String> {
+pub fn case_input(path: &Path, case: &Case) -> Result<Option<Vec<Value>>, String> {
     match &case.input {
         Input::Values(v) => read(v).map(Some),
         Input::Random { items, .. } => {
