@@ -194,7 +194,7 @@ def main(argv):
             est, iruns = None, runs
             if small:
                 sprog = gen_program(src, out, small[0], entries)
-                res, _, errors, text = parad_bench(parad, sprog, ["-r", "1", "--entry-point", e],
+                res, _, errors, text = parad_bench(parad, sprog, ["--backend", "interp", "-r", "1", "--entry-point", e],
                                                    env, os.path.join(out, "interp_est.json"))
                 if e in res:
                     est = res[e] * small[1]
@@ -204,7 +204,7 @@ def main(argv):
                 continue
             if est is not None and est > 5e6:
                 iruns = max(1, min(runs, int(30e6 / est)))
-            res, _, errors, text = parad_bench(parad, prog, ["-r", str(iruns), "--entry-point", e],
+            res, _, errors, text = parad_bench(parad, prog, ["--backend", "interp", "-r", str(iruns), "--entry-point", e],
                                                env, os.path.join(out, "interp_%s.json" % stem))
             log(text.strip())
             row["entries"][e]["interp"] = res.get(e)
@@ -236,14 +236,14 @@ def main(argv):
                 r["c_error"] = c_err
                 problems.append("C backend, `parad run`, %s %s %s: %s" % (name, shown, e, c_err))
             if "interp_skipped" not in r and r.get("interp") is not None:
-                i_out, _ = run_outputs(parad, prog, e, inp, [], env)
+                i_out, _ = run_outputs(parad, prog, e, inp, ["--backend", "interp"], env)
                 r["vs_interp"] = compare(c_out, i_out)
             elif small and not c_err:
                 # the interpreter is too slow here: compare on the reduced input
                 sprog = os.path.join(out, "bench_%s.fut" % small[0])
                 sinp = os.path.join(out, small[0] + ".in")
                 cs, cs_err = run_outputs(parad, sprog, e, sinp, ["--backend", "c", "--threads", "2"], env)
-                i_out, _ = run_outputs(parad, sprog, e, sinp, [], env)
+                i_out, _ = run_outputs(parad, sprog, e, sinp, ["--backend", "interp"], env)
                 r["vs_interp"] = compare(cs, i_out)
                 r["vs_interp_small"] = small[0]
             if e in refs:

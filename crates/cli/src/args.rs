@@ -70,7 +70,8 @@ pub struct RunArgs {
     /// Print results in Futhark's binary data format.
     #[arg(short = 'b', long = "binary-output")]
     pub binary: bool,
-    #[arg(long, value_enum, default_value = "interp")]
+    /// The backend (default: `PARAD_BACKEND`, else `c`).
+    #[arg(long, value_enum, env = "PARAD_BACKEND", default_value = "c")]
     pub backend: BackendKind,
     /// Threads of compiled programs (default: `PARAD_THREADS`, else every core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
@@ -85,7 +86,8 @@ pub struct TestArgs {
     /// Programs, or directories searched recursively for `.fut` and `.pir` files.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
-    #[arg(long, value_enum, default_value = "interp")]
+    /// The backend (default: `PARAD_BACKEND`, else `c`).
+    #[arg(long, value_enum, env = "PARAD_BACKEND", default_value = "c")]
     pub backend: BackendKind,
     /// Threads of compiled programs (default: `PARAD_THREADS`, else every core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
@@ -107,7 +109,8 @@ pub struct BenchArgs {
     /// Programs, or directories searched recursively for `.fut` and `.pir` files.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
-    #[arg(long, value_enum, default_value = "interp")]
+    /// The backend (default: `PARAD_BACKEND`, else `c`).
+    #[arg(long, value_enum, env = "PARAD_BACKEND", default_value = "c")]
     pub backend: BackendKind,
     /// Threads of compiled programs (default: `PARAD_THREADS`, else every core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]

@@ -9,8 +9,11 @@ fn parad(args: &[&str]) -> Output {
 }
 
 fn parad_with_stdin(args: &[&str], stdin: &str) -> Output {
+    // The interpreter unless a test names a backend: these tests are about
+    // the command line, and the C backend has tests of its own.
     let mut child = Command::new(env!("CARGO_BIN_EXE_parad"))
         .args(args)
+        .env("PARAD_BACKEND", "interp")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -80,9 +83,26 @@ fn usage_errors_exit_2() {
 fn dump_of_unknown_stage_is_a_usage_error() {
     let d = tempfile::tempdir().unwrap();
     let p = write(d.path(), "p.fut", "def main (x: i32) = x\n");
-    let o = parad(&["dump", "--stage=imp", s(&p)]);
+    let o = parad(&["dump", "--stage=nosuch", s(&p)]);
     assert_eq!(code(&o), 2, "{}", stderr(&o));
     no_panic(&o);
+}
+
+/// The C backend's stages: its imperative IR (reading the argument,
+/// writing the result) and the C text (an entry function and the ABI).
+#[test]
+fn dump_imp_and_c() {
+    let d = tempfile::tempdir().unwrap();
+    let p = write(d.path(), "p.fut", "def main (xs: []f64) = map (*2) xs\n");
+    let o = parad(&["dump", "--stage=imp", s(&p)]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let imp = stdout(&o);
+    assert!(imp.contains("entry main") && imp.contains("input 0") && imp.contains("output 0"), "{imp}");
+    assert!(imp.contains("parfor"), "{imp}");
+    let o = parad(&["dump", "--stage=c", s(&p)]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let c = stdout(&o);
+    assert!(c.contains("int32_t parad_call(") && c.contains("#pragma omp parallel"), "{c}");
 }
 
 #[test]
@@ -455,7 +475,7 @@ fn tests_folder_checks() {
 fn tests_folder_passes() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests");
     let o = Command::new(env!("CARGO_BIN_EXE_parad"))
-        .args(["test", s(&root)])
+        .args(["test", "--backend", "interp", s(&root)])
         .env("PARAD_CHECK_IR", "1")
         .output()
         .unwrap();
@@ -465,15 +485,6 @@ fn tests_folder_passes() {
     assert!(last.contains(" 0 failed"), "{out}\n{}", stderr(&o));
     assert_eq!(code(&o), 0, "{out}");
 }
-
-/// Programs of `tests/` whose generated C the C compiler cannot build in
-/// reasonable time and memory today, with the reason: not run by
-/// `tests_folder_passes_on_the_c_backend` (nor by the differential test,
-/// which has the same list) until the code generator is fixed.
-const C_TOO_BIG: &[(&str, &str)] = &[(
-    "ad/stripmine.fut",
-    "entry strip40 (#[stripmine(40)]) becomes a 40-deep loop nest; gcc -O3 ran over 5 minutes and 20 GB",
-)];
 
 /// Every test block of `tests/` passes on the compiled C backend too
 /// (cases marked `compiled` included: the C backend is not an
@@ -490,16 +501,6 @@ fn tests_folder_passes_on_the_c_backend() {
     let files: Vec<PathBuf> = parad_testrun::find_fut_files(std::slice::from_ref(&root))
         .unwrap()
         .into_iter()
-        .filter(|f| {
-            let rel = f.strip_prefix(&root).unwrap();
-            match C_TOO_BIG.iter().find(|(g, _)| rel == Path::new(g)) {
-                Some((g, why)) => {
-                    eprintln!("backend c: {g}: not run: {why}");
-                    false
-                }
-                None => true,
-            }
-        })
         .collect();
     let start = std::time::Instant::now();
     let o = Command::new(env!("CARGO_BIN_EXE_parad"))

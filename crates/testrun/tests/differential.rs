@@ -34,13 +34,6 @@ use std::time::Instant;
 
 /// Set in the child process: the index of the first file to run.
 const WORKER: &str = "PARAD_DIFF_WORKER_START";
-/// Programs the C backend cannot build in reasonable time and memory
-/// today, with the reason; skipped (and listed) until fixed. Keep in step
-/// with `C_TOO_BIG` in `crates/cli/tests/cli.rs`.
-const C_TOO_BIG: &[(&str, &str)] = &[(
-    "ad/stripmine.fut",
-    "entry strip40 (#[stripmine(40)]) becomes a 40-deep loop nest; gcc -O3 ran over 5 minutes and 20 GB",
-)];
 /// The longest one call of an entry point may take on one backend.
 const CALL_TIMEOUT: Duration = Duration::from_secs(10);
 /// The longest loading a program (front end, C compilation) may take.
@@ -289,9 +282,6 @@ impl FileRun<'_> {
         let Ok(spec) = parse_spec(self.path, &text) else {
             return;
         };
-        if let Some((_, why)) = C_TOO_BIG.iter().find(|(f, _)| *f == self.rel) {
-            return skip(self.rel, why);
-        }
         if let Some(t) = spec
             .tags()
             .find(|t| matches!(*t, "disable" | "notest" | "no_c" | "no_interp"))
