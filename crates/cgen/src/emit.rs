@@ -209,6 +209,11 @@ pub fn exp(e: &Exp) -> String {
     }
 }
 
+/// `&((t *)mem.data)[index]`.
+fn elem_ptr(mem: VName, elem: PrimType, index: &Exp) -> String {
+    format!("&(({} *){}.data)[{}]", ctype(elem), name(mem), exp(index))
+}
+
 /// The text of a C string literal for use as a printf format (so `%`
 /// doubled).
 fn escape(s: &str) -> String {
@@ -523,14 +528,8 @@ impl Printer {
                 value,
             } => {
                 indent(out, d);
-                let t = ctype(*elem);
-                let _ = writeln!(
-                    out,
-                    "p_atomic_add_{t}(&(({t} *){}.data)[{}], {});",
-                    name(*mem),
-                    exp(index),
-                    exp(value)
-                );
+                let p = elem_ptr(*mem, *elem, index);
+                let _ = writeln!(out, "p_atomic_add_{}({p}, {});", ctype(*elem), exp(value));
             }
             Code::Cas {
                 mem,
@@ -542,11 +541,10 @@ impl Printer {
             } => {
                 indent(out, d);
                 let t = ctype(*elem);
+                let p = elem_ptr(*mem, *elem, index);
                 let _ = writeln!(
                     out,
-                    "{{ {t} *p_ = &(({t} *){}.data)[{}]; {t} {old} = p_atomic_load_{t}(p_); for (;;) {{",
-                    name(*mem),
-                    exp(index),
+                    "{{ {t} *p_ = {p}; {t} {old} = p_atomic_load_{t}(p_); for (;;) {{",
                     old = name(*old)
                 );
                 self.block(out, body, d + 1);

@@ -97,12 +97,18 @@ fn dump_imp_and_c() {
     let o = parad(&["dump", "--stage=imp", s(&p)]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let imp = stdout(&o);
-    assert!(imp.contains("entry main") && imp.contains("input 0") && imp.contains("output 0"), "{imp}");
+    assert!(
+        imp.contains("entry main") && imp.contains("input 0") && imp.contains("output 0"),
+        "{imp}"
+    );
     assert!(imp.contains("parfor"), "{imp}");
     let o = parad(&["dump", "--stage=c", s(&p)]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let c = stdout(&o);
-    assert!(c.contains("int32_t parad_call(") && c.contains("#pragma omp parallel"), "{c}");
+    assert!(
+        c.contains("int32_t parad_call(") && c.contains("#pragma omp parallel"),
+        "{c}"
+    );
 }
 
 #[test]

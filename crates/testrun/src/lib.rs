@@ -11,7 +11,7 @@ mod data;
 pub mod runner;
 pub mod spec;
 
-pub use data::case_input;
 pub use bench::{bench_files, BenchOptions, BenchReport, BenchResult};
+pub use data::case_input;
 pub use runner::{find_fut_files, run_file, run_files, Options, Summary};
 pub use spec::{parse_spec, SpecError, TestSpec};

@@ -413,18 +413,39 @@ impl Lower {
     fn seq_loop(&mut self, it: &Iter, lo: Exp, hi: Exp, red_pat: &[Param]) -> Result<(Accs, Accs)> {
         let scans = self.acc_merges(it.scan_ops, &[])?;
         let reds = self.acc_merges(it.red_ops, red_pat)?;
+        self.row_loop(&lo, &hi, |l, i| l.iteration(it, i, &scans, &reds))?;
+        Ok((scans, reds))
+    }
+
+    /// Rows `c·w/n .. (c+1)·w/n` of chunk `c` (of `n`), as named bounds.
+    fn chunk_bounds(&mut self, c: &Exp, w: &Exp, n: &Exp) -> (Exp, Exp) {
+        let lo = Exp::over(Exp::times(c.clone(), w.clone()), n.clone());
+        let hi = Exp::over(
+            Exp::times(Exp::plus(c.clone(), Exp::i64(1)), w.clone()),
+            n.clone(),
+        );
+        (self.name_exp("lo", I64, lo), self.name_exp("hi", I64, hi))
+    }
+
+    /// A sequential loop over rows `lo..hi`, `f` given the row index.
+    fn row_loop(
+        &mut self,
+        lo: &Exp,
+        hi: &Exp,
+        f: impl FnOnce(&mut Lower, &Exp) -> Result<()>,
+    ) -> Result<()> {
         let j = self.fresh("j");
         let body = self.repeated(|l| {
             let i = l.name_exp("i", I64, Exp::plus(lo.clone(), Exp::Var(j)));
-            l.iteration(it, &i, &scans, &reds)
+            f(l, &i)
         })?;
         self.emit(Code::For {
             i: j,
             it: parad_base::IntType::I64,
-            bound: Exp::minus(hi, lo),
+            bound: Exp::minus(hi.clone(), lo.clone()),
             body,
         });
-        Ok((scans, reds))
+        Ok(())
     }
 
     /// A parallel map: one iteration per row. Accumulators passed in are
@@ -561,26 +582,8 @@ impl Lower {
             ..*it
         };
         let body = self.thread(|l| {
-            let cv = Exp::Var(c);
-            let lo = Exp::over(Exp::times(cv.clone(), w.clone()), nchunks.clone());
-            let hi = Exp::over(
-                Exp::times(Exp::plus(cv, Exp::i64(1)), w.clone()),
-                nchunks.clone(),
-            );
-            let lo = l.name_exp("lo", I64, lo);
-            let hi = l.name_exp("hi", I64, hi);
-            let j = l.fresh("j");
-            let inner = l.repeated(|l| {
-                let i = l.name_exp("i", I64, Exp::plus(lo.clone(), Exp::Var(j)));
-                l.iteration(&it, &i, &[], &[])
-            })?;
-            l.emit(Code::For {
-                i: j,
-                it: parad_base::IntType::I64,
-                bound: Exp::minus(hi, lo),
-                body: inner,
-            });
-            Ok(())
+            let (lo, hi) = l.chunk_bounds(&Exp::Var(c), w, &nchunks);
+            l.row_loop(&lo, &hi, |l, i| l.iteration(&it, i, &[], &[]))
         })?;
         self.emit(Code::ParFor {
             i: c,
@@ -688,18 +691,8 @@ impl Lower {
         let scan_parts = partials(self, it.scan_ops)?;
         let red_parts = partials(self, it.red_ops)?;
         let c = self.fresh("chunk");
-        let chunk_bounds = |c: &Exp| {
-            let lo = Exp::over(Exp::times(c.clone(), w.clone()), nchunks.clone());
-            let hi = Exp::over(
-                Exp::times(Exp::plus(c.clone(), Exp::i64(1)), w.clone()),
-                nchunks.clone(),
-            );
-            (lo, hi)
-        };
         let body = self.thread(|l| {
-            let (lo, hi) = chunk_bounds(&Exp::Var(c));
-            let lo = l.name_exp("lo", I64, lo);
-            let hi = l.name_exp("hi", I64, hi);
+            let (lo, hi) = l.chunk_bounds(&Exp::Var(c), w, &nchunks);
             let (scans, reds) = l.seq_loop(&it, lo, hi, &[])?;
             for (parts, ms) in [(&scan_parts, scans), (&red_parts, reds)] {
                 for (p, m) in parts.iter().zip(ms.iter().flatten()) {
@@ -766,43 +759,32 @@ impl Lower {
         let c = self.fresh("chunk");
         let body = self.thread(|l| {
             let cv = Exp::Var(c);
-            let lo = Exp::over(Exp::times(cv.clone(), w.clone()), nchunks.clone());
-            let hi = Exp::over(
-                Exp::times(Exp::plus(cv.clone(), Exp::i64(1)), w.clone()),
-                nchunks.clone(),
-            );
-            let lo = l.name_exp("lo", I64, lo);
-            let hi = l.name_exp("hi", I64, hi);
-            let j = l.fresh("j");
-            let inner = l.repeated(|l| {
-                let i = l.name_exp("i", I64, Exp::plus(lo.clone(), Exp::Var(j)));
-                let mut k = 0;
-                for op in it.scan_ops {
-                    let n = op.neutral.len();
-                    let mut args: Vec<Val> = prefixes[k..k + n]
-                        .iter()
-                        .map(|p| row_val(p, cv.clone()))
-                        .collect();
-                    args.extend(it.scan_outs[k..k + n].iter().map(|o| row_val(o, i.clone())));
-                    let code = l.repeated(|l| {
-                        let new = l.apply(&op.lam, args)?;
-                        let new = l.name_vals(new);
-                        for (o, v) in it.scan_outs[k..k + n].iter().zip(&new) {
-                            l.write_val(o, std::slice::from_ref(&i), v)?;
-                        }
-                        Ok(())
-                    })?;
-                    l.emit(Code::Block(code));
-                    k += n;
-                }
-                Ok(())
+            let (lo, hi) = l.chunk_bounds(&cv, w, nchunks);
+            let inner = l.nested(|l| {
+                l.row_loop(&lo, &hi, |l, i| {
+                    let i = i.clone();
+                    let mut k = 0;
+                    for op in it.scan_ops {
+                        let n = op.neutral.len();
+                        let mut args: Vec<Val> = prefixes[k..k + n]
+                            .iter()
+                            .map(|p| row_val(p, cv.clone()))
+                            .collect();
+                        args.extend(it.scan_outs[k..k + n].iter().map(|o| row_val(o, i.clone())));
+                        let code = l.repeated(|l| {
+                            let new = l.apply(&op.lam, args)?;
+                            let new = l.name_vals(new);
+                            for (o, v) in it.scan_outs[k..k + n].iter().zip(&new) {
+                                l.write_val(o, std::slice::from_ref(&i), v)?;
+                            }
+                            Ok(())
+                        })?;
+                        l.emit(Code::Block(code));
+                        k += n;
+                    }
+                    Ok(())
+                })
             })?;
-            let inner = vec![Code::For {
-                i: j,
-                it: parad_base::IntType::I64,
-                bound: Exp::minus(hi, lo),
-                body: inner,
-            }];
             l.emit(Code::If {
                 cond: Exp::lt(Exp::i64(0), cv),
                 then_br: inner,
