@@ -28,13 +28,16 @@ use parad_core::{
 };
 
 /// Accumulators passed to a parallel map get per-thread copies when their
-/// elements times the threads are at most this many (and not many more
-/// than the map's rows).
+/// elements times the threads are at most this many.
 const PRIVATE_ACC_MAX: i64 = 1 << 22;
 
 /// A flat parallel loop needs its rows times its function's statements
 /// to reach this.
 const PAR_MIN_WORK: i64 = 1 << 14;
+
+/// A parallel loop whose function has SOACs or loops needs its rows times
+/// its function's statements to reach this.
+const PAR_MIN_NESTED_WORK: i64 = 1 << 11;
 
 /// How many levels of a nest get a sequential version whose SOACs may
 /// run in parallel.
@@ -282,7 +285,19 @@ impl Lower {
         // Nested parallelism pays off from one row per thread; flat
         // functions need enough rows to cover the cost of starting threads.
         let enough = if nested {
-            Exp::cmp(CmpOp::Le, I64, Exp::NumThreads, w.clone())
+            // At least a row per thread, and more than a few statements
+            // (a narrow map of small vectors in a loop stays sequential;
+            // its sequential version still gives the threads to long
+            // inner SOACs).
+            Exp::and(
+                Exp::cmp(CmpOp::Le, I64, Exp::NumThreads, w.clone()),
+                Exp::cmp(
+                    CmpOp::Le,
+                    I64,
+                    Exp::i64(PAR_MIN_NESTED_WORK),
+                    Exp::times(w.clone(), Exp::i64(cost.max(1))),
+                ),
+            )
         } else {
             Exp::cmp(
                 CmpOp::Le,
@@ -486,13 +501,15 @@ impl Lower {
             })
             .fold(Exp::i64(0), Exp::plus);
         let private = self.nested(|l| l.par_map_private(it, w, &acc_ids))?;
-        // Small next to the input (a few adjoints, a histogram with few
-        // bins): copies; large: atomics, which rarely collide there.
-        let limit = Exp::min(
+        // Copies unless they would take much memory: updating a private
+        // copy costs a plain read and write, an atomic update of a float a
+        // compare-and-swap loop.
+        let cond = Exp::cmp(
+            CmpOp::Le,
+            I64,
+            Exp::times(total, Exp::NumThreads),
             Exp::i64(PRIVATE_ACC_MAX),
-            Exp::plus(w.clone(), Exp::i64(1 << 16)),
         );
-        let cond = Exp::cmp(CmpOp::Le, I64, Exp::times(total, Exp::NumThreads), limit);
         self.emit(Code::If {
             cond,
             then_br: private,
