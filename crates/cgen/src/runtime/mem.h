@@ -99,6 +99,11 @@ parad_error(struct parad_ctx *ctx, int64_t span, const char *fmt, ...) {
   ctx->error_span = span;
 }
 
+/* Whether a call has failed (safe to poll from any thread). */
+static inline int parad_has_failed(struct parad_ctx *ctx) {
+  return __atomic_load_n(&ctx->failed, __ATOMIC_ACQUIRE);
+}
+
 #define PARAD_EXPORT __attribute__((visibility("default")))
 
 PARAD_EXPORT int64_t parad_abi_version(void) { return 1; }

@@ -41,6 +41,11 @@ typedef _Float16 f16;
 typedef float f32;
 typedef double f64;
 
+/* Thread-safe lgamma (POSIX names; declared here too in case the headers
+ * hide them in a strict standard mode). */
+extern double lgamma_r(double, int *);
+extern float lgammaf_r(float, int *);
+
 #define P_PI_F64 3.14159265358979323846
 #define P_PI_F32 3.14159265358979323846f
 
