@@ -101,6 +101,11 @@ parad_error(struct parad_ctx *ctx, int64_t span, const char *fmt, ...) {
   ctx->error_span = span;
 }
 
+/* Whether a call has failed (safe to poll from any thread). */
+static inline int parad_has_failed(struct parad_ctx *ctx) {
+  return __atomic_load_n(&ctx->failed, __ATOMIC_ACQUIRE);
+}
+
 /* In an iteration of a parallel loop: keeps the error of the lowest
  * iteration, the one a sequential run meets first (iterations after a
  * failed one are skipped, earlier ones still run). */

@@ -41,6 +41,11 @@ typedef _Float16 f16;
 typedef float f32;
 typedef double f64;
 
+/* Thread-safe lgamma (POSIX names; declared here too in case the headers
+ * hide them in a strict standard mode). */
+extern double lgamma_r(double, int *);
+extern float lgammaf_r(float, int *);
+
 #define P_PI_F64 3.14159265358979323846
 #define P_PI_F32 3.14159265358979323846f
 
@@ -57,8 +62,12 @@ typedef double f64;
 #define P_INTS(X) P_SINTS(X) P_UINTS(X)
 
 /* Upper half of the unsigned product, per width. */
-static inline u8 p__umulhi8(u8 x, u8 y) { return (u8)(((u32)x * (u32)y) >> 8); }
-static inline u16 p__umulhi16(u16 x, u16 y) { return (u16)(((u32)x * (u32)y) >> 16); }
+static inline u8 p__umulhi8(u8 x, u8 y) {
+  return (u8)(((u32)x * (u32)y) >> 8);
+}
+static inline u16 p__umulhi16(u16 x, u16 y) {
+  return (u16)(((u32)x * (u32)y) >> 16);
+}
 static inline u32 p__umulhi32(u32 x, u32 y) { return (u32)(((u64)x * (u64)y) >> 32); }
 static inline u64 p__umulhi64(u64 x, u64 y) {
   return (u64)(((unsigned __int128)x * (unsigned __int128)y) >> 64);
@@ -99,7 +108,9 @@ static inline u64 p__umulhi64(u64 x, u64 y) {
     st s = (st)x;                                                              \
     return s < 0 ? (t)(st)(~(~s >> k)) : (t)(st)(s >> k);                      \
   }                                                                            \
-  static inline i32 p_popc_##t(t x) { return __builtin_popcountll((u64)(ut)x); } \
+  static inline i32 p_popc_##t(t x) {                                          \
+    return __builtin_popcountll((u64)(ut)x);                                   \
+  }                                                                            \
   static inline i32 p_clz_##t(t x) {                                           \
     return x == 0 ? w : __builtin_clzll((u64)(ut)x) - (64 - w);                \
   }                                                                            \
@@ -330,10 +341,10 @@ static inline u64 p__ftoi(f64 x) {
 P_INTS(P_CAST_FROM_INT_)
 
 #define P_CAST_FROM_FLOAT(f)                                                   \
-  P_CAST(f, i8, (i8)(u8)p__ftoi((f64)x)) P_CAST(f, i16, (i16)(u16)p__ftoi((f64)x)) \
-  P_CAST(f, i32, (i32)(u32)p__ftoi((f64)x)) P_CAST(f, i64, (i64)p__ftoi((f64)x))   \
-  P_CAST(f, u8, (u8)p__ftoi((f64)x)) P_CAST(f, u16, (u16)p__ftoi((f64)x))          \
-  P_CAST(f, u32, (u32)p__ftoi((f64)x)) P_CAST(f, u64, p__ftoi((f64)x))             \
+  P_CAST(f, i8, (i8)(u8)p__ftoi(x)) P_CAST(f, i16, (i16)(u16)p__ftoi(x))       \
+  P_CAST(f, i32, (i32)(u32)p__ftoi(x)) P_CAST(f, i64, (i64)p__ftoi(x))         \
+  P_CAST(f, u8, (u8)p__ftoi(x)) P_CAST(f, u16, (u16)p__ftoi(x))                \
+  P_CAST(f, u32, (u32)p__ftoi(x)) P_CAST(f, u64, p__ftoi(x))                   \
   P_CAST(f, f16, (f16)x) P_CAST(f, f32, (f32)x) P_CAST(f, f64, (f64)x)         \
   P_CAST(f, bool, x != 0)
 P_CAST_FROM_FLOAT(f16) P_CAST_FROM_FLOAT(f32) P_CAST_FROM_FLOAT(f64)
