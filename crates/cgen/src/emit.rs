@@ -8,9 +8,9 @@
 //! iteration records the message and skips the remaining iterations,
 //! and the function leaves after the loop.
 
-use parad_base::{FloatType, IntType, PrimType, Scalar, Span};
+use parad_base::{IntType, PrimType, Scalar, Span};
 use parad_core::{EntryPoint, VName};
-use parad_imp::ir::{Code, ErrorArg, Exp, Function, IOp, Program, Schedule};
+use parad_imp::ir::{Code, ErrorArg, Exp, Function, IOp, Program};
 use std::fmt::Write;
 
 /// A complete C translation unit and what its caller needs to know.
@@ -79,29 +79,12 @@ static inline void pmem_swap(pmem *dst, pmem *src) {
   *dst = *src;
   *src = old.rc ? old : PMEM_NULL;
 }
-#define PARAD_FAILED(ctx) __atomic_load_n(&(ctx)->failed, __ATOMIC_RELAXED)
 #define PARAD_HIDDEN __attribute__((visibility("hidden")))
 "#;
 
+/// The C type of a primitive type: the runtime names each after it.
 pub fn ctype(t: PrimType) -> &'static str {
-    match t {
-        PrimType::Bool => "bool",
-        PrimType::Int(i) => match i {
-            IntType::I8 => "i8",
-            IntType::I16 => "i16",
-            IntType::I32 => "i32",
-            IntType::I64 => "i64",
-            IntType::U8 => "u8",
-            IntType::U16 => "u16",
-            IntType::U32 => "u32",
-            IntType::U64 => "u64",
-        },
-        PrimType::Float(f) => match f {
-            FloatType::F16 => "f16",
-            FloatType::F32 => "f32",
-            FloatType::F64 => "f64",
-        },
-    }
+    t.name()
 }
 
 pub fn name(v: VName) -> String {
@@ -333,8 +316,16 @@ impl Printer {
         }
         let _ = writeln!(
             out,
-            "  if (PARAD_FAILED(ctx)) {{\n    for (int k = 0; k < {nres}; k++) {{ free(results[k].data); free(results[k].shape); results[k].data = NULL; results[k].shape = NULL; }}\n    return 1;\n  }}\n  return 0;\n}}"
+            "  if (parad_has_failed(ctx)) {{\n    for (int k = 0; k < {nres}; k++) {{ free(results[k].data); free(results[k].shape); results[k].data = NULL; results[k].shape = NULL; }}\n    return 1;\n  }}\n  return 0;\n}}"
         );
+    }
+
+    /// The label an error jumps to here.
+    fn exit(&self) -> String {
+        self.exits
+            .last()
+            .cloned()
+            .unwrap_or_else(|| "cleanup".into())
     }
 
     fn block(&mut self, out: &mut String, code: &[Code], d: usize) {
@@ -357,11 +348,7 @@ impl Printer {
         lit.push('"');
         indent(out, d);
         let span = span.map_or(-1, |s| s as i64);
-        let exit = self
-            .exits
-            .last()
-            .cloned()
-            .unwrap_or_else(|| "cleanup".into());
+        let exit = self.exit();
         let mut call = match &self.iter {
             Some(i) => format!("parad_error_iter(ctx, {i}, {span}, {lit}"),
             None => format!("parad_error(ctx, {span}, {lit}"),
@@ -515,12 +502,7 @@ impl Printer {
                 indent(out, d);
                 out.push_str("}\n");
             }
-            Code::ParFor {
-                i,
-                bound,
-                schedule,
-                body,
-            } => self.par_for(out, d, *i, bound, *schedule, body),
+            Code::ParFor { i, bound, body } => self.par_for(out, d, *i, bound, body),
             Code::AtomicAdd {
                 mem,
                 elem,
@@ -575,12 +557,8 @@ impl Printer {
                 indent(out, d);
                 out.push_str("}\n");
                 indent(out, d);
-                let exit = self
-                    .exits
-                    .last()
-                    .cloned()
-                    .unwrap_or_else(|| "cleanup".into());
-                let _ = writeln!(out, "if (PARAD_FAILED(ctx)) goto {exit};");
+                let exit = self.exit();
+                let _ = writeln!(out, "if (parad_has_failed(ctx)) goto {exit};");
             }
             Code::Error {
                 span,
@@ -668,15 +646,7 @@ impl Printer {
         }
     }
 
-    fn par_for(
-        &mut self,
-        out: &mut String,
-        d: usize,
-        i: VName,
-        bound: &Exp,
-        sched: Schedule,
-        body: &[Code],
-    ) {
+    fn par_for(&mut self, out: &mut String, d: usize, i: VName, bound: &Exp, body: &[Code]) {
         self.labels += 1;
         let label = format!("iter_end_{}", self.labels);
         let b = format!("{}_n", name(i));
@@ -696,11 +666,7 @@ impl Printer {
             let _ = writeln!(out, "pmem {} = PMEM_NULL;", name(*m));
         }
         indent(out, d + 1);
-        let s = match sched {
-            Schedule::Static => "static",
-            Schedule::Dynamic => "dynamic",
-        };
-        let _ = writeln!(out, "#pragma omp for schedule({s})");
+        out.push_str("#pragma omp for schedule(static)\n");
         indent(out, d + 1);
         let _ = writeln!(out, "for (i64 {i} = 0; {i} < {b}; {i}++) {{", i = name(i));
         indent(out, d + 2);
@@ -721,11 +687,7 @@ impl Printer {
         indent(out, d);
         out.push_str("}\n");
         indent(out, d);
-        let exit = self
-            .exits
-            .last()
-            .cloned()
-            .unwrap_or_else(|| "cleanup".into());
-        let _ = writeln!(out, "if (PARAD_FAILED(ctx)) goto {exit}; }}");
+        let exit = self.exit();
+        let _ = writeln!(out, "if (parad_has_failed(ctx)) goto {exit}; }}");
     }
 }

@@ -143,16 +143,6 @@ impl From<VName> for Exp {
     }
 }
 
-/// How iterations of a parallel loop are given to threads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Schedule {
-    /// Contiguous blocks of iterations, one per thread.
-    Static,
-    /// Iterations handed out as threads become free (for chunk loops
-    /// whose iterations may differ in cost).
-    Dynamic,
-}
-
 /// An argument of an error message: a value printed by `%` formats.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ErrorArg {
@@ -244,13 +234,13 @@ pub enum Code {
         then_br: Vec<Code>,
         else_br: Vec<Code>,
     },
-    /// Iterations `i < bound` run in parallel, each thread a scope of
-    /// its own: memory declared in `body` is per thread. An error in an
-    /// iteration stops the remaining ones and is reported after the loop.
+    /// Iterations `i < bound` run in parallel, in contiguous blocks of
+    /// iterations per thread, each thread a scope of its own: memory
+    /// declared in `body` is per thread. An error in an iteration stops
+    /// the later ones and is reported after the loop.
     ParFor {
         i: VName,
         bound: Exp,
-        schedule: Schedule,
         body: Vec<Code>,
     },
     /// `mem[index] = op(mem[index], value)` atomically; `op` is `add` on

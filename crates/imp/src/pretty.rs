@@ -2,7 +2,7 @@
 //! C-like statements, with scalar operators written as Futhark's core
 //! IR names them (`add.i32(x, y)`) and memory reads as `mem[i]:f64`.
 
-use crate::ir::{Code, Exp, Function, IOp, Program, Schedule};
+use crate::ir::{Code, Exp, Function, IOp, Program};
 use std::fmt::{self, Display, Formatter, Write};
 
 impl Display for Exp {
@@ -61,17 +61,8 @@ fn line(out: &mut String, c: &Code, d: usize) -> fmt::Result {
             return nested(out, format_args!("for {i}:{it} < {bound}"), body, d)
         }
         Code::While { cond, body } => return nested(out, format_args!("while {cond}"), body, d),
-        Code::ParFor {
-            i,
-            bound,
-            schedule,
-            body,
-        } => {
-            let s = match schedule {
-                Schedule::Static => "static",
-                Schedule::Dynamic => "dynamic",
-            };
-            return nested(out, format_args!("parfor[{s}] {i} < {bound}"), body, d);
+        Code::ParFor { i, bound, body } => {
+            return nested(out, format_args!("parfor {i} < {bound}"), body, d);
         }
         Code::If {
             cond,

@@ -79,6 +79,18 @@ struct parad_ctx {
 /* Weak, so that all translation units of a program share it. */
 __attribute__((weak)) char p_out_of_memory_msg[] = "out of memory";
 
+/* The formatted message in a malloc'd string, or NULL when out of memory. */
+static char *p_vformat(const char *fmt, va_list ap) {
+  va_list ap2;
+  va_copy(ap2, ap);
+  char *msg = NULL;
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  if (n >= 0 && (msg = malloc((size_t)n + 1)) != NULL)
+    vsnprintf(msg, (size_t)n + 1, fmt, ap2);
+  va_end(ap2);
+  return msg;
+}
+
 /* Records the first error since the last reset (thread-safe); later calls
  * are ignored. */
 __attribute__((unused, format(printf, 3, 4))) static void
@@ -88,14 +100,9 @@ parad_error(struct parad_ctx *ctx, int64_t span, const char *fmt, ...) {
                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
     return;
   __atomic_store_n(&ctx->failed, 1, __ATOMIC_RELEASE);
-  char *msg = NULL;
-  va_list ap, ap2;
+  va_list ap;
   va_start(ap, fmt);
-  va_copy(ap2, ap);
-  int n = vsnprintf(NULL, 0, fmt, ap);
-  if (n >= 0 && (msg = malloc((size_t)n + 1)) != NULL)
-    vsnprintf(msg, (size_t)n + 1, fmt, ap2);
-  va_end(ap2);
+  char *msg = p_vformat(fmt, ap);
   va_end(ap);
   ctx->error = msg != NULL ? msg : p_out_of_memory_msg;
   ctx->error_span = span;
@@ -111,14 +118,9 @@ static inline int parad_has_failed(struct parad_ctx *ctx) {
  * failed one are skipped, earlier ones still run). */
 __attribute__((unused, format(printf, 4, 5))) static void
 parad_error_iter(struct parad_ctx *ctx, int64_t iter, int64_t span, const char *fmt, ...) {
-  char *msg = NULL;
-  va_list ap, ap2;
+  va_list ap;
   va_start(ap, fmt);
-  va_copy(ap2, ap);
-  int n = vsnprintf(NULL, 0, fmt, ap);
-  if (n >= 0 && (msg = malloc((size_t)n + 1)) != NULL)
-    vsnprintf(msg, (size_t)n + 1, fmt, ap2);
-  va_end(ap2);
+  char *msg = p_vformat(fmt, ap);
   va_end(ap);
 #pragma omp critical(parad_error)
   {

@@ -236,9 +236,14 @@ impl Lower {
         r
     }
 
-    /// Runs `f` as one thread's scope of a parallel loop: sequential SOACs,
-    /// memory of its own.
-    pub(crate) fn thread(&mut self, f: impl FnOnce(&mut Lower) -> Result<()>) -> Result<Vec<Code>> {
+    /// Emits a parallel loop `i < bound` whose body `f` lowers as one
+    /// thread's scope: sequential SOACs, memory of its own.
+    pub(crate) fn par_for(
+        &mut self,
+        i: VName,
+        bound: Exp,
+        f: impl FnOnce(&mut Lower) -> Result<()>,
+    ) -> Result<()> {
         let (par, repeat) = (self.par, self.repeat);
         self.par = false;
         self.repeat = 1;
@@ -247,7 +252,8 @@ impl Lower {
         self.scopes.pop();
         self.par = par;
         self.repeat = repeat;
-        r
+        self.emit(Code::ParFor { i, bound, body: r? });
+        Ok(())
     }
 
     pub(crate) fn fresh(&mut self, base: &str) -> VName {

@@ -20,7 +20,7 @@
 use super::array::{row_val, Arr};
 use super::control::Merge;
 use super::{unsupported, Acc, AccMode, Lower, Result, Val};
-use crate::ir::{Code, Exp, Schedule, I64};
+use crate::ir::{Code, Exp, I64};
 use parad_base::{PrimType, Scalar, Span};
 use parad_core::{
     AccOp, BasicOp, BinOp, CmpOp, ConvOp, Hist, Lambda, Map, Operand, Param, Reduce, Reduction,
@@ -442,6 +442,23 @@ impl Lower {
         (self.name_exp("lo", I64, lo), self.name_exp("hi", I64, hi))
     }
 
+    /// A sequential loop `i < bound` (`i64`) whose body `f` lowers.
+    fn seq_for(
+        &mut self,
+        i: VName,
+        bound: Exp,
+        f: impl FnOnce(&mut Lower) -> Result<()>,
+    ) -> Result<()> {
+        let body = self.repeated(f)?;
+        self.emit(Code::For {
+            i,
+            it: parad_base::IntType::I64,
+            bound,
+            body,
+        });
+        Ok(())
+    }
+
     /// A sequential loop over rows `lo..hi`, `f` given the row index.
     fn row_loop(
         &mut self,
@@ -537,13 +554,7 @@ impl Lower {
             ..*it
         };
         let i = self.fresh("i");
-        let body = self.thread(|l| l.iteration(&it, &Exp::Var(i), &[], &[]))?;
-        self.emit(Code::ParFor {
-            i,
-            bound: w.clone(),
-            schedule: Schedule::Static,
-            body,
-        });
+        self.par_for(i, w.clone(), |l| l.iteration(&it, &Exp::Var(i), &[], &[]))?;
         Ok(())
     }
 
@@ -598,16 +609,10 @@ impl Lower {
             inputs: &inputs,
             ..*it
         };
-        let body = self.thread(|l| {
+        self.par_for(c, nchunks.clone(), |l| {
             let (lo, hi) = l.chunk_bounds(&Exp::Var(c), w, &nchunks);
             l.row_loop(&lo, &hi, |l, i| l.iteration(&it, i, &[], &[]))
         })?;
-        self.emit(Code::ParFor {
-            i: c,
-            bound: nchunks.clone(),
-            schedule: Schedule::Static,
-            body,
-        });
         // Merge: acc = op(acc, copy_0, copy_1, …), elementwise, rows of
         // the outer dimension in parallel.
         for (id, ps) in &privs {
@@ -646,19 +651,13 @@ impl Lower {
                 continue;
             }
             let r = self.fresh("row");
-            let body = self.thread(|l| {
+            self.par_for(r, shape[0].clone(), |l| {
                 l.loop_nest(&shape[1..], &mut |l, rest| {
                     let mut idx = vec![Exp::Var(r)];
                     idx.extend(rest.iter().cloned());
                     merge(l, &idx)
                 })
             })?;
-            self.emit(Code::ParFor {
-                i: r,
-                bound: shape[0].clone(),
-                schedule: Schedule::Static,
-                body,
-            });
         }
         Ok(())
     }
@@ -708,7 +707,7 @@ impl Lower {
         let scan_parts = partials(self, it.scan_ops)?;
         let red_parts = partials(self, it.red_ops)?;
         let c = self.fresh("chunk");
-        let body = self.thread(|l| {
+        self.par_for(c, nchunks.clone(), |l| {
             let (lo, hi) = l.chunk_bounds(&Exp::Var(c), w, &nchunks);
             let (scans, reds) = l.seq_loop(&it, lo, hi, &[])?;
             for (parts, ms) in [(&scan_parts, scans), (&red_parts, reds)] {
@@ -718,12 +717,6 @@ impl Lower {
             }
             Ok(())
         })?;
-        self.emit(Code::ParFor {
-            i: c,
-            bound: nchunks.clone(),
-            schedule: Schedule::Static,
-            body,
-        });
         // Reductions: combine the chunks in order.
         let reds = self.acc_merges(it.red_ops, red_pat)?;
         let c2 = self.fresh("chunk");
@@ -774,7 +767,7 @@ impl Lower {
             body: step,
         });
         let c = self.fresh("chunk");
-        let body = self.thread(|l| {
+        self.par_for(c, nchunks.clone(), |l| {
             let cv = Exp::Var(c);
             let (lo, hi) = l.chunk_bounds(&cv, w, nchunks);
             let inner = l.nested(|l| {
@@ -809,12 +802,6 @@ impl Lower {
             });
             Ok(())
         })?;
-        self.emit(Code::ParFor {
-            i: c,
-            bound: nchunks.clone(),
-            schedule: Schedule::Static,
-            body,
-        });
         Ok(())
     }
 
@@ -1109,33 +1096,15 @@ impl Lower {
                 // runs sequentially, as in the interpreter (which reverse
                 // AD of scatter relies on); large scatters run in parallel,
                 // where, as in Futhark, which duplicate wins is unspecified.
-                let seq = self.repeated(body)?;
-                let code = self.thread(body)?;
-                let par_code = vec![Code::ParFor {
-                    i,
-                    bound: w.clone(),
-                    schedule: Schedule::Static,
-                    body: code,
-                }];
-                let seq_code = vec![Code::For {
-                    i,
-                    it: parad_base::IntType::I64,
-                    bound: w.clone(),
-                    body: seq,
-                }];
+                let seq_code = self.nested(|l| l.seq_for(i, w.clone(), body))?;
+                let par_code = self.nested(|l| l.par_for(i, w.clone(), body))?;
                 self.emit(Code::If {
                     cond: Exp::lt(w.clone(), Exp::i64(PAR_SCATTER_MIN)),
                     then_br: seq_code,
                     else_br: par_code,
                 });
             } else {
-                let code = self.repeated(body)?;
-                self.emit(Code::For {
-                    i,
-                    it: parad_base::IntType::I64,
-                    bound: w.clone(),
-                    body: code,
-                });
+                self.seq_for(i, w.clone(), body)?;
             }
             out.push(Val::Array(dst));
         }
