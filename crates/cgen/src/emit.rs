@@ -381,7 +381,7 @@ impl Printer {
                 indent(out, d);
                 let _ = writeln!(out, "{} = {};", name(*var), exp(e));
             }
-            Code::DeclMem(_) | Code::Comment(_) => {}
+            Code::DeclMem(_) => {}
             Code::Alloc {
                 mem,
                 elem,

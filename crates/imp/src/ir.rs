@@ -157,21 +157,11 @@ pub enum Code {
     Block(Vec<Code>),
     /// Declares a scalar variable without a value (assigned later, e.g.
     /// in both branches of an `if`).
-    Decl {
-        var: VName,
-        ty: PrimType,
-    },
+    Decl { var: VName, ty: PrimType },
     /// Declares a scalar variable with its value.
-    Let {
-        var: VName,
-        ty: PrimType,
-        exp: Exp,
-    },
+    Let { var: VName, ty: PrimType, exp: Exp },
     /// Assigns a declared scalar variable.
-    Assign {
-        var: VName,
-        exp: Exp,
-    },
+    Assign { var: VName, exp: Exp },
     /// Declares a memory variable at the top of the enclosing scope (its
     /// value is released when the scope ends).
     DeclMem(VName),
@@ -184,21 +174,12 @@ pub enum Code {
         span: usize,
     },
     /// `dst` refers to `src`'s block too (counted).
-    SetMem {
-        dst: VName,
-        src: VName,
-    },
+    SetMem { dst: VName, src: VName },
     /// `dst` refers to `src`'s block without counting (inside a thread,
     /// for blocks owned outside it).
-    Borrow {
-        dst: VName,
-        src: VName,
-    },
+    Borrow { dst: VName, src: VName },
     /// `dst` takes over `src`'s reference; `src` becomes empty.
-    MoveMem {
-        dst: VName,
-        src: VName,
-    },
+    MoveMem { dst: VName, src: VName },
     /// Drops the reference (frees the block when it was the last).
     Unref(VName),
     /// Element `index` of `mem` := `value`.
@@ -225,10 +206,7 @@ pub enum Code {
         body: Vec<Code>,
     },
     /// Runs `body` while the boolean variable `cond` is true.
-    While {
-        cond: VName,
-        body: Vec<Code>,
-    },
+    While { cond: VName, body: Vec<Code> },
     If {
         cond: Exp,
         then_br: Vec<Code>,
@@ -292,7 +270,6 @@ pub enum Code {
         offset: Exp,
         shape: Vec<Exp>,
     },
-    Comment(String),
 }
 
 /// One entry point: a C function called through the library's ABI.

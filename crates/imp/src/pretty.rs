@@ -166,7 +166,6 @@ fn line(out: &mut String, c: &Code, d: usize) -> fmt::Result {
             }
             _ => writeln!(out, "output {k}"),
         },
-        Code::Comment(s) => writeln!(out, "-- {s}"),
         _ => Ok(()),
     }
 }

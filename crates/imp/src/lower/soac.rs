@@ -229,7 +229,7 @@ impl Lower {
             span,
         };
         let red_vals = if !self.par {
-            self.seq_screma(&body, Exp::i64(0), w.clone(), red_pat, true)?
+            self.seq_screma(&body, w.clone(), red_pat)?
         } else {
             self.versioned(&body, &w, red_pat, span)?
         };
@@ -274,7 +274,7 @@ impl Lower {
             l.versions += 1;
             let par = l.par;
             l.par = nested && depth < MAX_VERSION_DEPTH;
-            let vs = l.seq_screma(it, Exp::i64(0), w.clone(), &[], true);
+            let vs = l.seq_screma(it, w.clone(), &[]);
             l.par = par;
             l.versions -= 1;
             for (m, v) in results.iter().zip(&vs?) {
@@ -409,19 +409,10 @@ impl Lower {
         Ok(())
     }
 
-    /// The screma over rows `lo..hi` as one sequential loop; returns the
-    /// reductions' values. `write_reds` is unused by callers that read
-    /// the merge variables themselves.
-    fn seq_screma(
-        &mut self,
-        it: &Iter,
-        lo: Exp,
-        hi: Exp,
-        red_pat: &[Param],
-        _write_reds: bool,
-    ) -> Result<Vec<Val>> {
-        let (scans, reds) = self.seq_loop(it, lo, hi, red_pat)?;
-        let _ = scans;
+    /// The whole screma as one sequential loop; returns the reductions'
+    /// values.
+    fn seq_screma(&mut self, it: &Iter, w: Exp, red_pat: &[Param]) -> Result<Vec<Val>> {
+        let (_, reds) = self.seq_loop(it, Exp::i64(0), w, red_pat)?;
         Ok(reds.iter().flatten().map(|m| m.val(None)).collect())
     }
 
@@ -1007,7 +998,7 @@ impl Lower {
         if self.par {
             self.versioned(&it, &w, &[], span)?;
         } else {
-            self.seq_screma(&it, Exp::i64(0), w, &[], true)?;
+            self.seq_screma(&it, w, &[])?;
         }
         Ok(dests.into_iter().map(Val::Array).collect())
     }
