@@ -240,6 +240,22 @@ pub enum Code {
         new: VName,
         body: Vec<Code>,
     },
+    /// `c[i][j] = Σ_p a[i][p]·b[p][j]` for `i < m`, `j < n`, `p < k`
+    /// (a matrix multiplication, see `lower::tile`): the runtime's blocked
+    /// kernel, which regroups the sums and may fuse multiply-adds. `pack`
+    /// is a memory variable of the scope that the kernel (re)allocates
+    /// as its packing buffer (failing at `span` when out of memory).
+    Gemm {
+        elem: PrimType,
+        m: Exp,
+        n: Exp,
+        k: Exp,
+        a: Mat,
+        b: Mat,
+        c: Mat,
+        pack: VName,
+        span: usize,
+    },
     /// Runs `body` under one global lock (updates of several arrays at
     /// once).
     Critical(Vec<Code>),
@@ -270,6 +286,16 @@ pub enum Code {
         offset: Exp,
         shape: Vec<Exp>,
     },
+}
+
+/// A matrix operand of [`Code::Gemm`]: element `(i, j)` is at
+/// `offset + i·rows + j·cols` in `mem`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mat {
+    pub mem: VName,
+    pub offset: Exp,
+    pub rows: Exp,
+    pub cols: Exp,
 }
 
 /// One entry point: a C function called through the library's ABI.

@@ -129,6 +129,26 @@ fn line(out: &mut String, c: &Code, d: usize) -> fmt::Result {
             index,
             value,
         } => writeln!(out, "atomic {mem}[{index}]:{elem} += {value}"),
+        Code::Gemm {
+            elem,
+            m,
+            n,
+            k,
+            a,
+            b,
+            c,
+            pack,
+            ..
+        } => {
+            let mat = |x: &crate::ir::Mat| format!("{}[{}; {}, {}]", x.mem, x.offset, x.rows, x.cols);
+            writeln!(
+                out,
+                "gemm.{elem} {m}x{n}x{k} {} = {} * {} (pack {pack})",
+                mat(c),
+                mat(a),
+                mat(b)
+            )
+        }
         Code::Error {
             span,
             message,
