@@ -22,6 +22,13 @@
 #define P_GEMM_MR 6
 #define P_GEMM_KC 256
 #define P_GEMM_MC 72
+/* The micro-kernel's vectors: as wide as the machine's (16 bytes where
+ * AVX is missing: wider generic vectors would be split badly). */
+#if defined(__AVX__)
+#define P_GEMM_VBYTES 32
+#else
+#define P_GEMM_VBYTES 16
+#endif
 /* NR and NC per type: a row of a micro-tile is 64 bytes. */
 #define P_GEMM_NR_f64 8
 #define P_GEMM_NR_f32 16
@@ -54,8 +61,8 @@
                                      i64 crs, i64 ccs, i64 mr, i64 nr,         \
                                      int first) {                              \
     enum { MR = P_GEMM_MR, NR = P_GEMM_NR_##t };                               \
-    typedef t vec __attribute__((vector_size(32)));                           \
-    enum { L = 32 / sizeof(t), NV = NR / L };                                  \
+    typedef t vec __attribute__((vector_size(P_GEMM_VBYTES)));                \
+    enum { L = P_GEMM_VBYTES / sizeof(t), NV = NR / L };                       \
     vec acc[MR][NV];                                                           \
     for (int i = 0; i < MR; i++)                                               \
       for (int v = 0; v < NV; v++) acc[i][v] = (vec){0};                       \
