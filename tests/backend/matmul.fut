@@ -105,3 +105,22 @@ entry not_mm [n][m][p] (a: [n][m]f64) (b: [m][p]f64) =
   , map (\row -> map (\col -> f64.maximum (map2 (*) row col)) (transpose b)) a
   )
 
+-- Sizes that cross the kernel's blocks (more rows than a cache block,
+-- a sum longer than one, partial register tiles), on random values,
+-- against the product written with loops (which keeps the ordinary
+-- lowering); the two may round differently.
+def by_loops [n][m][p] (a: [n][m]f64) (b: [m][p]f64) : [n][p]f64 =
+  tabulate_2d n p (\i j -> loop s = 0 for q < m do s + a[i, q] * b[q, j])
+
+def close [n][p] (x: [n][p]f64) (y: [n][p]f64) : bool =
+  and (map2 (\u v -> and (map2 (\s t -> f64.abs (s - t) <= 1e-12 * (1 + f64.abs t) * 300) u v)) x y)
+
+-- ==
+-- entry: against_loops
+-- random input { [79][263]f64 [263][43]f64 }
+-- output { true }
+-- random input { [150][31]f64 [31][37]f64 }
+-- output { true }
+entry against_loops [n][m][p] (a: [n][m]f64) (b: [m][p]f64) : bool =
+  close (matmul a b) (by_loops a b)
+

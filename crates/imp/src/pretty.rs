@@ -140,7 +140,8 @@ fn line(out: &mut String, c: &Code, d: usize) -> fmt::Result {
             pack,
             ..
         } => {
-            let mat = |x: &crate::ir::Mat| format!("{}[{}; {}, {}]", x.mem, x.offset, x.rows, x.cols);
+            let mat =
+                |x: &crate::ir::Mat| format!("{}[{}; {}, {}]", x.mem, x.offset, x.rows, x.cols);
             writeln!(
                 out,
                 "gemm.{elem} {m}x{n}x{k} {} = {} * {} (pack {pack})",

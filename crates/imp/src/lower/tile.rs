@@ -190,9 +190,7 @@ fn size_stm(s: &Stm, arrs: &[VName]) -> bool {
 /// sum, which is the result.
 fn inner_body(lam: &Lambda, row: VName, t: PrimType) -> Option<Vec<Step<'_>>> {
     let col = lam.params.first()?.name;
-    let is_rows = |arrs: &[VName]| {
-        matches!(arrs, [u, v] if (*u == row && *v == col) || (*u == col && *v == row))
-    };
+    let is_rows = |arrs: &[VName]| matches!(arrs, [u, v] if (*u == row && *v == col) || (*u == col && *v == row));
     let res = single_result(lam)?;
     let (last, init) = lam.body.stms.split_last()?;
     let mut steps = vec![];
@@ -210,9 +208,7 @@ fn inner_body(lam: &Lambda, row: VName, t: PrimType) -> Option<Vec<Step<'_>>> {
                 });
                 product = Some(s.pat.first()?.name);
             }
-            CExp::Basic(BasicOp::Size { arr, dim: 0 })
-                if product == Some(*arr) =>
-            {
+            CExp::Basic(BasicOp::Size { arr, dim: 0 }) if product == Some(*arr) => {
                 steps.push(Step::ProductSize(s.pat.first()?.name));
             }
             _ if size_stm(s, &taken) => steps.push(Step::Size(s)),
@@ -242,9 +238,7 @@ fn inner_body(lam: &Lambda, row: VName, t: PrimType) -> Option<Vec<Step<'_>>> {
 
 /// Whether `sc` is `screma(reds = [+ with 0], \x y -> x * y)`.
 fn redomap(sc: &Screma, t: PrimType) -> bool {
-    sc.scans.is_empty()
-        && matches!(&sc.reds[..], [r] if is_sum(&r.op, t))
-        && is_mul(&sc.lam, t)
+    sc.scans.is_empty() && matches!(&sc.reds[..], [r] if is_sum(&r.op, t)) && is_mul(&sc.lam, t)
 }
 
 /// Recognises the nest in a map of width `w1` over `arrs`.
@@ -292,7 +286,12 @@ fn recognise<'a>(w1: &'a Operand, arrs: &[VName], lam: &'a Lambda) -> Option<Nes
 impl Lower {
     /// The SOAC `s` bound to `pat` as a matrix multiplication, or `None`
     /// (having emitted nothing) when it does not have that shape.
-    pub(crate) fn tiled(&mut self, s: &Soac, pat: &[Param], span: Span) -> Result<Option<Vec<Val>>> {
+    pub(crate) fn tiled(
+        &mut self,
+        s: &Soac,
+        pat: &[Param],
+        span: Span,
+    ) -> Result<Option<Vec<Val>>> {
         let (w, arrs, lam) = match s {
             Soac::Map(m) => (&m.w, &m.arrs, &m.lam),
             Soac::Screma(sc) if sc.scans.is_empty() && sc.reds.is_empty() => {
@@ -328,7 +327,8 @@ impl Lower {
         let guard2 = Exp::and(guard1, Exp::lt(Exp::i64(0), w2.clone()));
         self.env.insert(n.col, Val::Array(b.row(Exp::i64(0))));
         let k = self.size_steps(&n.inner, &guard2, span)?;
-        let k = k.ok_or_else(|| super::LowerError("internal error: a product without width".into()))?;
+        let k =
+            k.ok_or_else(|| super::LowerError("internal error: a product without width".into()))?;
         let cols = self.inner_width(pat, &w1, w2)?;
         let c = self.alloc(pat.name, n.elem, vec![w1.clone(), cols], span);
         let span = self.span_id(span);
@@ -418,7 +418,14 @@ impl Lower {
         span: usize,
     ) -> Result<()> {
         let (m, n) = (c.shape[0].clone(), c.shape[1].clone());
-        let mats = Mats { elem, a, b, c, k, span };
+        let mats = Mats {
+            elem,
+            a,
+            b,
+            c,
+            k,
+            span,
+        };
         if !self.par {
             let like = self.fresh("pack");
             let pack = self.new_mem(like);
@@ -433,12 +440,7 @@ impl Lower {
             Exp::times(m.clone(), n),
             Exp::min(k.clone(), Exp::i64(WORK_K_CAP)),
         );
-        let enough = Exp::cmp(
-            parad_core::CmpOp::Le,
-            I64,
-            Exp::i64(PAR_MIN_FLOPS),
-            work,
-        );
+        let enough = Exp::cmp(parad_core::CmpOp::Le, I64, Exp::i64(PAR_MIN_FLOPS), work);
         let chunks = Exp::Select(
             Box::new(enough),
             Box::new(Exp::min(Exp::NumThreads, m.clone())),
@@ -468,7 +470,12 @@ impl Lower {
             k,
             span,
         } = *x;
-        let at = |x: &Arr| Exp::plus(x.offset.clone(), Exp::times(lo.clone(), x.strides[0].clone()));
+        let at = |x: &Arr| {
+            Exp::plus(
+                x.offset.clone(),
+                Exp::times(lo.clone(), x.strides[0].clone()),
+            )
+        };
         self.emit(Code::Gemm {
             elem,
             m: rows.clone(),
