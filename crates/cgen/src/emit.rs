@@ -10,7 +10,7 @@
 
 use parad_base::{IntType, PrimType, Scalar, Span};
 use parad_core::{EntryPoint, VName};
-use parad_imp::ir::{Code, ErrorArg, Exp, Function, IOp, Mat, Program};
+use parad_imp::ir::{Code, ErrorArg, Exp, Function, Gemm, IOp, Program};
 use std::fmt::Write;
 
 /// A complete C translation unit and what its caller needs to know.
@@ -560,17 +560,7 @@ impl Printer {
                 let exit = self.exit();
                 let _ = writeln!(out, "if (parad_has_failed(ctx)) goto {exit};");
             }
-            Code::Gemm {
-                elem,
-                m,
-                n,
-                k,
-                a,
-                b,
-                c,
-                pack,
-                span,
-            } => self.gemm(out, d, *elem, [m, n, k], [a, b, c], *pack, *span),
+            Code::Gemm(g) => self.gemm(out, d, g),
             Code::Error {
                 span,
                 message,
@@ -659,18 +649,20 @@ impl Printer {
 
     /// A call of the runtime's matrix-multiply kernel, after allocating
     /// its packing buffer (only when the result has elements).
-    #[allow(clippy::too_many_arguments)]
-    fn gemm(
-        &mut self,
-        out: &mut String,
-        d: usize,
-        elem: PrimType,
-        [m, n, k]: [&Exp; 3],
-        mats: [&Mat; 3],
-        pack: VName,
-        span: usize,
-    ) {
-        let t = ctype(elem);
+    fn gemm(&mut self, out: &mut String, d: usize, g: &Gemm) {
+        let Gemm {
+            elem,
+            m,
+            n,
+            k,
+            a,
+            b,
+            c,
+            pack,
+            span,
+        } = g;
+        let (pack, span) = (*pack, *span);
+        let t = ctype(*elem);
         indent(out, d);
         let _ = writeln!(
             out,
@@ -695,7 +687,7 @@ impl Printer {
         indent(out, d + 1);
         out.push_str("}\n");
         let mut args = String::new();
-        for (x, cst) in mats.iter().zip(["const ", "const ", ""]) {
+        for (x, cst) in [(a, "const "), (b, "const "), (c, "")] {
             let _ = write!(
                 args,
                 "({cst}{t} *){}.data, {}, {}, {}, ",

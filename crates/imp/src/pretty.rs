@@ -129,25 +129,20 @@ fn line(out: &mut String, c: &Code, d: usize) -> fmt::Result {
             index,
             value,
         } => writeln!(out, "atomic {mem}[{index}]:{elem} += {value}"),
-        Code::Gemm {
-            elem,
-            m,
-            n,
-            k,
-            a,
-            b,
-            c,
-            pack,
-            ..
-        } => {
+        Code::Gemm(g) => {
             let mat =
                 |x: &crate::ir::Mat| format!("{}[{}; {}, {}]", x.mem, x.offset, x.rows, x.cols);
             writeln!(
                 out,
-                "gemm.{elem} {m}x{n}x{k} {} = {} * {} (pack {pack})",
-                mat(c),
-                mat(a),
-                mat(b)
+                "gemm.{} {}x{}x{} {} = {} * {} (pack {})",
+                g.elem,
+                g.m,
+                g.n,
+                g.k,
+                mat(&g.c),
+                mat(&g.a),
+                mat(&g.b),
+                g.pack
             )
         }
         Code::Error {

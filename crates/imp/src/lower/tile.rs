@@ -47,7 +47,7 @@
 
 use super::array::Arr;
 use super::{Lower, Result, Val};
-use crate::ir::{Code, Exp, Mat, I64};
+use crate::ir::{Code, Exp, Gemm, Mat, I64};
 use parad_base::{FloatType, PrimType, Scalar, Span};
 use parad_core::{
     AccOp, BasicOp, BinOp, Exp as CExp, Lambda, Operand, Param, Reduce, Screma, Soac, Stm, Type,
@@ -476,7 +476,7 @@ impl Lower {
                 Exp::times(lo.clone(), x.strides[0].clone()),
             )
         };
-        self.emit(Code::Gemm {
+        self.emit(Code::Gemm(Box::new(Gemm {
             elem,
             m: rows.clone(),
             n: c.shape[1].clone(),
@@ -502,6 +502,6 @@ impl Lower {
             },
             pack,
             span,
-        });
+        })));
     }
 }
