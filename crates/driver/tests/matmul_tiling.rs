@@ -25,7 +25,8 @@ entry mm_slices [n][m][p] (a: [n][m]f64) (b: [m][p]f64) = matmul a[1:, 1:] b[1:,
 ";
 
 /// The product as one redomap (what fusion makes of `map` then `reduce`),
-/// compiled without passes (which would split it).
+/// with the copies AD leaves, compiled without passes (which would split
+/// the redomap and remove the copies).
 const REDOMAP: &str = "\
 entry \"mm\" = mm : ([][]f64, [][]f64) -> [][]f64
 
@@ -42,8 +43,10 @@ fun mm(a_1: [?][?]f64, b_2: [?][?]f64): [?][?]f64 {
           in z_14
         }),
         \\(u_15: f64, v_16: f64): f64 {
-          let w_17: f64 = mul.f64(v_16, u_15)
-          in w_17
+          let v_18: f64 = v_16
+          let w_17: f64 = mul.f64(v_18, u_15)
+          let w_19: f64 = w_17
+          in w_19
         })
       in s_11
     })

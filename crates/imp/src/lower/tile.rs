@@ -53,6 +53,7 @@ use parad_core::{
     AccOp, BasicOp, BinOp, Exp as CExp, Lambda, Operand, Param, Reduce, Screma, Soac, Stm, Type,
     VName,
 };
+use rustc_hash::FxHashMap;
 
 /// A product needs this many multiply-adds for the rows to be split
 /// between threads.
@@ -124,25 +125,44 @@ fn single_result(lam: &Lambda) -> Option<VName> {
     }
 }
 
-/// Whether `lam` is `\x y -> x * y` (or `y * x`) on `t`.
+/// Whether `lam` is `\x y -> x * y` (or `y * x`) on `t`, possibly
+/// through copies (`let z = x`), as AD leaves them.
 fn is_mul(lam: &Lambda, t: PrimType) -> bool {
     let [x, y] = &lam.params[..] else {
         return false;
     };
-    let [s] = &lam.body.stms[..] else {
+    if x.ty != Type::Prim(t) || y.ty != Type::Prim(t) {
         return false;
-    };
-    let CExp::Basic(BasicOp::BinOp(BinOp::Mul, t2, Operand::Var(a), Operand::Var(b))) = &s.exp
-    else {
-        return false;
-    };
-    let args = (*a == x.name && *b == y.name) || (*a == y.name && *b == x.name);
-    x.ty == Type::Prim(t)
-        && y.ty == Type::Prim(t)
-        && *t2 == t
-        && args
-        && s.pat.len() == 1
-        && single_result(lam) == Some(s.pat[0].name)
+    }
+    // What each name stands for: a parameter, or the product.
+    let mut alias: FxHashMap<VName, VName> = FxHashMap::default();
+    let (px, py) = (x.name, y.name);
+    alias.insert(px, px);
+    alias.insert(py, py);
+    let mut product = None;
+    for s in &lam.body.stms {
+        let [p] = &s.pat[..] else { return false };
+        match &s.exp {
+            CExp::Basic(BasicOp::Atom(Operand::Var(v))) => match alias.get(v) {
+                Some(&w) => {
+                    alias.insert(p.name, w);
+                }
+                None => return false,
+            },
+            CExp::Basic(BasicOp::BinOp(BinOp::Mul, t2, Operand::Var(a), Operand::Var(b)))
+                if *t2 == t && product.is_none() =>
+            {
+                let args = (alias.get(a).copied(), alias.get(b).copied());
+                if args != (Some(px), Some(py)) && args != (Some(py), Some(px)) {
+                    return false;
+                }
+                product = Some(p.name);
+                alias.insert(p.name, p.name);
+            }
+            _ => return false,
+        }
+    }
+    product.is_some() && single_result(lam).and_then(|r| alias.get(&r).copied()) == product
 }
 
 /// Whether `op` is `+` on `t` with neutral element `+0`.
