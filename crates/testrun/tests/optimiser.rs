@@ -38,7 +38,11 @@ fn optimised_and_unoptimised_programs_give_identical_results() {
     let mut compared = 0;
     let mut differences = vec![];
     for path in find_fut_files(&[root()]).unwrap() {
-        let rel = path.strip_prefix(root()).unwrap_or(&path).display().to_string();
+        let rel = path
+            .strip_prefix(root())
+            .unwrap_or(&path)
+            .display()
+            .to_string();
         let Ok(text) = std::fs::read_to_string(&path) else {
             continue;
         };
