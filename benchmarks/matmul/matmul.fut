@@ -3,8 +3,9 @@
 -- accumulator updates into two more matrix multiplications.
 -- ==
 -- entry: primal gradient
--- random input { [256][256]f64 [256][256]f64 [256][256]f64 }
--- random input { [1024][1024]f64 [1024][1024]f64 [1024][1024]f64 }
+-- random input { [32][32]f64 [32][32]f64 [32][32]f64 }
+-- compiled random input { [256][256]f64 [256][256]f64 [256][256]f64 }
+-- compiled random input { [1024][1024]f64 [1024][1024]f64 [1024][1024]f64 }
 
 def matmul [n][m][p] (a: [n][m]f64) (b: [m][p]f64) : [n][p]f64 =
   map (\row -> map (\col -> f64.sum (map2 (*) row col)) (transpose b)) a
