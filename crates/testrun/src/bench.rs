@@ -207,15 +207,18 @@ enum Problem {
 }
 use Problem::{Fail, Skip};
 
-/// Warm-up run with result check, then `runs` timed runs: their times,
-/// and the peak memory of the largest (where the backend counts it).
+/// The times of the timed runs, and the largest peak memory among them
+/// (where the backend counts it).
+type Timings = (Vec<Duration>, Option<u64>);
+
+/// Warm-up run with result check, then `runs` timed runs.
 fn bench_case(
     program: &mut dyn Loaded,
     path: &Path,
     entry: &str,
     case: &Case,
     runs: usize,
-) -> Result<Option<(Vec<Duration>, Option<u64>)>, Problem> {
+) -> Result<Option<Timings>, Problem> {
     if !program.has_entry(entry) {
         return Err(Fail(format!("the program has no entry point `{entry}`")));
     }
