@@ -3,8 +3,10 @@
 //!
 //! - [`cse`]: common-subexpression elimination;
 //! - [`dce`]: dead-code elimination;
-//! - [`hoist`]: map-invariant code motion (after AD).
+//! - [`hoist`]: map-invariant code motion (after AD);
+//! - [`copies`]: copies the consumption rules do not need, removed (after AD).
 
+pub mod copies;
 pub mod cse;
 pub mod dce;
 pub mod hoist;
@@ -21,9 +23,10 @@ pub fn simplify(prog: &mut Program) {
 
 /// [`simplify`], then invariant code motion out of maps, then
 /// [`simplify`] again (hoisting lines up copies of the same computation
-/// for CSE).
+/// for CSE), then needless copies removed.
 pub fn optimise(prog: &mut Program) {
     simplify(prog);
     hoist::hoist_program(prog);
     simplify(prog);
+    copies::remove_copies(prog, parad_core::Stage::AfterAd);
 }
