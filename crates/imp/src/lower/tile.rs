@@ -175,6 +175,13 @@ fn is_sum(op: &AccOp, t: PrimType) -> bool {
     zero && super::soac::is_add(op) == Some(t)
 }
 
+/// Whether `s` mentions `v`.
+fn uses(s: &Stm, v: VName) -> bool {
+    let mut found = false;
+    parad_core::free::stm_uses(s, &mut |u| found |= u == v);
+    found
+}
+
 /// Whether `s` only computes with sizes and cannot fail (assertions
 /// aside, which are lowered under a guard): its arrays (`arrs`, the
 /// nest's rows and product) are only asked for their sizes.
@@ -231,7 +238,9 @@ fn inner_body(lam: &Lambda, row: VName, t: PrimType) -> Option<Vec<Step<'_>>> {
             CExp::Basic(BasicOp::Size { arr, dim: 0 }) if product == Some(*arr) => {
                 steps.push(Step::ProductSize(s.pat.first()?.name));
             }
-            _ if size_stm(s, &taken) => steps.push(Step::Size(s)),
+            _ if size_stm(s, &taken) && !product.is_some_and(|p| uses(s, p)) => {
+                steps.push(Step::Size(s))
+            }
             _ => return None,
         }
     }
