@@ -7,7 +7,8 @@ pub mod emit;
 pub mod load;
 
 /// The C runtime every generated program starts with: scalar operators
-/// with Futhark's semantics, reference-counted memory blocks, errors, the matrix-multiply kernel.
+/// with Futhark's semantics, reference-counted memory blocks, errors,
+/// the matrix-multiply kernel.
 pub const RUNTIME: &str = concat!(
     include_str!("runtime/prims.h"),
     include_str!("runtime/mem.h"),
