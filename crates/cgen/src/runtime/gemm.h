@@ -12,12 +12,14 @@
  * packed with zeros up to MR rows and NR columns and only the valid part
  * of a tile is stored, so every size works (0 included: k = 0 gives zeros).
  *
- * Rounding: the sum over p is computed in blocks of KC, and, on machines
- * with hardware FMA (__FP_FAST_FMA), each a·b + c is one fused operation.
- * Both differ from the sequential order of the interpreter in the last
- * bits; both are allowed for a reduction with `+`, whose order is
- * unspecified (the parallel reduction already regroups it). This is the
- * one place where the runtime contracts (elsewhere fp-contract is off). */
+ * Rounding: the sum over p is computed in blocks of KC, each in MR×NR
+ * lanes, and the micro-kernel is compiled with floating-point contraction
+ * on, so that on machines with FMA instructions each a·b + c is one fused
+ * operation (half the instructions, one rounding instead of two). Both
+ * differ from the interpreter's sequential sum in the last bits; both
+ * are allowed for a reduction with `+`, whose order is unspecified (the
+ * parallel reduction already regroups it). This is the one place where
+ * the runtime contracts: fp-contract is off again after the kernel. */
 
 #define P_GEMM_MR 6
 #define P_GEMM_KC 256
