@@ -128,7 +128,7 @@
   }                                                                            \
   /* Each matrix is a block, the offset of element (0, 0) and the row and  \
    * column strides; blocks of empty matrices are never indexed. */           \
-  static void parad_gemm_##t(i64 m, i64 n, i64 k, const t *a, i64 aoff,       \
+  __attribute__((unused)) static void parad_gemm_##t(i64 m, i64 n, i64 k, const t *a, i64 aoff,       \
                              i64 ars, i64 acs, const t *b, i64 boff, i64 brs,  \
                              i64 bcs, t *c, i64 coff, i64 crs, i64 ccs,        \
                              t *pack) {                                        \
