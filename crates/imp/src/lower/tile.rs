@@ -224,13 +224,19 @@ fn inner_body(lam: &Lambda, row: VName, t: PrimType) -> Option<Vec<Step<'_>>> {
     let mut product: Option<VName> = None;
     for s in init {
         let taken = [row, col, product.unwrap_or(row)];
+        let map = match &s.exp {
+            CExp::Soac(soac) => as_map(soac),
+            _ => None,
+        };
         match &s.exp {
-            CExp::Soac(Soac::Map(m))
-                if product.is_none() && is_rows(&m.arrs) && is_mul(&m.lam, t) =>
+            _ if map.is_some_and(|(_, arrs, lam)| {
+                product.is_none() && is_rows(arrs) && is_mul(lam, t)
+            }) =>
             {
+                let (w, arrs, _) = map?;
                 steps.push(Step::Product {
-                    w: &m.w,
-                    arrs: [m.arrs[0], m.arrs[1]],
+                    w,
+                    arrs: [arrs[0], arrs[1]],
                     what: "map",
                 });
                 product = Some(s.pat.first()?.name);
@@ -265,6 +271,17 @@ fn inner_body(lam: &Lambda, row: VName, t: PrimType) -> Option<Vec<Step<'_>>> {
     Some(steps)
 }
 
+/// The width, arrays and function of a map (or of a screma that is one).
+fn as_map(s: &Soac) -> Option<(&Operand, &[VName], &Lambda)> {
+    match s {
+        Soac::Map(m) => Some((&m.w, &m.arrs, &m.lam)),
+        Soac::Screma(sc) if sc.scans.is_empty() && sc.reds.is_empty() => {
+            Some((&sc.w, &sc.arrs, &sc.lam))
+        }
+        _ => None,
+    }
+}
+
 /// Whether `sc` is `screma(reds = [+ with 0], \x y -> x * y)`.
 fn redomap(sc: &Screma, t: PrimType) -> bool {
     sc.scans.is_empty() && matches!(&sc.reds[..], [r] if is_sum(&r.op, t)) && is_mul(&sc.lam, t)
@@ -279,14 +296,15 @@ fn recognise<'a>(w1: &'a Operand, arrs: &[VName], lam: &'a Lambda) -> Option<Nes
     let row = row_p.name;
     let res = single_result(lam)?;
     let (last, init) = lam.body.stms.split_last()?;
-    let CExp::Soac(Soac::Map(inner)) = &last.exp else {
+    let CExp::Soac(soac) = &last.exp else {
         return None;
     };
+    let (w2, inner_arrs, inner_lam) = as_map(soac)?;
     if last.pat.len() != 1 || last.pat[0].name != res {
         return None;
     }
-    let [b] = inner.arrs[..] else { return None };
-    let [col_p] = &inner.lam.params[..] else {
+    let [b] = inner_arrs[..] else { return None };
+    let [col_p] = &inner_lam.params[..] else {
         return None;
     };
     if vector_of(col_p)? != elem || b == row {
@@ -298,14 +316,14 @@ fn recognise<'a>(w1: &'a Operand, arrs: &[VName], lam: &'a Lambda) -> Option<Nes
         .collect::<Option<Vec<_>>>()?;
     // The inner map's array must be the same for every row: not bound
     // from the row (size statements bind no array from it).
-    let steps = inner_body(&inner.lam, row, elem)?;
+    let steps = inner_body(inner_lam, row, elem)?;
     Some(Nest {
         elem,
         w1,
         a: *a,
         row,
         outer,
-        w2: &inner.w,
+        w2,
         b,
         col: col_p.name,
         inner: steps,
@@ -321,12 +339,8 @@ impl Lower {
         pat: &[Param],
         span: Span,
     ) -> Result<Option<Vec<Val>>> {
-        let (w, arrs, lam) = match s {
-            Soac::Map(m) => (&m.w, &m.arrs, &m.lam),
-            Soac::Screma(sc) if sc.scans.is_empty() && sc.reds.is_empty() => {
-                (&sc.w, &sc.arrs, &sc.lam)
-            }
-            _ => return Ok(None),
+        let Some((w, arrs, lam)) = as_map(s) else {
+            return Ok(None);
         };
         let Some(nest) = recognise(w, arrs, lam) else {
             return Ok(None);
