@@ -1,29 +1,34 @@
 //! Optimisation of core IR (DESIGN §1, stage `opt`), run after lowering
 //! and again after AD.
 //!
-//! - [`cse`]: common-subexpression elimination;
-//! - [`dce`]: dead-code elimination;
+//! - [`simplify`](mod@simplify): the rule-based simplifier (folding,
+//!   copy propagation, CSE, DCE, index, SOAC, branch and loop rules);
+//! - [`cse`], [`dce`]: the older single-purpose passes, kept for their
+//!   tests;
 //! - [`hoist`]: map-invariant code motion (after AD).
 
 pub mod cse;
 pub mod dce;
 pub mod hoist;
+pub mod simplify;
 
 use parad_core::Program;
 
-/// The simplification pipeline applied between stages.
+/// The simplifier as run before AD.
 pub fn simplify(prog: &mut Program) {
-    for f in &mut prog.funs {
-        cse::cse_fun(f);
-        dce::dce_fun(f);
-    }
+    simplify::simplify_program(prog, simplify::Mode::BeforeAd);
+}
+
+/// The simplifier as run after AD (and after fusion).
+pub fn simplify_after_ad(prog: &mut Program) {
+    simplify::simplify_program(prog, simplify::Mode::AfterAd);
 }
 
 /// [`simplify`], then invariant code motion out of maps, then
 /// [`simplify`] again (hoisting lines up copies of the same computation
 /// for CSE).
 pub fn optimise(prog: &mut Program) {
-    simplify(prog);
+    simplify_after_ad(prog);
     hoist::hoist_program(prog);
-    simplify(prog);
+    simplify_after_ad(prog);
 }

@@ -1,0 +1,144 @@
+//! Constant folding and algebraic identities on scalars.
+//!
+//! Folding evaluates with the interpreter's scalar semantics
+//! (`parad_interp::prim`), so folded and run-time results agree bit for
+//! bit; an operation the interpreter reports as an error (an integer
+//! division by zero, a negative integer exponent) is left to fail at run
+//! time. Identities are exact: on integers (wrapping) and booleans all
+//! the usual ones; on floats only those IEEE arithmetic keeps for every
+//! operand, NaN, infinities and signed zeros included, plus `x + 0` after
+//! AD (see the module doc of [`super`]).
+
+use super::{with_exp, Ctx, Mode};
+use parad_base::{PrimType, Scalar};
+use parad_core::consts::{is_one, is_zero};
+use parad_core::*;
+use parad_interp::prim;
+
+pub fn const_fold(_: &mut Ctx, s: &Stm) -> Option<Vec<Stm>> {
+    use BasicOp as B;
+    use Operand::Const as C;
+    let r = match &s.exp {
+        Exp::Basic(B::UnOp(op, t, C(x))) => prim::unop(*op, *t, *x),
+        Exp::Basic(B::BinOp(op, t, C(x), C(y))) => prim::binop(*op, *t, *x, *y),
+        Exp::Basic(B::TernOp(op, t, C(x), C(y), C(z))) => prim::ternop(*op, *t, *x, *y, *z),
+        Exp::Basic(B::Cmp(op, _, C(x), C(y))) => prim::cmp(*op, *x, *y),
+        Exp::Basic(B::Conv(op, _, to, C(x))) => prim::convert(*op, *to, *x),
+        _ => return None,
+    };
+    let c = r.ok()?;
+    match s.pat.as_slice() {
+        [p] if p.ty == Type::Prim(c.prim_type()) => Some(vec![with_exp(s, Exp::atom(c))]),
+        _ => None,
+    }
+}
+
+/// Whether `o` is the constant `-0.0`.
+fn is_neg_zero(o: Operand) -> bool {
+    match o {
+        Operand::Const(Scalar::F16(x)) => x.to_f32() == 0.0 && x.is_sign_negative(),
+        Operand::Const(Scalar::F32(x)) => x == 0.0 && x.is_sign_negative(),
+        Operand::Const(Scalar::F64(x)) => x == 0.0 && x.is_sign_negative(),
+        _ => false,
+    }
+}
+
+fn zero(o: Operand) -> bool {
+    matches!(o, Operand::Const(c) if is_zero(c))
+}
+
+/// `+0.0` or an integer zero or `false`.
+fn pos_zero(o: Operand) -> bool {
+    zero(o) && !is_neg_zero(o)
+}
+
+fn one(o: Operand) -> bool {
+    matches!(o, Operand::Const(c) if is_one(c))
+}
+
+/// The all-ones value (`-1` of signed types, the maximum of unsigned
+/// ones, `true`).
+fn all_ones(o: Operand) -> bool {
+    match o {
+        Operand::Const(Scalar::Bool(b)) => b,
+        Operand::Const(c) => match c.prim_type() {
+            PrimType::Int(it) => c == Scalar::from_int(it, -1),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// The simpler operand `op(a, b)` equals, or a constant.
+fn binop_identity(ctx: &Ctx, op: BinOp, t: PrimType, a: Operand, b: Operand) -> Option<Operand> {
+    use BinOp::*;
+    let exact = !matches!(t, PrimType::Float(_));
+    let same = a == b && a.var().is_some();
+    let k = |n: i128| Some(Operand::Const(parad_core::consts::int(t, n)));
+    let after_ad = ctx.mode == Mode::AfterAd;
+    match op {
+        Add if zero(b) && (exact || is_neg_zero(b) || after_ad) => Some(a),
+        Add if zero(a) && (exact || is_neg_zero(a) || after_ad) => Some(b),
+        Sub if pos_zero(b) => Some(a),
+        Sub if exact && same => k(0),
+        Mul if one(b) => Some(a),
+        Mul if one(a) => Some(b),
+        Mul if exact && (zero(a) || zero(b)) => k(0),
+        Div | Quot if one(b) => Some(a),
+        Mod | Rem if exact && one(b) => k(0),
+        Pow if exact && zero(b) => k(1),
+        Pow if exact && one(b) => Some(a),
+        Min | Max if same => Some(a),
+        And | Or if same => Some(a),
+        And if all_ones(b) => Some(a),
+        And if all_ones(a) => Some(b),
+        And if zero(a) || zero(b) => k(0),
+        Or | Xor if zero(b) => Some(a),
+        Or | Xor if zero(a) => Some(b),
+        Or if all_ones(a) || all_ones(b) => Some(Operand::Const(if t == PrimType::Bool {
+            Scalar::Bool(true)
+        } else {
+            parad_core::consts::int(t, -1)
+        })),
+        Xor if same => k(0),
+        Shl | AShr | LShr if zero(b) => Some(a),
+        _ => None,
+    }
+}
+
+/// The value of `cmp(x, x)` on integers and booleans.
+fn cmp_same(op: CmpOp) -> bool {
+    matches!(op, CmpOp::Eq | CmpOp::Le | CmpOp::Ge)
+}
+
+pub fn identity(ctx: &mut Ctx, s: &Stm) -> Option<Vec<Stm>> {
+    use BasicOp as B;
+    let o = match &s.exp {
+        Exp::Basic(B::BinOp(op, t, a, b)) => binop_identity(ctx, *op, *t, *a, *b)?,
+        Exp::Basic(B::Cmp(op, t, a, b))
+            if a == b && a.var().is_some() && !matches!(t, PrimType::Float(_)) =>
+        {
+            Operand::bool(cmp_same(*op))
+        }
+        // -(-x), not (not x), complement (complement x).
+        Exp::Basic(B::UnOp(op @ (UnOp::Neg | UnOp::Not | UnOp::Complement), t, Operand::Var(x))) => {
+            match ctx.def(*x) {
+                Some(B::UnOp(op2, t2, inner)) if op2 == op && t2 == t => *inner,
+                _ => return None,
+            }
+        }
+        Exp::Basic(B::Conv(ConvOp::Cast, from, to, x)) if from == to => *x,
+        _ => return None,
+    };
+    Some(vec![with_exp(s, Exp::atom(o))])
+}
+
+pub fn assert_true(_: &mut Ctx, s: &Stm) -> Option<Vec<Stm>> {
+    match &s.exp {
+        Exp::Basic(BasicOp::Assert {
+            cond: Operand::Const(Scalar::Bool(true)),
+            ..
+        }) => Some(vec![]),
+        _ => None,
+    }
+}
