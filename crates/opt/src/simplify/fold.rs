@@ -142,3 +142,72 @@ pub fn assert_true(_: &mut Ctx, s: &Stm) -> Option<Vec<Stm>> {
         _ => None,
     }
 }
+
+/// `o` as `y + c` with a constant `c`, from `o`'s definition.
+fn offset(ctx: &Ctx, o: Operand) -> Option<(VName, Scalar)> {
+    use Operand::{Const as C, Var as V};
+    match ctx.def_of(o)? {
+        BasicOp::BinOp(BinOp::Add, _, V(y), C(c)) | BasicOp::BinOp(BinOp::Add, _, C(c), V(y)) => {
+            Some((*y, *c))
+        }
+        BasicOp::BinOp(BinOp::Sub, t, V(y), C(c)) => Some((*y, prim::unop(UnOp::Neg, *t, *c).ok()?)),
+        _ => None,
+    }
+}
+
+/// `(y + a) + b` is `y + (a + b)`, and likewise with subtractions, on
+/// integers (wrapping arithmetic is associative).
+pub fn reassociate(ctx: &mut Ctx, s: &Stm) -> Option<Vec<Stm>> {
+    use Operand::{Const as C, Var as V};
+    let (t, x, b) = match &s.exp {
+        Exp::Basic(BasicOp::BinOp(BinOp::Add, t, x @ V(_), C(b)))
+        | Exp::Basic(BasicOp::BinOp(BinOp::Add, t, C(b), x @ V(_))) => (*t, *x, *b),
+        Exp::Basic(BasicOp::BinOp(BinOp::Sub, t, x @ V(_), C(b))) => {
+            (*t, *x, prim::unop(UnOp::Neg, *t, *b).ok()?)
+        }
+        _ => return None,
+    };
+    if !matches!(t, PrimType::Int(_)) {
+        return None;
+    }
+    let (y, a) = offset(ctx, x)?;
+    let c = prim::binop(BinOp::Add, t, a, b).ok()?;
+    let e = BasicOp::BinOp(BinOp::Add, t, V(y), C(c));
+    Some(vec![with_exp(s, e.into())])
+}
+
+/// Whether `o` is known to be at least zero: a constant, a size, a loop
+/// index or an element of `iota n`.
+fn non_negative(ctx: &Ctx, o: Operand) -> bool {
+    match o {
+        Operand::Const(c) => super::as_i64(c).is_some_and(|c| c >= 0),
+        Operand::Var(v) => ctx.below.contains_key(&v) || matches!(ctx.def(v), Some(BasicOp::Size { .. })),
+    }
+}
+
+/// Comparisons of a non-negative integer with zero, and its `max` with
+/// zero.
+pub fn sign_known(ctx: &mut Ctx, s: &Stm) -> Option<Vec<Stm>> {
+    let zero = |o: &Operand| matches!(o, Operand::Const(c) if is_zero(*c));
+    let o = match &s.exp {
+        Exp::Basic(BasicOp::Cmp(op, PrimType::Int(_), a, b)) => {
+            let r = match op {
+                CmpOp::Le if zero(a) && non_negative(ctx, *b) => true,
+                CmpOp::Ge if zero(b) && non_negative(ctx, *a) => true,
+                CmpOp::Lt if zero(b) && non_negative(ctx, *a) => false,
+                CmpOp::Gt if zero(a) && non_negative(ctx, *b) => false,
+                _ => return None,
+            };
+            Operand::bool(r)
+        }
+        Exp::Basic(BasicOp::BinOp(BinOp::Max, PrimType::Int(_), a, b)) => {
+            match (zero(a), zero(b)) {
+                (_, true) if non_negative(ctx, *a) => *a,
+                (true, _) if non_negative(ctx, *b) => *b,
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    Some(vec![with_exp(s, Exp::atom(o))])
+}

@@ -19,13 +19,16 @@
 //!
 //! - [`fold`]: constant folding with the interpreter's own scalar
 //!   semantics (never what would fail at run time, like an integer
-//!   division by zero), algebraic identities, assertions of `true`;
+//!   division by zero), algebraic identities, reassociation of integer
+//!   constant offsets, signs of sizes and indices, assertions of `true`;
 //! - [`share`]: copy propagation and CSE of whole statements (SOACs,
 //!   branches and loops included);
 //! - [`index`]: `size` of arrays of known shape, indexing into `iota`,
 //!   `replicate`, `rearrange` and into rows of arrays;
 //! - [`soac`]: results of a `map` that do not depend on its elements,
-//!   `map` over `replicate`, integer sums of `replicate`;
+//!   `map` over `replicate`, integer sums of `replicate`, known sizes of
+//!   `map` results, unused `map` inputs, `withacc` results computed
+//!   outside it;
 //! - [`control`]: `if` with a constant condition, equal branches, or
 //!   results equal in both branches;
 //! - [`loops`]: loops of no iterations, loop-invariant code motion;
@@ -95,6 +98,8 @@ pub const RULES: &[Rule] = &[
     Rule { name: "copy_prop", apply: share::copy_prop },
     Rule { name: "const_fold", apply: fold::const_fold },
     Rule { name: "identity", apply: fold::identity },
+    Rule { name: "reassociate", apply: fold::reassociate },
+    Rule { name: "sign_known", apply: fold::sign_known },
     Rule { name: "assert_true", apply: fold::assert_true },
     Rule { name: "size_known", apply: index::size_known },
     Rule { name: "index_iota", apply: index::index_iota },
@@ -109,6 +114,9 @@ pub const RULES: &[Rule] = &[
     Rule { name: "loop_invariant", apply: loops::loop_invariant },
     Rule { name: "map_invariant_results", apply: soac::map_invariant_results },
     Rule { name: "map_replicate", apply: soac::map_replicate },
+    Rule { name: "map_known_sizes", apply: soac::map_known_sizes },
+    Rule { name: "map_unused_inputs", apply: soac::map_unused_inputs },
+    Rule { name: "withacc_invariant_results", apply: soac::withacc_invariant_results },
     Rule { name: "reduce_replicate", apply: soac::reduce_replicate },
     Rule { name: "cse", apply: share::cse },
 ];
