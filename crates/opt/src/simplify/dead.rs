@@ -1,5 +1,6 @@
 //! Dead code: statements whose results are unused, unused results of
-//! `map`s (and of the mapped part of `screma`s) and of `if`s, and loop
+//! `map`s (and of the mapped part of `screma`s), extra results of
+//! `withacc`s and results of `if`s, and loop
 //! parameters that nothing after the loop uses and that the body uses
 //! only to compute dead parameters.
 //!
@@ -127,6 +128,34 @@ impl Dce {
                     if live[k] {
                         sc.lam.body.result.push(r);
                         sc.lam.ret.push(t);
+                    } else {
+                        self.forget(r);
+                    }
+                }
+                keep_pattern(s, &live);
+                self.changed = true;
+                return;
+            }
+            Exp::Soac(Soac::WithAcc(w)) => {
+                // The input arrays stay (the function returns one
+                // accumulator for all of an input's arrays); unused
+                // extra results go.
+                let arrs: usize = w.inputs.iter().map(|i| i.arrs.len()).sum();
+                let accs = w.inputs.len();
+                let live: Vec<bool> = (0..live.len()).map(|k| k < arrs || live[k]).collect();
+                let extras = live.len().saturating_sub(arrs);
+                if live.iter().all(|l| *l)
+                    || w.lam.body.result.len() != accs + extras
+                    || w.lam.ret.len() != accs + extras
+                {
+                    return;
+                }
+                let res = w.lam.body.result.split_off(accs);
+                let ret = w.lam.ret.split_off(accs);
+                for (k, (r, t)) in res.into_iter().zip(ret).enumerate() {
+                    if live[arrs + k] {
+                        w.lam.body.result.push(r);
+                        w.lam.ret.push(t);
                     } else {
                         self.forget(r);
                     }
