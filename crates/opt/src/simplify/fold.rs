@@ -121,12 +121,14 @@ pub fn identity(ctx: &mut Ctx, s: &Stm) -> Option<Vec<Stm>> {
             Operand::bool(cmp_same(*op))
         }
         // -(-x), not (not x), complement (complement x).
-        Exp::Basic(B::UnOp(op @ (UnOp::Neg | UnOp::Not | UnOp::Complement), t, Operand::Var(x))) => {
-            match ctx.def(*x) {
-                Some(B::UnOp(op2, t2, inner)) if op2 == op && t2 == t => *inner,
-                _ => return None,
-            }
-        }
+        Exp::Basic(B::UnOp(
+            op @ (UnOp::Neg | UnOp::Not | UnOp::Complement),
+            t,
+            Operand::Var(x),
+        )) => match ctx.def(*x) {
+            Some(B::UnOp(op2, t2, inner)) if op2 == op && t2 == t => *inner,
+            _ => return None,
+        },
         Exp::Basic(B::Conv(ConvOp::Cast, from, to, x)) if from == to => *x,
         _ => return None,
     };
@@ -150,7 +152,9 @@ fn offset(ctx: &Ctx, o: Operand) -> Option<(VName, Scalar)> {
         BasicOp::BinOp(BinOp::Add, _, V(y), C(c)) | BasicOp::BinOp(BinOp::Add, _, C(c), V(y)) => {
             Some((*y, *c))
         }
-        BasicOp::BinOp(BinOp::Sub, t, V(y), C(c)) => Some((*y, prim::unop(UnOp::Neg, *t, *c).ok()?)),
+        BasicOp::BinOp(BinOp::Sub, t, V(y), C(c)) => {
+            Some((*y, prim::unop(UnOp::Neg, *t, *c).ok()?))
+        }
         _ => None,
     }
 }
@@ -181,7 +185,9 @@ pub fn reassociate(ctx: &mut Ctx, s: &Stm) -> Option<Vec<Stm>> {
 fn non_negative(ctx: &Ctx, o: Operand) -> bool {
     match o {
         Operand::Const(c) => super::as_i64(c).is_some_and(|c| c >= 0),
-        Operand::Var(v) => ctx.below.contains_key(&v) || matches!(ctx.def(v), Some(BasicOp::Size { .. })),
+        Operand::Var(v) => {
+            ctx.below.contains_key(&v) || matches!(ctx.def(v), Some(BasicOp::Size { .. }))
+        }
     }
 }
 

@@ -96,7 +96,10 @@ pub fn index_replicate(ctx: &mut Ctx, s: &Stm) -> Option<Vec<Stm>> {
         return None;
     }
     // The result would alias `value` rather than fresh memory.
-    if s.pat.iter().any(|p| p.ty.rank() > 0 && ctx.may_be_consumed(p.name)) {
+    if s.pat
+        .iter()
+        .any(|p| p.ty.rank() > 0 && ctx.may_be_consumed(p.name))
+    {
         return None;
     }
     let e = match (&slice[1..], value) {
@@ -137,7 +140,11 @@ pub fn index_row(ctx: &mut Ctx, s: &Stm) -> Option<Vec<Stm>> {
     let Exp::Basic(BasicOp::Index { arr, slice }) = &s.exp else {
         return None;
     };
-    let BasicOp::Index { arr: x, slice: outer } = ctx.def(*arr)? else {
+    let BasicOp::Index {
+        arr: x,
+        slice: outer,
+    } = ctx.def(*arr)?
+    else {
         return None;
     };
     if !outer.iter().all(|d| matches!(d, DimIndex::Fix(_))) {

@@ -93,32 +93,36 @@ pub struct Rule {
     pub apply: fn(&mut Ctx, &Stm) -> Option<Vec<Stm>>,
 }
 
+const fn rule(name: &'static str, apply: fn(&mut Ctx, &Stm) -> Option<Vec<Stm>>) -> Rule {
+    Rule { name, apply }
+}
+
 /// The rules, in the order they are tried.
 pub const RULES: &[Rule] = &[
-    Rule { name: "copy_prop", apply: share::copy_prop },
-    Rule { name: "const_fold", apply: fold::const_fold },
-    Rule { name: "identity", apply: fold::identity },
-    Rule { name: "reassociate", apply: fold::reassociate },
-    Rule { name: "sign_known", apply: fold::sign_known },
-    Rule { name: "assert_true", apply: fold::assert_true },
-    Rule { name: "size_known", apply: index::size_known },
-    Rule { name: "index_iota", apply: index::index_iota },
-    Rule { name: "index_replicate", apply: index::index_replicate },
-    Rule { name: "index_rearrange", apply: index::index_rearrange },
-    Rule { name: "index_row", apply: index::index_row },
-    Rule { name: "if_const", apply: control::if_const },
-    Rule { name: "if_same_branches", apply: control::if_same_branches },
-    Rule { name: "if_same_results", apply: control::if_same_results },
-    Rule { name: "if_bool", apply: control::if_bool },
-    Rule { name: "loop_no_trips", apply: loops::loop_no_trips },
-    Rule { name: "loop_invariant", apply: loops::loop_invariant },
-    Rule { name: "map_invariant_results", apply: soac::map_invariant_results },
-    Rule { name: "map_replicate", apply: soac::map_replicate },
-    Rule { name: "map_known_sizes", apply: soac::map_known_sizes },
-    Rule { name: "map_unused_inputs", apply: soac::map_unused_inputs },
-    Rule { name: "withacc_invariant_results", apply: soac::withacc_invariant_results },
-    Rule { name: "reduce_replicate", apply: soac::reduce_replicate },
-    Rule { name: "cse", apply: share::cse },
+    rule("copy_prop", share::copy_prop),
+    rule("const_fold", fold::const_fold),
+    rule("identity", fold::identity),
+    rule("reassociate", fold::reassociate),
+    rule("sign_known", fold::sign_known),
+    rule("assert_true", fold::assert_true),
+    rule("size_known", index::size_known),
+    rule("index_iota", index::index_iota),
+    rule("index_replicate", index::index_replicate),
+    rule("index_rearrange", index::index_rearrange),
+    rule("index_row", index::index_row),
+    rule("if_const", control::if_const),
+    rule("if_same_branches", control::if_same_branches),
+    rule("if_same_results", control::if_same_results),
+    rule("if_bool", control::if_bool),
+    rule("loop_no_trips", loops::loop_no_trips),
+    rule("loop_invariant", loops::loop_invariant),
+    rule("map_invariant_results", soac::map_invariant_results),
+    rule("map_replicate", soac::map_replicate),
+    rule("map_known_sizes", soac::map_known_sizes),
+    rule("map_unused_inputs", soac::map_unused_inputs),
+    rule("withacc_invariant_results", soac::withacc_invariant_results),
+    rule("reduce_replicate", soac::reduce_replicate),
+    rule("cse", share::cse),
 ];
 
 /// Rounds of rules and dead-code removal at most.
@@ -326,8 +330,7 @@ impl<'a> Ctx<'a> {
         let f = &self.facts;
         !f.known.contains(&v)
             || f.consumed.contains(&v)
-            || f
-                .aliases
+            || f.aliases
                 .get(&v)
                 .is_some_and(|a| a.iter().any(|x| f.consumed.contains(x)))
     }
@@ -469,9 +472,10 @@ fn cannot_fail(e: &Exp) -> bool {
     }
 }
 
-/// Whether `e` overwrites memory anywhere inside (directly, or by calling
-/// a function); such statements are never shared or moved.
-fn consumes_anything(e: &Exp) -> bool {
+/// Whether `e` may overwrite memory anywhere inside (directly, or in a
+/// called function) or allocates uninitialised memory: two such
+/// statements never compute the same value.
+fn unshareable(e: &Exp) -> bool {
     fn direct(e: &Exp) -> bool {
         matches!(
             e,

@@ -10,7 +10,7 @@
 //! stay distinct then). An assertion of a condition already asserted
 //! goes, whatever its message.
 
-use super::{canonical_exp, consumes_anything, Ctx};
+use super::{canonical_exp, unshareable, Ctx};
 use parad_core::*;
 
 pub fn copy_prop(ctx: &mut Ctx, s: &Stm) -> Option<Vec<Stm>> {
@@ -29,7 +29,7 @@ fn key(ctx: &Ctx, s: &Stm) -> Option<String> {
         return Some(format!("assert {cond:?}"));
     }
     if s.pat.is_empty()
-        || consumes_anything(&s.exp)
+        || unshareable(&s.exp)
         || s.pat.iter().any(|p| {
             p.ty.is_acc() || (!matches!(p.ty, Type::Prim(_)) && ctx.may_be_consumed(p.name))
         })

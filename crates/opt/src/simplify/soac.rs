@@ -51,13 +51,7 @@ fn invariant_result(
         return Some(Exp::atom(arr));
     }
     if res.var().is_none_or(|v| !inner.contains(&v)) {
-        return Some(
-            BasicOp::Replicate {
-                n: m.w,
-                value: res,
-            }
-            .into(),
-        );
+        return Some(BasicOp::Replicate { n: m.w, value: res }.into());
     }
     None
 }
@@ -187,10 +181,7 @@ fn refine_dims(t: &Type, known: &[Dim]) -> Option<Type> {
             _ => *d,
         })
         .collect();
-    changed.then(|| Type::Array {
-        elem: *elem,
-        shape,
-    })
+    changed.then_some(Type::Array { elem: *elem, shape })
 }
 
 /// The dimensions of a `map`'s results that are existential in its
