@@ -7,7 +7,8 @@
 //!   and overwrite nothing ([`super::cannot_fail`]), and whose results
 //!   are not consumed (every iteration would need its own copy), move
 //!   before the loop. Running them when the loop runs no iteration is
-//!   harmless since they cannot fail, and they are cheap.
+//!   harmless since they cannot fail, and they are cheap. The same goes
+//!   for the lambdas of `map`s ([`map_invariant`]).
 
 use super::{as_i64, bind_all, cannot_fail, with_exp, Ctx};
 use parad_core::free::stm_uses;
@@ -32,17 +33,16 @@ pub fn loop_no_trips(_: &mut Ctx, s: &Stm) -> Option<Vec<Stm>> {
     }
 }
 
-pub fn loop_invariant(ctx: &mut Ctx, s: &Stm) -> Option<Vec<Stm>> {
-    let Exp::Loop(l) = &s.exp else {
-        return None;
-    };
-    let mut variant: FxHashSet<VName> = l.params.iter().map(|(p, _)| p.name).collect();
-    if let LoopForm::For { i, .. } = &l.form {
-        variant.insert(*i);
-    }
+/// Splits `stms` into those that move out of a body binding `variant`
+/// (see the module doc) and those that stay.
+pub(super) fn split_invariant(
+    ctx: &Ctx,
+    stms: &[Stm],
+    mut variant: FxHashSet<VName>,
+) -> (Vec<Stm>, Vec<Stm>) {
     let mut hoisted = vec![];
     let mut rest = vec![];
-    for st in &l.body.stms {
+    for st in stms {
         let mut uses_variant = false;
         stm_uses(st, &mut |v| uses_variant |= variant.contains(&v));
         let movable = !uses_variant
@@ -59,11 +59,42 @@ pub fn loop_invariant(ctx: &mut Ctx, s: &Stm) -> Option<Vec<Stm>> {
             rest.push(st.clone());
         }
     }
+    (hoisted, rest)
+}
+
+pub fn loop_invariant(ctx: &mut Ctx, s: &Stm) -> Option<Vec<Stm>> {
+    let Exp::Loop(l) = &s.exp else {
+        return None;
+    };
+    let mut variant: FxHashSet<VName> = l.params.iter().map(|(p, _)| p.name).collect();
+    if let LoopForm::For { i, .. } = &l.form {
+        variant.insert(*i);
+    }
+    let (mut hoisted, rest) = split_invariant(ctx, &l.body.stms, variant);
     if hoisted.is_empty() {
         return None;
     }
     let mut l = l.clone();
     l.body.stms = rest;
     hoisted.push(with_exp(s, l.into()));
+    Some(hoisted)
+}
+
+/// The same for the lambda of a `map`: its cheap scalar statements that
+/// depend on no element move before it (where CSE can share them with
+/// the same statements of other lambdas). Heavier invariant work is
+/// [`crate::hoist`]'s.
+pub fn map_invariant(ctx: &mut Ctx, s: &Stm) -> Option<Vec<Stm>> {
+    let Exp::Soac(Soac::Map(m)) = &s.exp else {
+        return None;
+    };
+    let variant: FxHashSet<VName> = m.lam.params.iter().map(|p| p.name).collect();
+    let (mut hoisted, rest) = split_invariant(ctx, &m.lam.body.stms, variant);
+    if hoisted.is_empty() {
+        return None;
+    }
+    let mut m = m.clone();
+    m.lam.body.stms = rest;
+    hoisted.push(with_exp(s, m.into()));
     Some(hoisted)
 }

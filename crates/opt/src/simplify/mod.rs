@@ -31,7 +31,8 @@
 //!   outside it;
 //! - [`control`]: `if` with a constant condition, equal branches, or
 //!   results equal in both branches;
-//! - [`loops`]: loops of no iterations, loop-invariant code motion;
+//! - [`loops`]: loops of no iterations, invariant code motion out of
+//!   loops (and of cheap scalars out of `map`s);
 //! - [`dead`]: unused statements, `map` and `if` results, loop parameters.
 //!
 //! # Floats and AD
@@ -116,6 +117,7 @@ pub const RULES: &[Rule] = &[
     rule("if_bool", control::if_bool),
     rule("loop_no_trips", loops::loop_no_trips),
     rule("loop_invariant", loops::loop_invariant),
+    rule("map_invariant", loops::map_invariant),
     rule("map_invariant_results", soac::map_invariant_results),
     rule("map_replicate", soac::map_replicate),
     rule("map_known_sizes", soac::map_known_sizes),

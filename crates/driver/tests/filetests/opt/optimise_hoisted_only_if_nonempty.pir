@@ -26,16 +26,16 @@ entry "main" = main : ([]f64, []f64) -> []f64
 
 fun main(xs_0: [?]f64, ys_1: [?]f64): [?]f64 {
   let n_2: i64 = size(ys_1, 0)
-  let nonempty_17: bool = lt.i64(0i64, n_2)
-  let t_10: f64 = if nonempty_17 : f64 then {
-    let n_13: i64 = size(xs_0, 0)
-    let red_14: f64 = reduce_comm(n_13, [xs_0], [0.0f64], \(x_5: f64, x_6: f64): f64 {
+  let n_4: i64 = size(xs_0, 0)
+  let nonempty_16: bool = lt.i64(0i64, n_2)
+  let t_10: f64 = if nonempty_16 : f64 then {
+    let red_13: f64 = reduce_comm(n_4, [xs_0], [0.0f64], \(x_5: f64, x_6: f64): f64 {
       let t_7: f64 = add.f64(x_5, x_6)
       in t_7
     })
-    let t_15: f64 = xs_0[7i64]
-    let t_16: f64 = add.f64(red_14, t_15)
-    in t_16
+    let t_14: f64 = xs_0[7i64]
+    let t_15: f64 = add.f64(red_13, t_14)
+    in t_15
   } else {
     in 0.0f64
   }
