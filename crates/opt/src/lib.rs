@@ -5,8 +5,10 @@
 //!   copy propagation, CSE, DCE, index, SOAC, branch and loop rules);
 //! - [`cse`], [`dce`]: the older single-purpose passes, kept for their
 //!   tests;
-//! - [`hoist`]: map-invariant code motion (after AD).
+//! - [`hoist`]: map-invariant code motion (after AD);
+//! - [`copies`]: copies the consumption rules do not need, removed (after AD).
 
+pub mod copies;
 pub mod cse;
 pub mod dce;
 pub mod hoist;
@@ -26,9 +28,10 @@ pub fn simplify_after_ad(prog: &mut Program) {
 
 /// [`simplify`], then invariant code motion out of maps, then
 /// [`simplify`] again (hoisting lines up copies of the same computation
-/// for CSE).
+/// for CSE), then needless copies removed.
 pub fn optimise(prog: &mut Program) {
     simplify_after_ad(prog);
     hoist::hoist_program(prog);
     simplify_after_ad(prog);
+    copies::remove_copies(prog, parad_core::Stage::AfterAd);
 }
