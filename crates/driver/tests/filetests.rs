@@ -19,7 +19,7 @@
 //! ```
 //!
 //! - `-- pass: p q …` runs the passes in order: `cse`, `dce`, `simplify`,
-//!   `simplify_after_ad`, `hoist`, `copies`, `optimise`, `differentiate`.
+//!   `hoist`, `copies`, `optimise`, `differentiate`.
 //! - `-- run: ENTRY ARGS` (any number) runs the entry point on the
 //!   arguments (values as in Futhark's text format) before and after the
 //!   passes: the results, or the error messages, must be the same (a
@@ -106,7 +106,6 @@ fn run_pass(p: &mut Program, pass: &str) -> Result<(), String> {
         "cse" => p.funs.iter_mut().for_each(parad_opt::cse::cse_fun),
         "dce" => p.funs.iter_mut().for_each(parad_opt::dce::dce_fun),
         "simplify" => parad_opt::simplify(p),
-        "simplify_after_ad" => parad_opt::simplify_after_ad(p),
         "hoist" => parad_opt::hoist::hoist_program(p),
         "optimise" => parad_opt::optimise(p),
         "copies" => parad_opt::copies::remove_copies(p, parad_core::Stage::AfterAd),

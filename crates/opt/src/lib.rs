@@ -16,22 +16,18 @@ pub mod simplify;
 
 use parad_core::Program;
 
-/// The simplifier as run before AD.
+/// The rule-based simplifier ([`simplify::simplify_program`]), run
+/// before AD, after AD and after fusion.
 pub fn simplify(prog: &mut Program) {
-    simplify::simplify_program(prog, simplify::Mode::BeforeAd);
-}
-
-/// The simplifier as run after AD (and after fusion).
-pub fn simplify_after_ad(prog: &mut Program) {
-    simplify::simplify_program(prog, simplify::Mode::AfterAd);
+    simplify::simplify_program(prog);
 }
 
 /// [`simplify`], then invariant code motion out of maps, then
 /// [`simplify`] again (hoisting lines up copies of the same computation
 /// for CSE), then needless copies removed.
 pub fn optimise(prog: &mut Program) {
-    simplify_after_ad(prog);
+    simplify(prog);
     hoist::hoist_program(prog);
-    simplify_after_ad(prog);
+    simplify(prog);
     copies::remove_copies(prog, parad_core::Stage::AfterAd);
 }

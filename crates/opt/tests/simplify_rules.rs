@@ -1,7 +1,7 @@
 //! Properties of the rule-based simplifier over the simplifier's own
 //! pass tests (`crates/driver/tests/filetests/opt/simplify_*.pir`): it
 //! reaches a fixed point (a second run changes nothing) and leaves a
-//! program the IR checker accepts, before and after AD mode.
+//! program the IR checker accepts.
 
 use parad_core::{check_program, parse_program};
 use std::path::Path;
@@ -38,11 +38,6 @@ fn fixed_point(simplify: fn(&mut parad_core::Program)) {
 #[test]
 fn a_second_run_changes_nothing() {
     fixed_point(parad_opt::simplify);
-}
-
-#[test]
-fn a_second_run_after_ad_changes_nothing() {
-    fixed_point(parad_opt::simplify_after_ad);
 }
 
 #[test]

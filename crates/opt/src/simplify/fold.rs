@@ -6,10 +6,10 @@
 //! division by zero, a negative integer exponent) is left to fail at run
 //! time. Identities are exact: on integers (wrapping) and booleans all
 //! the usual ones; on floats only those IEEE arithmetic keeps for every
-//! operand, NaN, infinities and signed zeros included, plus `x + 0` after
-//! AD (see the module doc of [`super`]).
+//! operand, NaN, infinities and signed zeros included (see the module
+//! doc of [`super`]).
 
-use super::{with_exp, Ctx, Mode};
+use super::{with_exp, Ctx};
 use parad_base::{PrimType, Scalar};
 use parad_core::consts::{is_one, is_zero};
 use parad_core::*;
@@ -70,15 +70,14 @@ fn all_ones(o: Operand) -> bool {
 }
 
 /// The simpler operand `op(a, b)` equals, or a constant.
-fn binop_identity(ctx: &Ctx, op: BinOp, t: PrimType, a: Operand, b: Operand) -> Option<Operand> {
+fn binop_identity(op: BinOp, t: PrimType, a: Operand, b: Operand) -> Option<Operand> {
     use BinOp::*;
     let exact = !matches!(t, PrimType::Float(_));
     let same = a == b && a.var().is_some();
     let k = |n: i128| Some(Operand::Const(parad_core::consts::int(t, n)));
-    let after_ad = ctx.mode == Mode::AfterAd;
     match op {
-        Add if zero(b) && (exact || is_neg_zero(b) || after_ad) => Some(a),
-        Add if zero(a) && (exact || is_neg_zero(a) || after_ad) => Some(b),
+        Add if zero(b) && (exact || is_neg_zero(b)) => Some(a),
+        Add if zero(a) && (exact || is_neg_zero(a)) => Some(b),
         Sub if pos_zero(b) => Some(a),
         Sub if exact && same => k(0),
         Mul if one(b) => Some(a),
@@ -114,7 +113,7 @@ fn cmp_same(op: CmpOp) -> bool {
 pub fn identity(ctx: &mut Ctx, s: &Stm) -> Option<Vec<Stm>> {
     use BasicOp as B;
     let o = match &s.exp {
-        Exp::Basic(B::BinOp(op, t, a, b)) => binop_identity(ctx, *op, *t, *a, *b)?,
+        Exp::Basic(B::BinOp(op, t, a, b)) => binop_identity(*op, *t, *a, *b)?,
         Exp::Basic(B::Cmp(op, t, a, b))
             if a == b && a.var().is_some() && !matches!(t, PrimType::Float(_)) =>
         {

@@ -38,12 +38,15 @@
 //! # Floats and AD
 //!
 //! Float identities are only those exact under IEEE arithmetic (`x*1`,
-//! `x/1`, `x-0`, `x+(-0)`, `-(-x)`); `x*0 = 0` is never used, since it is
-//! wrong for infinities and NaN, which user programs and tests do meet.
-//! After AD ([`Mode::AfterAd`]) `x+0 = 0+x = x` is also used: it differs
-//! from IEEE only in the sign of a zero result (`-0 + 0 = +0`), which no
-//! comparison sees, and it removes the adjoint accumulations that start
-//! from zero.
+//! `x/1`, `x-0`, `x+(-0)`, `-(-x)`), before and after AD alike. The issue
+//! allows folding the zeros and ones AD creates (`x*0 = 0`, `x+0 = x`),
+//! but `x*0 = 0` is wrong for infinities and NaN and `x+0 = x` for `-0`,
+//! the optimiser's own test compares results bit for bit with the
+//! unoptimised program, and the AD output of `tests/ad` and of the
+//! benchmarks contains no `x+0` for such a rule to remove: AD seeds its
+//! adjoints with the first contribution rather than adding it to zero.
+//! So there is no mode for it; zero arrays (`replicate n 0`) are handled
+//! exactly by the index and SOAC rules.
 //!
 //! # Soundness
 //!
@@ -79,14 +82,6 @@ use parad_core::free::{body_binds, exp_binds};
 use parad_core::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::VecDeque;
-
-/// Whether the program has been differentiated: zeros and ones that AD
-/// introduced may then be folded more aggressively (see the module doc).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
-    BeforeAd,
-    AfterAd,
-}
 
 /// A rewrite rule: `Some(stms)` replaces the statement by `stms`.
 pub struct Rule {
@@ -135,13 +130,13 @@ pub const MAX_ROUNDS: usize = 12;
 const MAX_REWRITES: usize = 200_000;
 
 /// Simplifies every function of `prog` to a fixed point.
-pub fn simplify_program(prog: &mut Program, mode: Mode) {
+pub fn simplify_program(prog: &mut Program) {
     for _ in 0..MAX_ROUNDS {
         let sums = Consumption::of_program(prog);
         let mut names = std::mem::take(&mut prog.names);
         let mut changed = false;
         for f in &mut prog.funs {
-            changed |= simplify_fun(f, &sums, &mut names, mode);
+            changed |= simplify_fun(f, &sums, &mut names);
         }
         prog.names = names;
         if !changed {
@@ -151,9 +146,9 @@ pub fn simplify_program(prog: &mut Program, mode: Mode) {
 }
 
 /// One round on one function; whether anything changed.
-fn simplify_fun(f: &mut FunDef, sums: &Consumption, names: &mut NameSource, mode: Mode) -> bool {
+fn simplify_fun(f: &mut FunDef, sums: &Consumption, names: &mut NameSource) -> bool {
     let facts = Facts::of(f, sums);
-    let mut ctx = Ctx::new(names, mode, facts);
+    let mut ctx = Ctx::new(names, facts);
     for p in &f.params {
         ctx.types.insert(p.name, p.ty.clone());
     }
@@ -196,7 +191,6 @@ impl Facts {
 /// What the rules know at a statement.
 pub struct Ctx<'a> {
     pub names: &'a mut NameSource,
-    pub mode: Mode,
     facts: Facts,
     /// Defining expressions of names bound by one-name statements.
     defs: FxHashMap<VName, Exp>,
@@ -213,10 +207,9 @@ pub struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
-    fn new(names: &'a mut NameSource, mode: Mode, facts: Facts) -> Ctx<'a> {
+    fn new(names: &'a mut NameSource, facts: Facts) -> Ctx<'a> {
         Ctx {
             names,
-            mode,
             facts,
             defs: FxHashMap::default(),
             types: FxHashMap::default(),

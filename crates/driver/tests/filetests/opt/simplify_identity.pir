@@ -3,9 +3,8 @@
 -- run: main -3i64 false -0.0f64 => -3i64 false -0.0f64 true 0.0f64 true
 -- Exact identities on integers and booleans (x+0, x*1, x-x, x*0, x/1,
 -- and/or with constants, x == x); on floats only those IEEE arithmetic
--- keeps: x*1, x/1, x-0, x+(-0), -(-x). Before AD, x + 0.0 stays (it
--- turns -0.0 into 0.0), and so do x * 0.0 (NaN and infinities) and
--- x - x on floats.
+-- keeps: x*1, x/1, x-0, x+(-0), -(-x). x + 0.0 stays (it turns -0.0
+-- into 0.0), and so do x * 0.0 (NaN and infinities) and x - x on floats.
 
 entry "main" = main : (i64, bool, f64) -> (i64, bool, f64, bool, f64, bool)
 
@@ -32,7 +31,8 @@ fun main(n_0: i64, b_1: bool, x_2: f64): (i64, bool, f64, bool, f64, bool) {
   let y_26: bool = isnan.f64(y_21)
   let z_22: f64 = add.f64(x_19, 0.0f64)
   let w_23: f64 = sub.f64(x_19, x_19)
-  let z_24: f64 = mul.f64(z_22, w_23)
+  let z_28: f64 = mul.f64(z_22, 0.0f64)
+  let z_24: f64 = add.f64(z_28, w_23)
   let t_25: bool = eq.f64(x_19, x_19)
   in (a_9, c_13, x_19, y_26, z_24, t_25)
 }
@@ -42,7 +42,8 @@ entry "main" = main : (i64, bool, f64) -> (i64, bool, f64, bool, f64, bool)
 fun main(n_0: i64, b_1: bool, x_2: f64): (i64, bool, f64, bool, f64, bool) {
   let z_22: f64 = add.f64(x_2, 0.0f64)
   let w_23: f64 = sub.f64(x_2, x_2)
-  let z_24: f64 = mul.f64(z_22, w_23)
+  let z_28: f64 = mul.f64(z_22, 0.0f64)
+  let z_24: f64 = add.f64(z_28, w_23)
   let t_25: bool = eq.f64(x_2, x_2)
   in (n_0, b_1, x_2, true, z_24, t_25)
 }
