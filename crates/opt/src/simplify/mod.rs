@@ -200,8 +200,12 @@ pub struct Ctx<'a> {
     below: FxHashMap<VName, Operand>,
     /// Replacements of names (copy propagation and CSE).
     subst: FxHashMap<VName, Operand>,
-    /// Canonical forms of the statements available in scope.
-    avail: FxHashMap<String, Vec<VName>>,
+    /// Canonical forms of the statements available in scope, with their
+    /// names and the lambda depth where they are bound.
+    avail: FxHashMap<String, (Vec<VName>, usize)>,
+    /// How many lambdas (of SOACs and AD operators) enclose the body
+    /// being simplified.
+    lambda_depth: usize,
     changed: bool,
     budget: usize,
 }
@@ -216,6 +220,7 @@ impl<'a> Ctx<'a> {
             below: FxHashMap::default(),
             subst: FxHashMap::default(),
             avail: FxHashMap::default(),
+            lambda_depth: 0,
             changed: false,
             budget: MAX_REWRITES,
         }
@@ -229,7 +234,10 @@ impl<'a> Ctx<'a> {
         while let Some(mut s) = work.pop_front() {
             self.subst_stm(&mut s);
             self.note_ranges(&s.exp);
+            let lambdas = matches!(s.exp, Exp::Soac(_) | Exp::Ad(_));
+            self.lambda_depth += usize::from(lambdas);
             visit::each_body_mut(&mut s.exp, |b| self.body(b));
+            self.lambda_depth -= usize::from(lambdas);
             if let Some(new) = self.rewrite(&s) {
                 for n in new.into_iter().rev() {
                     work.push_front(n);

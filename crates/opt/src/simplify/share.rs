@@ -41,7 +41,14 @@ fn key(ctx: &Ctx, s: &Stm) -> Option<String> {
 
 pub fn cse(ctx: &mut Ctx, s: &Stm) -> Option<Vec<Stm>> {
     let k = key(ctx, s)?;
-    let prev = ctx.avail.get(&k)?.clone();
+    let (prev, depth) = ctx.avail.get(&k)?.clone();
+    // An array computed outside a lambda is not shared into it: that would
+    // make the lambda read a free array where it built its own (an `iota`
+    // that fusion could have kept virtual, and whose adjoint AD would then
+    // accumulate).
+    if depth != ctx.lambda_depth && s.pat.iter().any(|p| !matches!(p.ty, Type::Prim(_))) {
+        return None;
+    }
     if prev.len() != s.pat.len() {
         return None;
     }
@@ -55,6 +62,6 @@ pub fn cse(ctx: &mut Ctx, s: &Stm) -> Option<Vec<Stm>> {
 pub fn make_available(ctx: &mut Ctx, s: &Stm) {
     if let Some(k) = key(ctx, s) {
         let names = s.pat.iter().map(|p| p.name).collect();
-        ctx.avail.entry(k).or_insert(names);
+        ctx.avail.entry(k).or_insert((names, ctx.lambda_depth));
     }
 }
