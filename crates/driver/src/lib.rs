@@ -12,7 +12,7 @@
 //!  .fut ─► front end: parse, type check, lower ─► core Program    stage `lower`
 //!                                                      │
 //!          core passes, Config::passes in order:       ▼
-//!            simplify        CSE, DCE                             `simplify`
+//!            simplify        rule-based simplifier                `simplify`
 //!            differentiate   jvp/vjp expanded, per entry function `differentiate`
 //!            optimise        simplify, hoist out of maps, simplify `optimise`
 //!                                                      │

@@ -39,7 +39,7 @@ pub const LOWER: &str = "lower";
 /// What the front end's step is called in messages.
 pub(crate) const LOWER_WHAT: &str = "lowering";
 
-/// Simplification (CSE and DCE) before AD.
+/// Simplification (`parad_opt::simplify`) before AD.
 pub const SIMPLIFY: Pass = Pass {
     name: "simplify",
     what: "simplification",

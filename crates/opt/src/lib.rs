@@ -1,8 +1,10 @@
 //! Optimisation of core IR (DESIGN §1, stage `opt`), run after lowering
 //! and again after AD.
 //!
-//! - [`cse`]: common-subexpression elimination;
-//! - [`dce`]: dead-code elimination;
+//! - [`simplify`](mod@simplify): the rule-based simplifier (folding,
+//!   copy propagation, CSE, DCE, index, SOAC, branch and loop rules);
+//! - [`cse`], [`dce`]: the older single-purpose passes, kept for their
+//!   tests;
 //! - [`hoist`]: map-invariant code motion (after AD);
 //! - [`copies`]: copies the consumption rules do not need, removed (after AD).
 
@@ -10,15 +12,14 @@ pub mod copies;
 pub mod cse;
 pub mod dce;
 pub mod hoist;
+pub mod simplify;
 
 use parad_core::Program;
 
-/// The simplification pipeline applied between stages.
+/// The rule-based simplifier ([`simplify::simplify_program`]), run
+/// before AD, after AD and after fusion.
 pub fn simplify(prog: &mut Program) {
-    for f in &mut prog.funs {
-        cse::cse_fun(f);
-        dce::dce_fun(f);
-    }
+    simplify::simplify_program(prog);
 }
 
 /// [`simplify`], then invariant code motion out of maps, then

@@ -24,10 +24,8 @@ fun main(xs_0: [?]f64, ys_1: [?]f64): (f64, [?]f64, [?]f64) {
 entry "main" = main : ([]f64, []f64) -> (f64, []f64, []f64)
 
 fun main(xs_0: [?]f64, ys_1: [?]f64): (f64, [?]f64, [?]f64) {
-  let as_16: [?]f64 = xs_0
-  let bs_17: [?]f64 = ys_1
-  let n_18: i64 = size(as_16, 0)
-  let p_22: [n_18]f64 = map(n_18, [as_16, bs_17], \(a_19: f64, b_20: f64): f64 {
+  let n_18: i64 = size(xs_0, 0)
+  let p_22: [n_18]f64 = map(n_18, [xs_0, ys_1], \(a_19: f64, b_20: f64): f64 {
     let t_21: f64 = mul.f64(a_19, b_20)
     in t_21
   })
@@ -36,13 +34,10 @@ fun main(xs_0: [?]f64, ys_1: [?]f64): (f64, [?]f64, [?]f64) {
     in t_25
   })
   let t_27: [n_18]f64 = replicate(n_18, 1.0f64)
-  let (adj_34: [n_18]f64, adj_35: [n_18]f64) = map(n_18, [as_16, bs_17, t_27], \(a_28: f64, b_29: f64, adj_30: f64): (f64, f64) {
+  let (adj_34: [n_18]f64, adj_35: [n_18]f64) = map(n_18, [xs_0, ys_1, t_27], \(a_28: f64, b_29: f64, adj_30: f64): (f64, f64) {
     let t_32: f64 = mul.f64(b_29, adj_30)
     let t_33: f64 = mul.f64(a_28, adj_30)
     in (t_32, t_33)
   })
-  let d_2: f64 = s_26
-  let dxs_3: [?]f64 = adj_34
-  let dys_4: [?]f64 = adj_35
-  in (d_2, dxs_3, dys_4)
+  in (s_26, adj_34, adj_35)
 }
