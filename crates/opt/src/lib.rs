@@ -3,10 +3,12 @@
 //!
 //! - [`cse`]: common-subexpression elimination;
 //! - [`dce`]: dead-code elimination;
-//! - [`hoist`]: map-invariant code motion (after AD).
+//! - [`hoist`]: map-invariant code motion (after AD);
+//! - [`fuse`]: SOAC fusion into `screma` (after AD).
 
 pub mod cse;
 pub mod dce;
+pub mod fuse;
 pub mod hoist;
 
 use parad_core::Program;
@@ -21,9 +23,11 @@ pub fn simplify(prog: &mut Program) {
 
 /// [`simplify`], then invariant code motion out of maps, then
 /// [`simplify`] again (hoisting lines up copies of the same computation
-/// for CSE).
+/// for CSE), then fusion and [`simplify`] once more.
 pub fn optimise(prog: &mut Program) {
     simplify(prog);
     hoist::hoist_program(prog);
+    simplify(prog);
+    fuse::fuse_program(prog);
     simplify(prog);
 }
