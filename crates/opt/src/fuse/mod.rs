@@ -3,13 +3,13 @@
 //! intermediate arrays are never built and one loop does the work of
 //! several.
 //!
-//! - *Vertical* ([`vertical`]): a `map` (or a `screma` with only mapped
-//!   results), the producer, into a later `map`/`reduce`/`scan`/`screma`
-//!   of the same width, the consumer, that reads some of its results as
-//!   input arrays. The fused lambda runs the producer's lambda and then
-//!   the consumer's on its values. Producer results also needed
-//!   elsewhere become extra mapped results of the fused `screma`, so no
-//!   work is ever done twice.
+//! - *Vertical* ([`vertical`]): a `map` (or a `screma`), the producer,
+//!   into a later `map`/`reduce`/`scan`/`screma` of the same width, the
+//!   consumer, that reads some of its mapped results as input arrays.
+//!   The fused lambda runs the producer's lambda and then the consumer's
+//!   on its values. Producer results also needed elsewhere become extra
+//!   mapped results of the fused `screma` (and its scans and reductions
+//!   stay), so no work is ever done twice.
 //! - *Horizontal* ([`horizontal`]): two such SOACs of the same width
 //!   where the later does not depend on the earlier become one `screma`
 //!   running both lambdas on each row (an array read by both is read
@@ -39,9 +39,10 @@
 //!
 //! # Limits
 //!
-//! - Producers with scans or reductions are not fused into consumers (a
-//!   row of a scan needs all earlier rows; a reduction's value exists
-//!   only at the end).
+//! - A consumer never reads a producer's scanned array or reduction
+//!   value row by row (a row of a scan needs all earlier rows; a
+//!   reduction's value exists only at the end): only mapped results
+//!   link.
 //! - `hist` and `scatter` have no lambda in this IR, so a `map` producing
 //!   their indices or values is not fused into them; rewriting them into
 //!   `withacc` with `upd` would be needed first.

@@ -14,15 +14,6 @@ pub fn parts(e: &Exp) -> Option<(Operand, &[VName])> {
     }
 }
 
-/// A `map`, or a `screma` with only mapped results.
-pub fn is_map_like(e: &Exp) -> bool {
-    match e {
-        Exp::Soac(Soac::Map(_)) => true,
-        Exp::Soac(Soac::Screma(sc)) => sc.scans.is_empty() && sc.reds.is_empty(),
-        _ => false,
-    }
-}
-
 /// `e` (one of those [`parts`] accepts) as a `screma`; a `reduce` or
 /// `scan` gets a lambda returning its row.
 pub fn to_screma(e: &Exp, names: &mut NameSource) -> Screma {

@@ -1,12 +1,14 @@
-//! Producer-consumer fusion: a map-like producer `P` into a later SOAC
-//! `C` of the same width that takes some of `P`'s results as input
-//! arrays. The fused lambda takes `P`'s inputs and `C`'s other inputs,
-//! runs `P`'s lambda, then `C`'s with the rows it took from `P` replaced
-//! by the values `P`'s lambda returned. Its results are `C`'s, then those
-//! of `P`'s results that are used elsewhere too (mapped arrays).
+//! Producer-consumer fusion: a producer `P` into a later SOAC `C` of the
+//! same width that takes some of `P`'s mapped results as input arrays.
+//! The fused lambda takes `P`'s inputs and `C`'s other inputs, runs
+//! `P`'s lambda, then `C`'s with the rows it took from `P` replaced by
+//! the values `P`'s lambda returned. Its operators are `P`'s scans,
+//! `C`'s, `P`'s reductions, `C`'s; its mapped results `C`'s, then those
+//! of `P`'s mapped results that are used elsewhere too. (A `P` with
+//! scans or reductions keeps them: only its mapped results link.)
 
 use super::deps::Facts;
-use super::soac::{has_acc_inputs, is_map_like, parts, to_exp, to_screma};
+use super::soac::{has_acc_inputs, parts, split3, to_exp, to_screma};
 use super::{order, Fuser};
 use parad_core::consume::Consumption;
 use parad_core::free::lambda_uses;
@@ -24,7 +26,7 @@ pub fn fuse_one(b: &mut Body, f: &Facts, fz: &mut Fuser) -> Option<Vec<Stm>> {
         let mut producers: Vec<usize> = arrs
             .iter()
             .filter_map(|a| f.def.get(a).copied())
-            .filter(|&i| i < j && is_map_like(&b.stms[i].exp))
+            .filter(|&i| i < j)
             .collect();
         producers.dedup();
         for i in producers {
@@ -60,13 +62,17 @@ fn try_pair(b: &mut Body, f: &Facts, fz: &mut Fuser, i: usize, j: usize) -> Opti
     if !c_reads_only_rows(&c, &b.stms[j].pat, p_pat) {
         return None;
     }
-    let extras: Vec<usize> = (0..p_pat.len())
+    // Mapped results of the producer needed after the fused statement.
+    let first_mapped = p.scan_arity() + p.red_arity();
+    let extras: Vec<usize> = (first_mapped..p_pat.len())
         .filter(|&r| f.used_after(p_pat[r].name, i, j))
         .collect();
     let span = b.stms[j].span;
     let fused = compose(&p, p_pat, &c, &extras, fz.sums, span)?;
-    let mut pat = b.stms[j].pat.clone();
-    pat.extend(extras.iter().map(|&r| p_pat[r].clone()));
+    let [ps, pr, _] = split3(&p, p_pat);
+    let [cs, cr, cm] = split3(&c, &b.stms[j].pat);
+    let pm: Vec<Param> = extras.iter().map(|&r| p_pat[r].clone()).collect();
+    let pat = [ps, cs, pr, cr, cm, pm].concat();
     let stm = Stm {
         pat,
         exp: to_exp(fused),
@@ -103,16 +109,23 @@ fn compose(
     sums: &Consumption,
     span: Span,
 ) -> Option<Screma> {
-    let fused_has_ops = !c.scans.is_empty() || !c.reds.is_empty();
-    if has_acc_inputs(p) && (has_acc_inputs(c) || fused_has_ops) {
+    let scans = [p.scans.clone(), c.scans.clone()].concat();
+    let reds = [p.reds.clone(), c.reds.clone()].concat();
+    let fused_has_ops = !scans.is_empty() || !reds.is_empty();
+    let accs = (has_acc_inputs(p), has_acc_inputs(c));
+    if (accs.0 && accs.1) || ((accs.0 || accs.1) && fused_has_ops) {
         return None;
     }
-    // Which input of the consumer is which result of the producer.
+    // Which input of the consumer is which mapped result of the producer.
+    let first_mapped = p.scan_arity() + p.red_arity();
     let link: Vec<Option<usize>> = c
         .arrs
         .iter()
         .map(|a| p_pat.iter().position(|q| q.name == *a))
         .collect();
+    if link.iter().flatten().any(|&r| r < first_mapped) || link.iter().all(Option::is_none) {
+        return None;
+    }
     let consumed = sums.lambda(&c.lam).all_consumed();
     let mut sub = Subst::default();
     let mut binds = vec![];
@@ -139,15 +152,20 @@ fn compose(
     let mut stms = p.lam.body.stms.clone();
     stms.extend(binds);
     stms.extend(c_body.stms);
-    let mut result = c_body.result;
-    result.extend(extras.iter().map(|&r| p.lam.body.result[r]));
-    let mut ret: Vec<Type> = c.lam.ret.iter().map(|t| sub.ty(t)).collect();
-    ret.extend(extras.iter().map(|&r| p.lam.ret[r].clone()));
+    let [prs, prr, _] = split3(p, &p.lam.body.result);
+    let [crs, crr, crm] = split3(c, &c_body.result);
+    let prm: Vec<Operand> = extras.iter().map(|&r| p.lam.body.result[r]).collect();
+    let result = [prs, crs, prr, crr, crm, prm].concat();
+    let c_ret: Vec<Type> = c.lam.ret.iter().map(|t| sub.ty(t)).collect();
+    let [pts, ptr, _] = split3(p, &p.lam.ret);
+    let [cts, ctr, ctm] = split3(c, &c_ret);
+    let ptm: Vec<Type> = extras.iter().map(|&r| p.lam.ret[r].clone()).collect();
+    let ret = [pts, cts, ptr, ctr, ctm, ptm].concat();
     Some(Screma {
         w: c.w,
         arrs,
-        scans: c.scans.clone(),
-        reds: c.reds.clone(),
+        scans,
+        reds,
         lam: Lambda {
             params,
             ret,
