@@ -4,6 +4,7 @@
 //! - `let n = size(x, 0)` where `x` has as many rows as a known width
 //!   (a SOAC's mapped or scanned result, `iota`, `replicate`): `n` is
 //!   that width;
+//! - two `size(x, 0)` of one array are equal;
 //! - `let a: i64 = b`: `a` is `b`;
 //! - `assert(t)` with `let t = eq.i64(a, b)`: `a = b` after the
 //!   assertion only, so the caller passes the assertions it has passed.
@@ -20,6 +21,8 @@ pub struct Widths {
     rows: FxHashMap<VName, Operand>,
     /// `n = size(x, 0)`.
     size_of: FxHashMap<VName, VName>,
+    /// The first `n` seen with `n = size(x, 0)`, by `x`.
+    first_size: FxHashMap<VName, VName>,
     /// `a = b` on `i64`.
     copies: FxHashMap<VName, Operand>,
     /// `t = eq.i64(a, b)`.
@@ -47,6 +50,7 @@ impl Widths {
         match &s.exp {
             Exp::Basic(BasicOp::Size { arr, dim: 0 }) => {
                 self.size_of.insert(p.name, *arr);
+                self.first_size.entry(*arr).or_insert(p.name);
             }
             Exp::Basic(BasicOp::Atom(o)) if p.ty == Type::Prim(I64) => {
                 self.copies.insert(p.name, *o);
@@ -77,8 +81,13 @@ impl Widths {
             let Operand::Var(v) = o else { return o };
             if let Some(c) = self.copies.get(&v) {
                 o = *c;
-            } else if let Some(w) = self.size_of.get(&v).and_then(|x| self.rows.get(x)) {
-                o = *w;
+            } else if let Some(x) = self.size_of.get(&v) {
+                // Sizes of one array are equal; a SOAC's rows are its width.
+                match (self.rows.get(x), self.first_size[x]) {
+                    (Some(w), _) => o = *w,
+                    (None, n) if n != v => o = Operand::Var(n),
+                    _ => return o,
+                }
             } else {
                 return o;
             }
