@@ -11,6 +11,7 @@
 # Environment:
 #   PARAD   the parad binary (default: build with cargo and use
 #           ${CARGO_TARGET_DIR:-target}/release/parad)
+#   PARAD_BEFORE  another parad binary timed alongside (before/after figures)
 #   RUNS    timed runs per entry point and dataset (default: 5)
 #   PYTHON  a Python with JAX (default: python3; "not installed" in
 #           RESULTS.md when it cannot import JAX)
@@ -43,7 +44,7 @@ python3 "$here/tools/prepare.py" kmeans "$data" "$out"
 echo "== correctness: parad test (interpreter and C backend)"
 : > "$out/test.log"
 for b in interp c; do
-  for p in gmm/gmm.fut lstm/lstm.fut kmeans/kmeans.fut; do
+  for p in gmm/gmm.fut lstm/lstm.fut kmeans/kmeans.fut matmul/matmul.fut; do
     summary=$("$PARAD" test --backend "$b" "$here/$p" 2>&1 | tee -a "$out/test.log" | tail -1) || true
     echo "## \`parad test --backend $b benchmarks/$p\`: $summary" | tee -a "$out/test.log"
   done

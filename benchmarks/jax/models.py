@@ -2,7 +2,8 @@
 Futhark ones: each make_* takes the Futhark input values of the
 benchmark's dataset and returns {entry point name: (function, args)}, the
 functions to be jitted, with the same results (flattened) as the entry
-points of gmm/gmm.fut, lstm/lstm.fut and kmeans/kmeans.fut."""
+points of gmm/gmm.fut, lstm/lstm.fut, kmeans/kmeans.fut and
+matmul/matmul.fut."""
 
 import jax
 import jax.numpy as jnp
@@ -77,4 +78,17 @@ def make_kmeans(values):
             "newton_step": (newton_step, [points, centres])}
 
 
-MAKERS = {"gmm": make_gmm, "lstm": make_lstm, "kmeans": make_kmeans}
+def make_matmul(values):
+    a, b, c = (jnp.asarray(v) for v in values)
+
+    def primal(a, b):
+        return a @ b
+
+    def gradient(a, b, c):
+        _, pullback = jax.vjp(primal, a, b)
+        return pullback(c)
+
+    return {"primal": (primal, [a, b]), "gradient": (gradient, [a, b, c])}
+
+
+MAKERS = {"gmm": make_gmm, "lstm": make_lstm, "kmeans": make_kmeans, "matmul": make_matmul}

@@ -43,16 +43,31 @@ ROWS = [
      ("lstm_l4_c4096_c256", 4095 / 255), {}),
     ("k-means", "kmeans/kmeans.fut", "kdd_cup (k=5, n=494019, d=35)", "kmeans_kdd_cup",
      ["cost", "gradient", "newton_step"], ("kmeans_small", 494019 / 5000), {}),
+    ("matmul", "matmul/matmul.fut", "1024×1024 f64", "matmul_1024", ["primal", "gradient"],
+     ("matmul_32", (1024 / 32) ** 3), {}),
 ]
-JAX_BENCH = {"GMM": "gmm", "LSTM": "lstm", "k-means": "kmeans"}
+JAX_BENCH = {"GMM": "gmm", "LSTM": "lstm", "k-means": "kmeans", "matmul": "matmul"}
 
 
 def log(msg):
     print(msg, file=sys.stderr, flush=True)
 
 
+def make_matmul_inputs(out):
+    """Three random n×n f64 matrices (a, b and the output adjoint)."""
+    import random
+    rng = random.Random(1)
+    for n in (1024, 32):
+        p = os.path.join(out, "matmul_%d.in" % n)
+        if not os.path.exists(p):
+            with open(p, "wb") as f:
+                for _ in range(3):
+                    f.write(futvalues.f64_value([n, n], [rng.uniform(-1, 1) for _ in range(n * n)]))
+
+
 def make_small_inputs(out):
     """The reduced inputs for estimating the interpreter's time."""
+    make_matmul_inputs(out)
     p = os.path.join(out, "gmm_d32_K200_10k_n2.in")
     if not os.path.exists(p):
         vals = futvalues.read_file(os.path.join(out, "gmm_d32_K200_10k.in"))
@@ -100,7 +115,8 @@ def median(ts):
 
 
 def parad_bench(parad, prog, args, env, json_path):
-    """{entry: median µs}, compile note, errors (text) of one parad bench run."""
+    """{entry: median µs}, compile note, errors (text) of one parad bench run;
+    the peak memory of each entry (bytes) goes in res["peak:" + entry]."""
     if os.path.exists(json_path):
         os.remove(json_path)
     rc, out, err, _ = run([parad, "bench", "--json", json_path] + args + [prog], env=env)
@@ -114,6 +130,8 @@ def parad_bench(parad, prog, args, env, json_path):
                 entry = key.rsplit(":", 1)[1]
                 for ds in v["datasets"].values():
                     res[entry] = median(ds["runtimes"])
+                    if "peak_bytes" in ds:
+                        res["peak:" + entry] = ds["peak_bytes"]
     if rc != 0 and not errors:
         errors = [(out + err).strip()[-2000:]]
     return res, note, "\n".join(errors) if (rc != 0 or not res) else "", out + err
@@ -158,6 +176,7 @@ def fmt_ratio(a, b):
 
 def main(argv):
     parad, data, out, runs, python = argv[0], argv[1], argv[2], int(argv[3]), argv[4]
+    before = os.environ.get("PARAD_BEFORE") or None
     started = time.time()
     make_small_inputs(out)
     base_env = dict(os.environ)
@@ -189,6 +208,19 @@ def main(argv):
                 problems.append("C backend (--threads %d), %s %s: %s" % (threads, name, shown, errors))
             for e in entries:
                 row["entries"][e][key] = res.get(e)
+                row["entries"][e][key + "_peak"] = res.get("peak:" + e)
+        # the same with an earlier parad (PARAD_BEFORE), for before/after figures
+        if before:
+            benv = dict(env, PARAD_CACHE_DIR=os.path.join(cache_root, stem + "_before"))
+            res, _, errors, text = parad_bench(
+                before, prog, ["--backend", "c", "--threads", "2", "-r", str(runs)],
+                benv, os.path.join(out, "before_%s.json" % stem))
+            log("before: " + text.strip())
+            if errors:
+                problems.append("PARAD_BEFORE, %s %s: %s" % (name, shown, errors))
+            for e in entries:
+                row["entries"][e]["before"] = res.get(e)
+                row["entries"][e]["before_peak"] = res.get("peak:" + e)
         # interpreter, with an estimate from a reduced input first
         for e in entries:
             est, iruns = None, runs
@@ -260,11 +292,21 @@ def main(argv):
                     log(msg)
                     problems.append(msg)
         results.append(row)
-    report(results, problems, jax_info, runs, parad, time.time() - started)
+    report(results, problems, jax_info, runs, parad, before, time.time() - started)
     return 0
 
 
-def report(results, problems, jax_info, runs, parad, secs):
+def fmt_bytes(b):
+    if b is None:
+        return "—"
+    if b >= 1 << 30:
+        return "%.2f GiB" % (b / (1 << 30))
+    if b >= 1 << 20:
+        return "%.1f MiB" % (b / (1 << 20))
+    return "%.1f KiB" % (b / 1024)
+
+
+def report(results, problems, jax_info, runs, parad, before, secs):
     p = print
     rc, ver, _, _ = run(["rustc", "--version"])
     rc, commit, _, _ = run(["git", "-C", bench_dir, "log", "-1", "--format=%h %s"])
@@ -322,7 +364,33 @@ def report(results, problems, jax_info, runs, parad, secs):
     p("\nRatios are times (C with 2 threads ÷ the other): below 1, the C backend is faster. "
       "GMM `gradient` is w.r.t. alpha, mu and icf; LSTM `gradient` w.r.t. the main and extra "
       "parameters; k-means `gradient` w.r.t. the centres, and `newton_step` computes the gradient "
-      "and the Hessian diagonal (jvp of vjp) and takes one Newton step.\n")
+      "and the Hessian diagonal (jvp of vjp) and takes one Newton step; matmul `gradient` is `vjp` "
+      "of the product w.r.t. both factors.\n")
+    p("\n## AD overhead and memory\n")
+    p("Each derivative's time and peak memory (the most bytes of arrays the generated code held "
+      "at once in one call, inputs it copies included) divided by those of the row's first entry "
+      "point (the primal), all with the C backend and 2 threads%s.\n" % (
+          "; `before` is `PARAD_BEFORE` (`%s`) on the same data in the same run"
+          % os.path.basename(before) if before else ""))
+    head = "| benchmark | dataset | entry | time | ÷ primal | peak memory | ÷ primal |"
+    if before:
+        head += " before: time | ÷ primal | peak memory | after ÷ before (time) |"
+    p(head)
+    p("|---" * (head.count("|") - 1) + "|")
+    for row in results:
+        es = list(row["entries"].items())
+        prim = es[0][1]
+        for i, (e, r) in enumerate(es):
+            line = "| %s | %s | %s | %s | %s | %s | %s |" % (
+                row["name"] if i == 0 else "", row["shown"] if i == 0 else "", e,
+                fmt_us(r.get("c2")), fmt_ratio(r.get("c2"), prim.get("c2")) if i else "",
+                fmt_bytes(r.get("c2_peak")), fmt_ratio(r.get("c2_peak"), prim.get("c2_peak")) if i else "")
+            if before:
+                line += " %s | %s | %s | %s |" % (
+                    fmt_us(r.get("before")), fmt_ratio(r.get("before"), prim.get("before")) if i else "",
+                    fmt_bytes(r.get("before_peak")), fmt_ratio(r.get("c2"), r.get("before")))
+            p(line)
+    p("")
     p("## Correctness\n")
     p("The C backend's results (2 threads, `parad run -b`) against the interpreter's, the "
       "reference files of the data folder, and JAX's: the largest absolute difference divided by "

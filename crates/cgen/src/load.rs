@@ -62,6 +62,8 @@ type CallFn = unsafe extern "C" fn(*mut c_void, i64, *const RawValue, *mut RawVa
 type CtxErrorFn = unsafe extern "C" fn(*mut c_void) -> *const c_char;
 type CtxErrorSpanFn = unsafe extern "C" fn(*mut c_void) -> i64;
 type FreeFn = unsafe extern "C" fn(*mut c_void);
+type MemPeakFn = unsafe extern "C" fn() -> i64;
+type MemResetFn = unsafe extern "C" fn();
 
 /// The library's functions, copied out of their symbols: valid as long as
 /// the `libloading::Library` they came from is loaded.
@@ -73,6 +75,8 @@ struct Functions {
     ctx_error: CtxErrorFn,
     ctx_error_span: CtxErrorSpanFn,
     free: FreeFn,
+    /// Memory statistics, which libraries built by older runtimes lack.
+    mem_peak: Option<(MemPeakFn, MemResetFn)>,
 }
 
 /// A loaded generated program with its context.
@@ -200,6 +204,13 @@ impl Library {
             ctx_error: symbol!("parad_ctx_error", CtxErrorFn),
             ctx_error_span: symbol!("parad_ctx_error_span", CtxErrorSpanFn),
             free: symbol!("parad_free", FreeFn),
+            // SAFETY: as for `symbol!`.
+            mem_peak: unsafe {
+                library
+                    .get::<MemPeakFn>(b"parad_mem_peak")
+                    .and_then(|p| Ok((*p, *library.get::<MemResetFn>(b"parad_mem_reset_peak")?)))
+            }
+            .ok(),
         };
         let nthreads = i32::try_from(threads.max(1)).unwrap_or(i32::MAX);
         // SAFETY: any positive thread count is allowed; the result is NULL
@@ -224,6 +235,22 @@ impl Library {
     /// The number of the entry point called `name`.
     pub fn entry_index(&self, name: &str) -> Option<usize> {
         self.entries.iter().position(|e| e.name == name)
+    }
+
+    /// The most bytes of arrays the library held at once since
+    /// [`Library::reset_peak_memory`] (or loading), if it counts them.
+    pub fn peak_memory(&self) -> Option<u64> {
+        // SAFETY: takes nothing, reads a counter.
+        let (peak, _) = self.functions.mem_peak?;
+        Some(unsafe { peak() }.max(0) as u64)
+    }
+
+    /// Starts [`Library::peak_memory`] again from what is held now.
+    pub fn reset_peak_memory(&self) {
+        if let Some((_, reset)) = self.functions.mem_peak {
+            // SAFETY: takes nothing, writes a counter.
+            unsafe { reset() }
+        }
     }
 
     /// The file loaded.

@@ -175,6 +175,10 @@ pub struct DumpArgs {
     /// Also print the IR after these passes (before the stage's output).
     #[arg(long, value_name = "PASS", value_delimiter = ',', value_parser = pass_values())]
     pub dump_after: Vec<String>,
+    /// Print a table of statement counts per function (at any depth, by
+    /// kind) instead of the core IR.
+    #[arg(long)]
+    pub stats: bool,
     /// The program (`.fut` file, or printed core IR in a `.pir` file).
     pub program: PathBuf,
 }

@@ -45,7 +45,18 @@ pub fn dump(args: &DumpArgs) -> Result<(), Failure> {
             Failure::Program(e.render())
         }
     })?;
-    print!("{}", compiled.program);
+    if args.stats {
+        println!("function\t{}", parad_core::stats::Stats::HEADER);
+        for f in &compiled.program.funs {
+            println!(
+                "{}\t{}",
+                f.name.as_str(),
+                parad_core::stats::Stats::of_fun(f)
+            );
+        }
+    } else {
+        print!("{}", compiled.program);
+    }
     // Entry points that lowering or AD could not handle are left out of
     // the program: say which and why.
     for l in &compiled.left_out {

@@ -111,6 +111,31 @@ fn dump_imp_and_c() {
     );
 }
 
+/// `--stats` counts statements at any depth: a map of a reduction is
+/// two SOACs and (with the lambdas' statements) more statements.
+#[test]
+fn dump_stats_counts_statements() {
+    let d = tempfile::tempdir().unwrap();
+    let p = write(
+        d.path(),
+        "p.fut",
+        "def main (xss: [][]f64) = map (\\xs -> f64.sum xs) xss\n",
+    );
+    let o = parad(&["dump", "--stage=lower", "--stats", s(&p)]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    let header: Vec<&str> = out.lines().next().unwrap().split('\t').collect();
+    let row: Vec<&str> = out.lines().nth(1).unwrap().split('\t').collect();
+    let col = |name: &str| row[header.iter().position(|h| *h == name).unwrap()];
+    assert_eq!(row[0], "entry_main", "{out}");
+    assert_eq!(
+        (col("soacs"), col("map"), col("reduce")),
+        ("2", "1", "1"),
+        "{out}"
+    );
+    assert!(col("stms").parse::<usize>().unwrap() >= 4, "{out}");
+}
+
 #[test]
 fn dump_ast_prints_the_tree() {
     let d = tempfile::tempdir().unwrap();

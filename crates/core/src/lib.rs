@@ -8,7 +8,7 @@
 //! - [`check`]: the IR checker (types, scopes, and use after consumption);
 //! - [`consume`]: aliasing, consumption and last-use analyses;
 //! - [`visit`]: the one traversal; [`walk`]: statements at any depth;
-//! - [`free`]: occurrences and free variables.
+//! - [`free`]: occurrences and free variables; [`stats`]: statement counts.
 
 pub mod builder;
 pub mod check;
@@ -23,6 +23,7 @@ pub mod pexp;
 pub mod pretty;
 pub mod rename;
 pub mod screma;
+pub mod stats;
 pub mod subst;
 pub mod types;
 pub mod typing;

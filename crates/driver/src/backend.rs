@@ -45,4 +45,15 @@ pub trait Loaded {
     fn compile_note(&self) -> Option<String> {
         None
     }
+
+    /// The most bytes of array memory the program held at once since
+    /// [`Loaded::reset_peak_memory`], where the backend counts it (the
+    /// C backend does; the interpreter does not).
+    fn peak_memory(&self) -> Option<u64> {
+        None
+    }
+
+    /// Starts counting [`Loaded::peak_memory`] again from what is held
+    /// now (between calls: nothing).
+    fn reset_peak_memory(&mut self) {}
 }

@@ -177,4 +177,12 @@ impl Loaded for CompiledC {
     fn compile_note(&self) -> Option<String> {
         Some(self.built.describe())
     }
+
+    fn peak_memory(&self) -> Option<u64> {
+        self.library.peak_memory()
+    }
+
+    fn reset_peak_memory(&mut self) {
+        self.library.reset_peak_memory()
+    }
 }

@@ -144,3 +144,28 @@ fn backend_names_and_threads() {
     assert_eq!(c.threads(), 3);
     assert!(C::default().threads() >= 1);
 }
+
+/// Generated code counts the bytes of the arrays it holds: a call that
+/// builds an array of a million `f64`s peaks at no less than its 8 MB
+/// (and at most twice that: the `iota` may be an array too), and after a
+/// reset a small call peaks low.
+#[test]
+fn peak_memory_is_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(o) = options(dir.path()) else { return };
+    let src = "entry squares (n: i64) : [n]f64 = map (\\i -> f64.i64 (i * i)) (iota n)\n";
+    let c = compile_source("peak.fut", src, &Config::default()).unwrap();
+    let program = parad_cgen::emit::emit(&c.program).unwrap();
+    let mut p = C::new(Config::default(), Some(2))
+        .load_c(c, program, &o)
+        .unwrap_or_else(|e| panic!("{}", e.render()));
+    let n = 1_000_000u64;
+    p.reset_peak_memory();
+    p.call("squares", vec![i64s(n as i64)]).unwrap();
+    let peak = p.peak_memory().expect("the C backend counts memory");
+    assert!((8 * n..=16 * n + 4096).contains(&peak), "peak {peak}");
+    p.reset_peak_memory();
+    p.call("squares", vec![i64s(10)]).unwrap();
+    let small = p.peak_memory().unwrap();
+    assert!(small < 4096, "peak {small} after a reset");
+}

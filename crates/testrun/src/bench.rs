@@ -43,6 +43,9 @@ pub struct BenchResult {
     pub dataset: String,
     /// Wall-clock time of each timed run.
     pub runtimes: Vec<Duration>,
+    /// The most bytes of array memory held at once during a timed run,
+    /// where the backend counts it ([`Loaded::peak_memory`]).
+    pub peak_memory: Option<u64>,
 }
 
 impl BenchResult {
@@ -160,16 +163,21 @@ fn bench_file(
             continue;
         }
         match bench_case(program.as_mut(), path, entry, case, options.runs) {
-            Ok(Some(runtimes)) => {
+            Ok(Some((runtimes, peak_memory))) => {
                 let r = BenchResult {
                     program: path.to_path_buf(),
                     entry: entry.to_string(),
                     dataset,
                     runtimes,
+                    peak_memory,
                 };
+                let memory = r
+                    .peak_memory
+                    .map(|b| format!(", peak memory {}", show_bytes(b)))
+                    .unwrap_or_default();
                 let _ = writeln!(
                     out,
-                    "{heading}: min {}, median {} ({} runs)",
+                    "{heading}: min {}, median {} ({} runs){memory}",
                     show(r.min()),
                     show(r.median()),
                     r.runtimes.len()
@@ -199,6 +207,10 @@ enum Problem {
 }
 use Problem::{Fail, Skip};
 
+/// The times of the timed runs, and the largest peak memory among them
+/// (where the backend counts it).
+type Timings = (Vec<Duration>, Option<u64>);
+
 /// Warm-up run with result check, then `runs` timed runs.
 fn bench_case(
     program: &mut dyn Loaded,
@@ -206,7 +218,7 @@ fn bench_case(
     entry: &str,
     case: &Case,
     runs: usize,
-) -> Result<Option<Vec<Duration>>, Problem> {
+) -> Result<Option<Timings>, Problem> {
     if !program.has_entry(entry) {
         return Err(Fail(format!("the program has no entry point `{entry}`")));
     }
@@ -226,16 +238,19 @@ fn bench_case(
         }
     }
     let mut times = Vec::with_capacity(runs);
+    let mut peak = None;
     for _ in 0..runs {
         let a = args.clone();
+        program.reset_peak_memory();
         let start = Instant::now();
         let r = program.call(entry, a);
         let t = start.elapsed();
         // Results are dropped outside the timed region.
         r.map_err(problem)?;
         times.push(t);
+        peak = peak.max(program.peak_memory());
     }
-    Ok(Some(times))
+    Ok(Some((times, peak)))
 }
 
 fn problem(e: DriverError) -> Problem {
@@ -278,8 +293,18 @@ fn show(d: Duration) -> String {
     }
 }
 
+fn show_bytes(b: u64) -> String {
+    match b {
+        b if b < 1 << 10 => format!("{b} B"),
+        b if b < 1 << 20 => format!("{:.1} KiB", b as f64 / 1024.0),
+        b if b < 1 << 30 => format!("{:.1} MiB", b as f64 / (1u64 << 20) as f64),
+        b => format!("{:.2} GiB", b as f64 / (1u64 << 30) as f64),
+    }
+}
+
 /// Results as JSON in the layout of `futhark bench --json`:
-/// `{"prog.fut:entry": {"datasets": {"name": {"runtimes": [µs, ...]}}}}`.
+/// `{"prog.fut:entry": {"datasets": {"name": {"runtimes": [µs, ...]}}}}`,
+/// with `"peak_bytes": N` after the runtimes where memory was counted.
 pub fn to_json(results: &[BenchResult]) -> String {
     let mut groups: Vec<(String, Vec<&BenchResult>)> = vec![];
     for r in results {
@@ -300,9 +325,13 @@ pub fn to_json(results: &[BenchResult]) -> String {
                 .map(|t| t.as_micros().to_string())
                 .collect();
             let sep = if j > 0 { "," } else { "" };
+            let peak = r
+                .peak_memory
+                .map(|b| format!(", \"peak_bytes\": {b}"))
+                .unwrap_or_default();
             let _ = write!(
                 s,
-                "{sep}\n    {}: {{\"runtimes\": [{}]}}",
+                "{sep}\n    {}: {{\"runtimes\": [{}]{peak}}}",
                 json_string(&r.dataset),
                 times.join(", ")
             );

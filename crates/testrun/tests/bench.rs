@@ -109,6 +109,7 @@ fn result(entry: &str, dataset: &str, micros: &[u64]) -> BenchResult {
         entry: entry.into(),
         dataset: dataset.into(),
         runtimes: micros.iter().map(|&m| Duration::from_micros(m)).collect(),
+        peak_memory: None,
     }
 }
 

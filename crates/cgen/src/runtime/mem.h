@@ -13,9 +13,26 @@ typedef struct {
 #define PMEM_NULL ((pmem){NULL, NULL})
 #define P_MEM_HEADER 64
 
+/* Bytes of blocks allocated and not yet freed, and their highest value
+ * since the last parad_mem_reset_peak (weak: one pair per library, shared
+ * by its translation units). Only statistics: relaxed atomics suffice. */
+__attribute__((weak)) int64_t p_mem_live;
+__attribute__((weak)) int64_t p_mem_peak;
+
+static inline void p_mem_count(int64_t bytes) {
+  int64_t live = __atomic_add_fetch(&p_mem_live, bytes, __ATOMIC_RELAXED);
+  int64_t peak = __atomic_load_n(&p_mem_peak, __ATOMIC_RELAXED);
+  while (live > peak &&
+         !__atomic_compare_exchange_n(&p_mem_peak, &peak, live, 1, __ATOMIC_RELAXED,
+                                      __ATOMIC_RELAXED)) {
+  }
+}
+
 static inline void pmem_unref(pmem *m) {
-  if (m->rc != NULL && __atomic_sub_fetch(m->rc, 1, __ATOMIC_ACQ_REL) == 0)
+  if (m->rc != NULL && __atomic_sub_fetch(m->rc, 1, __ATOMIC_ACQ_REL) == 0) {
+    p_mem_count(-(m->rc[1] + P_MEM_HEADER));
     free(m->rc);
+  }
   *m = PMEM_NULL;
 }
 
@@ -38,6 +55,7 @@ static inline int pmem_alloc(pmem *m, int64_t bytes) {
   int64_t *hdr = (int64_t *)(void *)base;
   hdr[0] = 1;
   hdr[1] = (int64_t)cap;
+  p_mem_count((int64_t)cap + P_MEM_HEADER);
   m->rc = hdr;
   m->data = base + P_MEM_HEADER;
   return 0;
@@ -184,3 +202,12 @@ PARAD_EXPORT int64_t parad_ctx_error_span(struct parad_ctx *ctx) {
 }
 
 PARAD_EXPORT void parad_free(void *p) { free(p); }
+
+/* Memory statistics (optional in the ABI): the most bytes of arrays live
+ * at once since the last reset, and the reset, which starts the count
+ * again from what is live now. */
+PARAD_EXPORT int64_t parad_mem_peak(void) { return __atomic_load_n(&p_mem_peak, __ATOMIC_RELAXED); }
+
+PARAD_EXPORT void parad_mem_reset_peak(void) {
+  __atomic_store_n(&p_mem_peak, __atomic_load_n(&p_mem_live, __ATOMIC_RELAXED), __ATOMIC_RELAXED);
+}
