@@ -72,14 +72,17 @@ fn combine(s1: &Screma, s2: &Screma, sums: &Consumption) -> Option<Screma> {
         return None;
     }
     // Rows of an array both read (and neither updates) come in once.
-    let (c1, c2) = (sums.lambda(&s1.lam).all_consumed(), sums.lambda(&s2.lam).all_consumed());
-    let plain = |p: &Param, c: &rustc_hash::FxHashSet<VName>| !p.ty.is_acc() && !c.contains(&p.name);
+    let (c1, c2) = (
+        sums.lambda(&s1.lam).all_consumed(),
+        sums.lambda(&s2.lam).all_consumed(),
+    );
+    let plain =
+        |p: &Param, c: &rustc_hash::FxHashSet<VName>| !p.ty.is_acc() && !c.contains(&p.name);
     let mut sub = Subst::default();
     let (mut params, mut arrs) = (s1.lam.params.clone(), s1.arrs.clone());
     for (p, a) in s2.lam.params.iter().zip(&s2.arrs) {
-        let same = (0..s1.arrs.len()).find(|&k| {
-            s1.arrs[k] == *a && plain(&s1.lam.params[k], &c1) && plain(p, &c2)
-        });
+        let same = (0..s1.arrs.len())
+            .find(|&k| s1.arrs[k] == *a && plain(&s1.lam.params[k], &c1) && plain(p, &c2));
         match same {
             Some(k) => sub.set(p.name, s1.lam.params[k].name),
             None => {

@@ -132,7 +132,11 @@ impl Fuser<'_> {
     /// The width equalities asserted before statement `j` of `body`.
     fn eqs_at(&self, body: &Body, j: usize) -> Vec<(Operand, Operand)> {
         let mut eqs = self.eqs.clone();
-        eqs.extend(body.stms[..j].iter().filter_map(|s| self.widths.asserted(s)));
+        eqs.extend(
+            body.stms[..j]
+                .iter()
+                .filter_map(|s| self.widths.asserted(s)),
+        );
         eqs
     }
 }

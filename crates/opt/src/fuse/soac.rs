@@ -55,7 +55,10 @@ fn identity(op: &AccOp, names: &mut NameSource) -> Lambda {
         .collect();
     Lambda {
         ret: params.iter().map(|p| p.ty.clone()).collect(),
-        body: Body::new(vec![], params.iter().map(|p| Operand::Var(p.name)).collect()),
+        body: Body::new(
+            vec![],
+            params.iter().map(|p| Operand::Var(p.name)).collect(),
+        ),
         params,
     }
 }

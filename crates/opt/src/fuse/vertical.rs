@@ -10,10 +10,10 @@
 use super::deps::Facts;
 use super::soac::{has_acc_inputs, parts, split3, to_exp, to_screma};
 use super::{order, Fuser};
+use parad_base::Span;
 use parad_core::consume::Consumption;
 use parad_core::free::lambda_uses;
 use parad_core::subst::{self, Subst};
-use parad_base::Span;
 use parad_core::*;
 
 /// Fuses the first producer-consumer pair of `b` that can be fused;
@@ -89,7 +89,10 @@ fn c_reads_only_rows(c: &Screma, c_pat: &[Param], p_pat: &[Param]) -> bool {
     lambda_uses(&c.lam, &mut check);
     for op in c.scans.iter().chain(c.reds.iter().map(|r| &r.op)) {
         lambda_uses(&op.lam, &mut check);
-        op.neutral.iter().filter_map(|o| o.var()).for_each(&mut check);
+        op.neutral
+            .iter()
+            .filter_map(|o| o.var())
+            .for_each(&mut check);
     }
     c.w.var().into_iter().for_each(&mut check);
     for p in c_pat {
