@@ -19,11 +19,7 @@
 //! ```
 //!
 //! - `-- pass: p q …` runs the passes in order: `cse`, `dce`, `simplify`,
-<<<<<<< HEAD
-//!   `hoist`, `fuse`, `optimise`, `differentiate`.
-=======
-//!   `hoist`, `copies`, `optimise`, `differentiate`.
->>>>>>> main
+//!   `hoist`, `copies`, `fuse`, `optimise`, `differentiate`.
 //! - `-- run: ENTRY ARGS` (any number) runs the entry point on the
 //!   arguments (values as in Futhark's text format) before and after the
 //!   passes: the results, or the error messages, must be the same (a

@@ -133,10 +133,22 @@ fn compose(
     let mut sub = Subst::default();
     let mut binds = vec![];
     let (mut params, mut arrs) = (p.lam.params.clone(), p.arrs.clone());
+    let p_consumed = sums.lambda(&p.lam).all_consumed();
+    let plain = |q: &Param| !q.ty.is_acc() && !consumed.contains(&q.name);
     for ((cp, a), l) in c.lam.params.iter().zip(&c.arrs).zip(&link) {
         let Some(r) = *l else {
-            params.push(cp.clone());
-            arrs.push(*a);
+            // An array both read (neither updating it) comes in once.
+            let shared = (0..p.arrs.len()).find(|&k| {
+                let pp = &p.lam.params[k];
+                p.arrs[k] == *a && plain(cp) && !pp.ty.is_acc() && !p_consumed.contains(&pp.name)
+            });
+            match shared {
+                Some(k) => sub.set(cp.name, p.lam.params[k].name),
+                None => {
+                    params.push(cp.clone());
+                    arrs.push(*a);
+                }
+            }
             continue;
         };
         // An accumulator links the two (order of updates), or the

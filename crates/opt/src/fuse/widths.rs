@@ -13,6 +13,7 @@ use parad_base::{IntType, PrimType};
 use parad_core::walk;
 use parad_core::*;
 use rustc_hash::FxHashMap;
+use std::ops::Range;
 
 /// Width facts of one function.
 #[derive(Default)]
@@ -39,10 +40,10 @@ impl Widths {
     }
 
     fn record(&mut self, s: &Stm) {
-        if let Some(n) = rows_of_results(s) {
+        if let Some((w, no_rows)) = rows_of_results(s) {
             for (k, p) in s.pat.iter().enumerate() {
-                if n.1(k) && !p.ty.is_acc() {
-                    self.rows.insert(p.name, n.0);
+                if !no_rows.contains(&k) && !p.ty.is_acc() {
+                    self.rows.insert(p.name, w);
                 }
             }
         }
@@ -123,18 +124,19 @@ impl Widths {
     }
 }
 
-/// The number of rows of `s`'s results, and which results (by position)
-/// have that many rows.
-fn rows_of_results(s: &Stm) -> Option<(Operand, Box<dyn Fn(usize) -> bool>)> {
+/// The number of rows of `s`'s results, and the results (by position)
+/// without rows: a `screma`'s reduction values.
+fn rows_of_results(s: &Stm) -> Option<(Operand, Range<usize>)> {
     match &s.exp {
-        Exp::Soac(Soac::Map(m)) => Some((m.w, Box::new(|_| true))),
-        Exp::Soac(Soac::Scan(sc)) => Some((sc.w, Box::new(|_| true))),
+        Exp::Soac(Soac::Map(Map { w, .. })) | Exp::Soac(Soac::Scan(Scan { w, .. })) => {
+            Some((*w, 0..0))
+        }
         Exp::Soac(Soac::Screma(sc)) => {
             let (ns, nr) = (sc.scan_arity(), sc.red_arity());
-            Some((sc.w, Box::new(move |k| k < ns || k >= ns + nr)))
+            Some((sc.w, ns..ns + nr))
         }
         Exp::Basic(BasicOp::Iota { n, .. }) | Exp::Basic(BasicOp::Replicate { n, .. }) => {
-            Some((*n, Box::new(|_| true)))
+            Some((*n, 0..0))
         }
         _ => None,
     }
@@ -154,9 +156,9 @@ pub fn sizes_of_results(b: &mut Body) {
         }
         // SOAC widths are `i64`, like sizes (an `iota`'s length may not be).
         let soac = matches!(s.exp, Exp::Soac(_));
-        if let Some((w, has_rows)) = rows_of_results(s).filter(|_| soac) {
+        if let Some((w, no_rows)) = rows_of_results(s).filter(|_| soac) {
             for (k, p) in s.pat.iter().enumerate() {
-                if has_rows(k) && !p.ty.is_acc() {
+                if !no_rows.contains(&k) && !p.ty.is_acc() {
                     rows.insert(p.name, w);
                 }
             }
