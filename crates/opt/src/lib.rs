@@ -6,11 +6,13 @@
 //! - [`cse`], [`dce`]: the older single-purpose passes, kept for their
 //!   tests;
 //! - [`hoist`]: map-invariant code motion (after AD);
-//! - [`copies`]: copies the consumption rules do not need, removed (after AD).
+//! - [`copies`]: copies the consumption rules do not need, removed (after AD);
+//! - [`fuse`]: SOAC fusion into `screma` (after AD).
 
 pub mod copies;
 pub mod cse;
 pub mod dce;
+pub mod fuse;
 pub mod hoist;
 pub mod simplify;
 
@@ -24,10 +26,13 @@ pub fn simplify(prog: &mut Program) {
 
 /// [`simplify`], then invariant code motion out of maps, then
 /// [`simplify`] again (hoisting lines up copies of the same computation
-/// for CSE), then needless copies removed.
+/// for CSE), then needless copies removed, then fusion and [`simplify`]
+/// once more.
 pub fn optimise(prog: &mut Program) {
     simplify(prog);
     hoist::hoist_program(prog);
     simplify(prog);
     copies::remove_copies(prog, parad_core::Stage::AfterAd);
+    fuse::fuse_program(prog);
+    simplify(prog);
 }
