@@ -1,10 +1,12 @@
 //! Optimisation of core IR (DESIGN §1, stage `opt`), run after lowering
 //! and again after AD.
 //!
+//! - [`acc_red`]: accumulator updates to reductions (after AD);
 //! - [`cse`]: common-subexpression elimination;
 //! - [`dce`]: dead-code elimination;
 //! - [`hoist`]: map-invariant code motion (after AD).
 
+pub mod acc_red;
 pub mod cse;
 pub mod dce;
 pub mod hoist;
@@ -24,6 +26,7 @@ pub fn simplify(prog: &mut Program) {
 /// for CSE).
 pub fn optimise(prog: &mut Program) {
     simplify(prog);
+    acc_red::acc_red_program(prog);
     hoist::hoist_program(prog);
     simplify(prog);
 }

@@ -1,0 +1,866 @@
+//! AD-specific rewrites after AD: accumulator updates become reductions
+//! (seed 001 §6.1), and what redundant execution leaves dead goes.
+//!
+//! # The rewrite
+//!
+//! Reverse AD of `map` turns the adjoint of a free array into an
+//! accumulator updated once per iteration. Where an update `upd(acc, idx,
+//! v)` sits in a map nest and `idx` does not depend on one of the maps,
+//! every iteration of that map adds into the same element; summing the
+//! values with the accumulator's operator first and updating once gives
+//! the same accumulator:
+//!
+//! ```text
+//! map o (… acc) (\… a -> map c (… a) (\… a' -> T; upd(a', idx, v)))
+//!   ==>
+//! map c (… acc) (\… a' -> let vs = map o (…) (\… -> T; v)
+//!                          let s  = reduce op ne vs
+//!                          in upd(a', idx, s))
+//! ```
+//!
+//! The invariant dimension `o` moves innermost, its arrays that feed the
+//! inner map are transposed (`rearrange`, free of copies in the backend),
+//! and the values are computed inside the reduction: for matmul's
+//! adjoint the result is a matmul-shaped `map (map (reduce (+) 0 (map
+//! …)))` nest.
+//!
+//! Before it, a map whose lambda updates an accumulator and also returns
+//! other values is split (seed 001 §6.1 (a)/(b)): one map keeps the
+//! update and the statements it needs, the other the rest (and every
+//! assertion). And the maps that compute the updated values (and
+//! replicated inputs) are fused into the updating map, so that the value
+//! is computed where it is added.
+//!
+//! # Soundness
+//!
+//! - The operator is the `withacc` input's (an accumulator without an
+//!   operator overwrites and is never rewritten). `withacc` operators are
+//!   associative and commutative with the given neutral element (the IR's
+//!   contract), so the order and grouping of the additions does not
+//!   matter, and an update with the neutral element changes nothing.
+//! - `idx` is made only of constants, variables bound outside the outer
+//!   map, and parameters of the inner map bound to arrays that do not
+//!   depend on the outer map. The inner map's width does not depend on
+//!   the outer map either.
+//! - The accumulator is used only by the one update: the outer map passes
+//!   it only to the inner map, whose lambda uses it only in its last
+//!   statement, the `upd`, and returns its result; nothing else in either
+//!   lambda is an accumulator.
+//! - The outer lambda's other statements do not depend on its parameters
+//!   and cannot fail (sizes, iotas, replicates, rearranges, arithmetic
+//!   without division); they move before the nest. A split copies only
+//!   such cheap basic statements into both halves.
+//! - An update at an out-of-bounds index is ignored, so when the outer map
+//!   is empty the new updates (of neutral elements) change nothing.
+//!
+//! Limits: when several run-time checks of a split map would fail, which
+//! one is reported first may change (the part without the update, with
+//! every assertion, runs first). Only a map directly around the updating
+//! map is moved inward: the update must be one map level below the
+//! invariant dimension (the `b` adjoint of matmul, where the update sits
+//! under a `transpose` of a per-row array, is not rewritten yet).
+//!
+//! # Dead forward sweeps
+//!
+//! Redundant execution (DESIGN §4) re-runs a scope's forward statements
+//! before its return sweep; in a perfect nest of maps the copies at every
+//! level but the innermost are dead, except that AD's size checks read the
+//! sizes of the primal result. [`size_of_map`] answers `size(m, d)` for a
+//! map's result from the map's width and the lambda's inputs, after which
+//! DCE removes the forward sweep, and [`drop_dead_results`] removes map
+//! results nobody reads (then DCE empties their computation).
+
+use crate::dce;
+use parad_base::{IntType, PrimType, Scalar};
+use parad_core::builder::Ctx;
+use parad_core::free::{free_in_body, free_in_exp, stm_uses};
+use parad_core::ops::CmpOp;
+use parad_core::rename::Renamer;
+use parad_core::subst::{self, Subst};
+use parad_core::types::Dim;
+use parad_core::*;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// Runs the rewrites of this module on every function, then DCE.
+pub fn acc_red_program(prog: &mut Program) {
+    let mut ctx = Ctx::for_program(prog);
+    for f in &mut prog.funs {
+        size_of_map(&mut f.body, &mut ctx);
+        dce::dce_fun(f);
+        drop_dead_results(f);
+        dce::dce_fun(f);
+        fuse_into_upd_maps(&mut f.body, &mut ctx);
+        drop_dead_results(f);
+        dce::dce_fun(f);
+        let ops = acc_ops(&f.body);
+        accs_to_reductions(&mut f.body, &mut ctx, &ops);
+        dce::dce_fun(f);
+    }
+    prog.names = ctx.names;
+}
+
+// ---------------------------------------------------------------------
+// Sizes of map results
+
+/// Replaces `size(m, d)` of a map's result `m` by the map's width (`d =
+/// 0`) or by the size of the lambda's inputs (`d > 0`) where the lambda
+/// result's size can be traced to a variable bound outside the map. Empty
+/// maps make rows of size 0 (the interpreter's and backend's rule for
+/// unknown inner sizes), so `d > 0` gives `if 0 < w then … else 0`.
+pub fn size_of_map(body: &mut Body, ctx: &mut Ctx) {
+    let mut defs = SizeDefs::default();
+    walk::body_stms(body, |s| record_size_defs(s, &mut defs));
+    // Widths that are variables replace the size's name everywhere, so
+    // that later rewrites see equal widths as equal.
+    let mut renames = Subst::default();
+    walk::rewrite_stms(body, &mut |s, out| {
+        if let Exp::Basic(BasicOp::Size { arr, dim }) = &s.exp {
+            if let Some((w, inside, r)) = defs.maps.get(arr) {
+                if let (0, Operand::Var(w)) = (*dim, w) {
+                    renames.set(s.pat[0].name, *w);
+                    return;
+                }
+                if *dim == 0 {
+                    let mut s = s;
+                    s.exp = Exp::atom(*w);
+                    out.push(s);
+                    return;
+                }
+                let traced = r.var().and_then(|r| trace_size(&defs, inside, r, dim - 1, 8));
+                if let Some(inner) = traced {
+                    out.extend(guarded_size(ctx, s, *w, inner));
+                    return;
+                }
+            }
+        }
+        out.push(s)
+    });
+    if !renames.is_empty() {
+        subst::body(body, &renames);
+    }
+}
+
+/// What binds the variables that sizes can be traced through.
+#[derive(Default)]
+struct SizeDefs {
+    /// Map results: the width, the names the map binds inside, and the
+    /// lambda's result.
+    maps: FxHashMap<VName, (Operand, std::rc::Rc<FxHashSet<VName>>, Operand)>,
+    /// Map parameters bound to the rows of an array.
+    rows: FxHashMap<VName, VName>,
+    rearranges: FxHashMap<VName, (VName, Vec<usize>)>,
+    sizes: FxHashMap<VName, (VName, usize)>,
+}
+
+fn record_size_defs(s: &Stm, defs: &mut SizeDefs) {
+    match &s.exp {
+        Exp::Soac(Soac::Map(m)) => {
+            let mut inside = FxHashSet::default();
+            free::body_binds(&m.lam.body, &mut |v| {
+                inside.insert(v);
+            });
+            for (p, a) in m.lam.params.iter().zip(&m.arrs) {
+                inside.insert(p.name);
+                if !p.ty.is_acc() {
+                    defs.rows.insert(p.name, *a);
+                }
+            }
+            let inside = std::rc::Rc::new(inside);
+            for (pe, r) in s.pat.iter().zip(&m.lam.body.result) {
+                if !pe.ty.is_acc() {
+                    defs.maps.insert(pe.name, (m.w, inside.clone(), *r));
+                }
+            }
+        }
+        Exp::Basic(BasicOp::Rearrange { arr, perm }) => {
+            defs.rearranges.insert(s.pat[0].name, (*arr, perm.clone()));
+        }
+        Exp::Basic(BasicOp::Size { arr, dim }) => {
+            defs.sizes.insert(s.pat[0].name, (*arr, *dim));
+        }
+        _ => {}
+    }
+}
+
+/// `size(v, d)` for `v` bound inside a map (`inside`: the names the map
+/// binds) as `(arr, dim)` with `arr` bound before the map, following rows,
+/// rearranges and inner maps' widths and results, for `fuel` steps.
+fn trace_size(
+    defs: &SizeDefs,
+    inside: &FxHashSet<VName>,
+    v: VName,
+    d: usize,
+    fuel: u32,
+) -> Option<(VName, usize)> {
+    if !inside.contains(&v) {
+        return Some((v, d));
+    }
+    let fuel = fuel.checked_sub(1)?;
+    if let Some(a) = defs.rows.get(&v) {
+        return trace_size(defs, inside, *a, d + 1, fuel);
+    }
+    if let Some((a, perm)) = defs.rearranges.get(&v) {
+        return trace_size(defs, inside, *a, *perm.get(d)?, fuel);
+    }
+    let (w, _, r) = defs.maps.get(&v)?;
+    if d > 0 {
+        return trace_size(defs, inside, r.var()?, d - 1, fuel);
+    }
+    match w {
+        Operand::Var(n) if !inside.contains(n) => None,
+        Operand::Var(n) => {
+            let (a, k) = defs.sizes.get(n)?;
+            trace_size(defs, inside, *a, *k, fuel)
+        }
+        Operand::Const(_) => None,
+    }
+}
+
+/// `let c = 0 < w; let n = if c then size(arr, dim) else 0` (or the plain
+/// size for a positive constant width), `n` being `s`'s pattern.
+fn guarded_size(ctx: &mut Ctx, s: Stm, w: Operand, (arr, dim): (VName, usize)) -> Vec<Stm> {
+    let size = Exp::Basic(BasicOp::Size { arr, dim });
+    if matches!(w, Operand::Const(Scalar::I64(n)) if n > 0) {
+        return vec![Stm { exp: size, ..s }];
+    }
+    let i64t = PrimType::Int(IntType::I64);
+    let n = ctx.names.fresh("n");
+    let c = ctx.names.fresh("nonempty");
+    ctx.types.insert(n, types::I64);
+    ctx.types.insert(c, types::BOOL);
+    let cond = Stm::new(
+        vec![Param::new(c, types::BOOL)],
+        BasicOp::Cmp(CmpOp::Lt, i64t, Operand::i64(0), w),
+        s.span,
+    );
+    let then_br = Body::new(
+        vec![Stm::new(vec![Param::new(n, types::I64)], size, s.span)],
+        vec![Operand::Var(n)],
+    );
+    let iff = If {
+        cond: Operand::Var(c),
+        then_br,
+        else_br: Body::new(vec![], vec![Operand::i64(0)]),
+        ret: vec![types::I64],
+    };
+    vec![cond, Stm { exp: iff.into(), ..s }]
+}
+
+// ---------------------------------------------------------------------
+// Dead map results
+
+/// Removes the results of maps that nothing reads (accumulators stay:
+/// they are threaded, not computed), so that DCE can then remove their
+/// computation inside the lambda.
+pub fn drop_dead_results(f: &mut FunDef) {
+    let mut uses: FxHashMap<VName, u32> = FxHashMap::default();
+    let mut count = |v| *uses.entry(v).or_insert(0) += 1;
+    for s in &f.body.stms {
+        stm_uses(s, &mut count);
+    }
+    f.body.result.iter().filter_map(|o| o.var()).for_each(&mut count);
+    f.ret.iter().for_each(|t| {
+        let mut vs = vec![];
+        t.dim_vars(&mut vs);
+        vs.into_iter().for_each(&mut count)
+    });
+    let used = |v: &VName| uses.get(v).copied().unwrap_or(0) > 0;
+    walk::rewrite_stms(&mut f.body, &mut |mut s, out| {
+        if let Exp::Soac(Soac::Map(m)) = &mut s.exp {
+            let keep: Vec<bool> = s
+                .pat
+                .iter()
+                .map(|p| p.ty.is_acc() || used(&p.name))
+                .collect();
+            if keep.iter().any(|k| *k) && keep.iter().any(|k| !*k) {
+                retain_by(&mut s.pat, &keep);
+                retain_by(&mut m.lam.ret, &keep);
+                retain_by(&mut m.lam.body.result, &keep);
+            }
+        }
+        out.push(s)
+    });
+}
+
+fn retain_by<T>(xs: &mut Vec<T>, keep: &[bool]) {
+    let mut k = keep.iter();
+    xs.retain(|_| *k.next().unwrap_or(&true));
+}
+
+// ---------------------------------------------------------------------
+// Fusing value producers into updating maps
+
+/// Whether `m`'s lambda updates an accumulator at its top level.
+fn is_upd_map(m: &Map) -> bool {
+    m.lam.params.iter().any(|p| p.ty.is_acc())
+        && m.lam
+            .body
+            .stms
+            .iter()
+            .any(|s| matches!(s.exp, Exp::Basic(BasicOp::Upd { .. })))
+}
+
+/// Moves the computation of an updating map's inputs into its lambda:
+/// a `replicate(w, v)` input becomes `v`, and the row of a map of the same
+/// width becomes a copy of that map's lambda body (its inputs become the
+/// updating map's). Only inputs read nowhere else are fused, so nothing
+/// is computed twice (the producer loses that result).
+pub fn fuse_into_upd_maps(body: &mut Body, ctx: &mut Ctx) {
+    let mut uses: FxHashMap<VName, u32> = FxHashMap::default();
+    body_uses_deep(body, &mut |v| *uses.entry(v).or_insert(0) += 1);
+    walk::rewrite_stms(body, &mut |mut s, out| {
+        if let Exp::Soac(Soac::Map(m)) = &mut s.exp {
+            if is_upd_map(m) {
+                while fuse_one_input(m, out, &mut uses, ctx) {}
+            }
+        }
+        out.push(s)
+    });
+}
+
+fn body_uses_deep(b: &Body, f: &mut dyn FnMut(VName)) {
+    for s in &b.stms {
+        stm_uses(s, f);
+    }
+    b.result.iter().filter_map(|o| o.var()).for_each(f);
+}
+
+/// Fuses the producer of one input of `m` found among `before`; whether
+/// one was fused.
+fn fuse_one_input(
+    m: &mut Map,
+    before: &[Stm],
+    uses: &mut FxHashMap<VName, u32>,
+    ctx: &mut Ctx,
+) -> bool {
+    let arr_params: Vec<usize> = (0..m.lam.params.len())
+        .filter(|&i| !m.lam.params[i].ty.is_acc())
+        .collect();
+    for i in arr_params {
+        let x = m.arrs[i];
+        let Some(prod) = before.iter().rev().find(|s| s.pat.iter().any(|p| p.name == x)) else {
+            continue;
+        };
+        let q = m.lam.params[i].clone();
+        let mut prelude = match &prod.exp {
+            Exp::Basic(BasicOp::Replicate { n, value }) if *n == m.w => {
+                vec![Stm::new(vec![q.clone()], Exp::atom(*value), prod.span)]
+            }
+            Exp::Soac(Soac::Map(p))
+                if p.w == m.w
+                    && uses.get(&x).copied() == Some(1)
+                    && !p.lam.params.iter().any(|p| p.ty.is_acc()) =>
+            {
+                let j = prod.pat.iter().position(|p| p.name == x).unwrap_or(0);
+                let mut subst = Subst::default();
+                let lam = Renamer { ctx, subst: &mut subst }.lambda(&p.lam);
+                let mut stms = lam.body.stms;
+                stms.push(Stm::new(vec![q.clone()], Exp::atom(lam.body.result[j]), prod.span));
+                m.lam.params.remove(i);
+                m.arrs.remove(i);
+                m.lam.params.splice(0..0, lam.params);
+                m.arrs.splice(0..0, p.arrs.iter().copied());
+                // The producer's inputs are now read twice.
+                p.arrs.iter().for_each(|a| *uses.entry(*a).or_insert(0) += 1);
+                stms.append(&mut m.lam.body.stms);
+                m.lam.body.stms = stms;
+                return true;
+            }
+            _ => continue,
+        };
+        m.lam.params.remove(i);
+        m.arrs.remove(i);
+        prelude.append(&mut m.lam.body.stms);
+        m.lam.body.stms = prelude;
+        return true;
+    }
+    false
+}
+
+// ---------------------------------------------------------------------
+// Accumulator updates to reductions
+
+/// The operator of every accumulator variable: `withacc` lambda
+/// parameters, map parameters and results threading them, `upd` results.
+fn acc_ops(body: &Body) -> FxHashMap<VName, AccOp> {
+    let mut ops: FxHashMap<VName, AccOp> = FxHashMap::default();
+    walk::body_stms(body, |s| match &s.exp {
+        Exp::Soac(Soac::WithAcc(w)) => {
+            for (inp, p) in w.inputs.iter().zip(&w.lam.params) {
+                if let Some(op) = &inp.op {
+                    ops.insert(p.name, op.clone());
+                }
+            }
+        }
+        Exp::Soac(Soac::Map(m)) => {
+            let acc_ins: Vec<VName> = m
+                .lam
+                .params
+                .iter()
+                .zip(&m.arrs)
+                .filter(|(p, _)| p.ty.is_acc())
+                .map(|(p, a)| {
+                    if let Some(op) = ops.get(a).cloned() {
+                        ops.insert(p.name, op);
+                    }
+                    *a
+                })
+                .collect();
+            let acc_outs = s.pat.iter().filter(|p| p.ty.is_acc());
+            for (a, pe) in acc_ins.iter().zip(acc_outs) {
+                if let Some(op) = ops.get(a).cloned() {
+                    ops.insert(pe.name, op);
+                }
+            }
+        }
+        Exp::Basic(BasicOp::Upd { acc, .. }) => {
+            if let (Some(op), Some(pe)) = (ops.get(acc).cloned(), s.pat.first()) {
+                ops.insert(pe.name, op);
+            }
+        }
+        _ => {}
+    });
+    ops
+}
+
+/// Everything [`reduce_nest`] needs besides the statement.
+struct Env<'a> {
+    ctx: &'a mut Ctx,
+    ops: &'a FxHashMap<VName, AccOp>,
+    rearranges: FxHashMap<VName, (VName, Vec<usize>)>,
+}
+
+/// Rewrites every map nest where an accumulator update's index does not
+/// depend on the outer map (module doc), splitting off the part of the
+/// outer map that does not update the accumulator first where needed.
+pub fn accs_to_reductions(body: &mut Body, ctx: &mut Ctx, ops: &FxHashMap<VName, AccOp>) {
+    let mut rearranges = FxHashMap::default();
+    walk::body_stms(body, |s| {
+        if let Exp::Basic(BasicOp::Rearrange { arr, perm }) = &s.exp {
+            rearranges.insert(s.pat[0].name, (*arr, perm.clone()));
+        }
+    });
+    let mut env = Env {
+        ctx,
+        ops,
+        rearranges,
+    };
+    walk::rewrite_stms(body, &mut |s, out| {
+        let is_acc_map = matches!(&s.exp, Exp::Soac(Soac::Map(m))
+            if m.lam.params.iter().any(|p| p.ty.is_acc()));
+        if !is_acc_map {
+            return out.push(s);
+        }
+        let mixed = s.pat.iter().any(|p| p.ty.is_acc()) && s.pat.iter().any(|p| !p.ty.is_acc());
+        let (rest, upd_part) = if mixed {
+            match split_acc_map(&s, env.ctx) {
+                Some((rest, upd_part)) => (Some(rest), upd_part),
+                None => return out.push(s),
+            }
+        } else {
+            (None, s.clone())
+        };
+        match reduce_nest(&upd_part, &mut env) {
+            Some(new) => {
+                out.extend(rest);
+                out.extend(new);
+            }
+            None => out.push(s),
+        }
+    });
+}
+
+/// Whether a statement is cheap enough to compute in both halves of a
+/// split, and cannot consume anything.
+fn cheap(s: &Stm) -> bool {
+    matches!(&s.exp, Exp::Basic(b) if !matches!(b,
+        BasicOp::Upd { .. } | BasicOp::Update { .. } | BasicOp::Copy { .. }
+        | BasicOp::Concat { .. } | BasicOp::Scratch { .. }))
+}
+
+/// The statements of `stms` that `results` need, as flags; `effects`
+/// also keeps assertions.
+fn needed(stms: &[Stm], results: &[Operand], effects: bool) -> Vec<bool> {
+    let mut live: FxHashSet<VName> = results.iter().filter_map(|o| o.var()).collect();
+    let mut keep = vec![false; stms.len()];
+    for (i, s) in stms.iter().enumerate().rev() {
+        let assert = matches!(s.exp, Exp::Basic(BasicOp::Assert { .. }));
+        if (effects && assert) || s.pat.iter().any(|p| live.contains(&p.name)) {
+            keep[i] = true;
+            stm_uses(s, &mut |v| {
+                live.insert(v);
+            });
+        }
+    }
+    keep
+}
+
+/// Splits a map returning accumulators and other values into a map for
+/// the other values (with every assertion) and one for the accumulators;
+/// `None` unless the two share only cheap basic statements and the first
+/// needs no accumulator.
+fn split_acc_map(s: &Stm, ctx: &mut Ctx) -> Option<(Stm, Stm)> {
+    let Exp::Soac(Soac::Map(m)) = &s.exp else {
+        return None;
+    };
+    let is_acc: Vec<bool> = m.lam.ret.iter().map(Type::is_acc).collect();
+    let pick = |want: bool| -> Vec<bool> { is_acc.iter().map(|a| *a == want).collect() };
+    let (accs, others) = (pick(true), pick(false));
+    let res = &m.lam.body.result;
+    let sel = |keep: &[bool]| -> Vec<Operand> {
+        res.iter().zip(keep).filter(|(_, k)| **k).map(|(o, _)| *o).collect()
+    };
+    let stms = &m.lam.body.stms;
+    let for_accs = needed(stms, &sel(&accs), false);
+    let for_rest = needed(stms, &sel(&others), true);
+    let acc_params: FxHashSet<VName> = m
+        .lam
+        .params
+        .iter()
+        .filter(|p| p.ty.is_acc())
+        .map(|p| p.name)
+        .collect();
+    for (i, st) in stms.iter().enumerate() {
+        if for_accs[i] && for_rest[i] && !cheap(st) {
+            return None;
+        }
+        if for_rest[i] && free_in_exp(&st.exp).iter().any(|v| acc_params.contains(v)) {
+            return None;
+        }
+    }
+    let take = |keep: &[bool]| -> Vec<Stm> {
+        stms.iter().zip(keep).filter(|(_, k)| **k).map(|(s, _)| s.clone()).collect()
+    };
+    let part = |keep_res: &[bool], keep_stms: &[bool], params: bool| {
+        let mut lam = Lambda {
+            params: m.lam.params.clone(),
+            ret: m.lam.ret.iter().zip(keep_res).filter(|(_, k)| **k).map(|(t, _)| t.clone()).collect(),
+            body: Body::new(take(keep_stms), sel(keep_res)),
+        };
+        let mut arrs = m.arrs.clone();
+        let mut pat: Vec<Param> = s.pat.iter().zip(keep_res).filter(|(_, k)| **k).map(|(p, _)| p.clone()).collect();
+        prune_params(&mut lam, &mut arrs, params);
+        let _ = &mut pat;
+        (lam, arrs, pat)
+    };
+    let (lam_r, arrs_r, pat_r) = part(&others, &for_rest, false);
+    let (lam_a, arrs_a, pat_a) = part(&accs, &for_accs, true);
+    let mut subst = Subst::default();
+    let lam_a = Renamer { ctx, subst: &mut subst }.lambda(&lam_a);
+    let mk = |pat, lam, arrs| Stm {
+        pat,
+        exp: Map { w: m.w, lam, arrs }.into(),
+        ..s.clone()
+    };
+    Some((mk(pat_r, lam_r, arrs_r), mk(pat_a, lam_a, arrs_a)))
+}
+
+/// Removes parameters (and their arrays) that the body does not read;
+/// accumulator parameters only go when `keep_accs` is false.
+fn prune_params(lam: &mut Lambda, arrs: &mut Vec<VName>, keep_accs: bool) {
+    let free = free_in_body(&lam.body);
+    let keep: Vec<bool> = lam
+        .params
+        .iter()
+        .map(|p| free.contains(&p.name) || (keep_accs && p.ty.is_acc()))
+        .collect();
+    retain_by(&mut lam.params, &keep);
+    retain_by(arrs, &keep);
+}
+
+/// Statements that may move out of a map: they cannot fail (widths in
+/// the IR are never negative) and cost little.
+fn safe_to_hoist(s: &Stm) -> bool {
+    match &s.exp {
+        Exp::Basic(b) => match b {
+            BasicOp::Atom(_)
+            | BasicOp::UnOp(..)
+            | BasicOp::Cmp(..)
+            | BasicOp::Conv(..)
+            | BasicOp::Size { .. }
+            | BasicOp::Rearrange { .. }
+            | BasicOp::Iota { .. }
+            | BasicOp::Replicate { .. } => true,
+            BasicOp::BinOp(op, ..) => !format!("{op:?}").contains("Div")
+                && !format!("{op:?}").contains("Mod")
+                && !format!("{op:?}").contains("Rem")
+                && !format!("{op:?}").contains("Pow"),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// The pieces of `map o (… acc) (\… a -> S; map c (… a) (\… a' -> T;
+/// upd(a', idx, v)))` that the rewrite needs.
+struct Nest<'a> {
+    outer: &'a Map,
+    hoisted: &'a [Stm],
+    inner: &'a Map,
+    inner_pat: &'a Stm,
+    body: &'a [Stm],
+    upd: &'a Stm,
+    inds: &'a [Operand],
+    vals: &'a [Operand],
+    op: AccOp,
+    acc: VName,
+}
+
+fn match_nest<'a>(s: &'a Stm, ops: &FxHashMap<VName, AccOp>) -> Option<Nest<'a>> {
+    let Exp::Soac(Soac::Map(outer)) = &s.exp else {
+        return None;
+    };
+    let acc_pos: Vec<usize> = (0..outer.lam.params.len())
+        .filter(|&i| outer.lam.params[i].ty.is_acc())
+        .collect();
+    let [ai] = acc_pos[..] else { return None };
+    let acc = outer.arrs[ai];
+    let op = ops.get(&acc)?.clone();
+    let a_o = outer.lam.params[ai].name;
+    let (inner_stm, hoisted) = outer.lam.body.stms.split_last()?;
+    let Exp::Soac(Soac::Map(inner)) = &inner_stm.exp else {
+        return None;
+    };
+    if outer.lam.ret.len() != 1
+        || inner_stm.pat.len() != 1
+        || outer.lam.body.result != [Operand::Var(inner_stm.pat[0].name)]
+    {
+        return None;
+    }
+    let (upd, body) = inner.lam.body.stms.split_last()?;
+    let Exp::Basic(BasicOp::Upd { acc: a_c, inds, vals }) = &upd.exp else {
+        return None;
+    };
+    let c_accs: Vec<usize> = (0..inner.lam.params.len())
+        .filter(|&i| inner.lam.params[i].ty.is_acc())
+        .collect();
+    let [ci] = c_accs[..] else { return None };
+    if inner.arrs[ci] != a_o
+        || inner.lam.params[ci].name != *a_c
+        || inner.lam.ret.len() != 1
+        || inner.lam.body.result != [Operand::Var(upd.pat[0].name)]
+    {
+        return None;
+    }
+    Some(Nest {
+        outer,
+        hoisted,
+        inner,
+        inner_pat: inner_stm,
+        body,
+        upd,
+        inds,
+        vals,
+        op,
+        acc,
+    })
+}
+
+/// The rewrite of the module doc on one statement, or `None` where a
+/// condition fails.
+fn reduce_nest(s: &Stm, env: &mut Env) -> Option<Vec<Stm>> {
+    let n = match_nest(s, env.ops)?;
+    let o_params: FxHashSet<VName> = n.outer.lam.params.iter().map(|p| p.name).collect();
+    let a_o = n.inner.arrs[n.inner.lam.params.iter().position(|p| p.ty.is_acc())?];
+    // The outer lambda's other statements move out.
+    for h in n.hoisted {
+        let free = free_in_exp(&h.exp);
+        if !safe_to_hoist(h) || free.iter().any(|v| o_params.contains(v)) {
+            return None;
+        }
+    }
+    let variant = |o: &Operand| matches!(o, Operand::Var(v) if o_params.contains(v));
+    if variant(&n.inner.w) {
+        return None;
+    }
+    // Nothing but the inner map's input may see the accumulator.
+    let mut acc_seen = 0;
+    for st in n.hoisted {
+        stm_uses(st, &mut |v| acc_seen += usize::from(v == a_o));
+    }
+    let t_body = Body::new(n.body.to_vec(), vec![]);
+    let a_c = n.inner.lam.params.iter().find(|p| p.ty.is_acc())?.name;
+    if acc_seen > 0
+        || free_in_body(&t_body).contains(&a_c)
+        || free_in_body(&t_body).contains(&a_o)
+        || walk::any_in_body(&t_body, |st| {
+            matches!(st.exp, Exp::Basic(BasicOp::Upd { .. }))
+                || st.pat.iter().any(|p| p.ty.is_acc())
+        })
+    {
+        return None;
+    }
+    // The index must not depend on the outer map.
+    let mut t_binds = FxHashSet::default();
+    free::body_binds(&t_body, &mut |v| {
+        t_binds.insert(v);
+    });
+    let transposed: Vec<bool> = n.inner.arrs.iter().map(|x| o_params.contains(x) && *x != a_o).collect();
+    for o in n.inds {
+        let Operand::Var(v) = o else { continue };
+        if o_params.contains(v) || t_binds.contains(v) {
+            return None;
+        }
+        if let Some(i) = n.inner.lam.params.iter().position(|p| p.name == *v) {
+            if transposed[i] {
+                return None;
+            }
+        }
+    }
+    Some(build_reduction(&n, s, &transposed, env))
+}
+
+/// Emits the hoisted statements, the transposed inputs and the new nest.
+fn build_reduction(n: &Nest, s: &Stm, transposed: &[bool], env: &mut Env) -> Vec<Stm> {
+    let span = s.span;
+    let mut out: Vec<Stm> = n.hoisted.to_vec();
+    let outer = n.outer;
+    let o_w = outer.w;
+    let row_of = |p: VName| -> Option<usize> { outer.lam.params.iter().position(|q| q.name == p) };
+    // Inputs of the new outer map (over the inner dimension).
+    let mut k_arrs = vec![];
+    let mut k_params = vec![];
+    // Inputs of the map of values (over the outer dimension).
+    let mut v_arrs = vec![];
+    let mut v_params = vec![];
+    for (i, (q, x)) in n.inner.lam.params.iter().zip(&n.inner.arrs).enumerate() {
+        if q.ty.is_acc() {
+            k_arrs.push(n.acc);
+            k_params.push(q.clone());
+        } else if transposed[i] {
+            let j = row_of(*x).unwrap_or(0);
+            let (arr_t, ty_t) = transpose_outer(outer.arrs[j], env, span, &mut out);
+            let qt = env.ctx.names.fresh_like(q.name);
+            let row_t = ty_t.row().unwrap_or_else(|| q.ty.clone());
+            env.ctx.types.insert(qt, row_t.clone());
+            k_arrs.push(arr_t);
+            k_params.push(Param::new(qt, row_t));
+            v_arrs.push(qt);
+            v_params.push(q.clone());
+        } else {
+            k_arrs.push(*x);
+            k_params.push(q.clone());
+        }
+    }
+    // Outer parameters the values read directly.
+    let t_free = free::free_in_lambda(&Lambda {
+        params: vec![],
+        ret: vec![],
+        body: Body::new(n.body.to_vec(), n.vals.to_vec()),
+    });
+    for (p, a) in outer.lam.params.iter().zip(&outer.arrs) {
+        if !p.ty.is_acc() && t_free.contains(&p.name) {
+            v_arrs.insert(0, *a);
+            v_params.insert(0, p.clone());
+        }
+    }
+    let elems: Vec<Type> = match &n.inner_pat.pat[0].ty {
+        Type::Acc(a) => a.elems.clone(),
+        _ => vec![],
+    };
+    let o_dim = Dim::from_operand(&o_w);
+    let vs: Vec<Param> = elems
+        .iter()
+        .map(|t| {
+            let v = env.ctx.names.fresh("vals");
+            let ty = t.array_of(o_dim).unwrap_or_else(|| t.clone());
+            env.ctx.types.insert(v, ty.clone());
+            Param::new(v, ty)
+        })
+        .collect();
+    let sums: Vec<Param> = elems
+        .iter()
+        .map(|t| {
+            let v = env.ctx.names.fresh("sum");
+            env.ctx.types.insert(v, t.clone());
+            Param::new(v, t.clone())
+        })
+        .collect();
+    let v_map = Map {
+        w: o_w,
+        arrs: v_arrs,
+        lam: Lambda {
+            params: v_params,
+            ret: elems.clone(),
+            body: Body::new(n.body.to_vec(), n.vals.to_vec()),
+        },
+    };
+    let mut subst = Subst::default();
+    let op_lam = Renamer {
+        ctx: env.ctx,
+        subst: &mut subst,
+    }
+    .lambda(&n.op.lam);
+    let red = Reduce {
+        w: o_w,
+        comm: true,
+        op: AccOp {
+            lam: op_lam,
+            neutral: n.op.neutral.clone(),
+        },
+        arrs: vs.iter().map(|p| p.name).collect(),
+    };
+    let upd = Stm {
+        exp: BasicOp::Upd {
+            acc: k_params.iter().find(|p| p.ty.is_acc()).map(|p| p.name).unwrap_or(n.acc),
+            inds: n.inds.to_vec(),
+            vals: sums.iter().map(|p| Operand::Var(p.name)).collect(),
+        }
+        .into(),
+        ..n.upd.clone()
+    };
+    let k_body = Body::new(
+        vec![
+            Stm::new(vs, v_map, span),
+            Stm::new(sums, red, span),
+            upd,
+        ],
+        vec![Operand::Var(n.upd.pat[0].name)],
+    );
+    let k_map = Map {
+        w: n.inner.w,
+        arrs: k_arrs,
+        lam: Lambda {
+            params: k_params,
+            ret: n.inner.lam.ret.clone(),
+            body: k_body,
+        },
+    };
+    out.push(Stm {
+        exp: k_map.into(),
+        ..s.clone()
+    });
+    out
+}
+
+/// `arr` with its two outer dimensions swapped, folding a rearrange that
+/// produced `arr`; pushes the statement it needs (if any) onto `out`.
+fn transpose_outer(arr: VName, env: &mut Env, span: parad_base::Span, out: &mut Vec<Stm>) -> (VName, Type) {
+    let ty = env.ctx.types.get(&arr).cloned().unwrap_or(types::I64);
+    let rank = ty.rank().max(2);
+    let mut perm: Vec<usize> = (0..rank).collect();
+    perm.swap(0, 1);
+    let (src, perm) = match env.rearranges.get(&arr) {
+        Some((b, p2)) if p2.len() == rank => (*b, perm.iter().map(|&i| p2[i]).collect()),
+        _ => (arr, perm),
+    };
+    let src_ty = env.ctx.types.get(&src).cloned().unwrap_or(ty);
+    if perm.iter().enumerate().all(|(i, &p)| i == p) {
+        return (src, src_ty);
+    }
+    let shape = src_ty.shape();
+    let new_shape: Vec<Dim> = perm.iter().map(|&p| shape.get(p).copied().unwrap_or(Dim::Ext)).collect();
+    let new_ty = match src_ty.elem() {
+        Some(e) => Type::array(e, new_shape),
+        None => src_ty.clone(),
+    };
+    let v = env.ctx.names.fresh("tr");
+    env.ctx.types.insert(v, new_ty.clone());
+    env.rearranges.insert(v, (src, perm.clone()));
+    out.push(Stm::new(
+        vec![Param::new(v, new_ty.clone())],
+        BasicOp::Rearrange { arr: src, perm },
+        span,
+    ));
+    (v, new_ty)
+}
