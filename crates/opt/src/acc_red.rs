@@ -117,7 +117,8 @@ pub fn size_of_map(body: &mut Body, ctx: &mut Ctx) {
         if let Exp::Basic(BasicOp::Size { arr, dim }) = &s.exp {
             if let Some((w, inside, r)) = defs.maps.get(arr) {
                 if let (0, Operand::Var(w)) = (*dim, w) {
-                    renames.set(s.pat[0].name, *w);
+                    let w = renames.get(*w);
+                    renames.set(s.pat[0].name, w);
                     return;
                 }
                 if *dim == 0 {
@@ -126,9 +127,12 @@ pub fn size_of_map(body: &mut Body, ctx: &mut Ctx) {
                     out.push(s);
                     return;
                 }
-                let traced = r.var().and_then(|r| trace_size(&defs, inside, r, dim - 1, 8));
+                let mut guards = vec![OuterSize::Operand(*w)];
+                let traced = r
+                    .var()
+                    .and_then(|r| trace_size(&defs, inside, r, dim - 1, &mut guards, 8));
                 if let Some(inner) = traced {
-                    out.extend(guarded_size(ctx, s, *w, inner));
+                    out.extend(guarded_size(ctx, s, &guards, inner));
                     return;
                 }
             }
@@ -182,14 +186,24 @@ fn record_size_defs(s: &Stm, defs: &mut SizeDefs) {
     }
 }
 
+/// A size known before a map: an operand or `size(arr, dim)`.
+#[derive(Clone, Copy)]
+enum OuterSize {
+    Operand(Operand),
+    Of(VName, usize),
+}
+
 /// `size(v, d)` for `v` bound inside a map (`inside`: the names the map
-/// binds) as `(arr, dim)` with `arr` bound before the map, following rows,
-/// rearranges and inner maps' widths and results, for `fuel` steps.
+/// binds) as `size(arr, dim)` with `arr` bound before the map, following
+/// rows, rearranges and inner maps' widths and results, for `fuel` steps.
+/// Passing through an inner map's result to its rows is valid only where
+/// that map is not empty: its width joins `guards`.
 fn trace_size(
     defs: &SizeDefs,
     inside: &FxHashSet<VName>,
     v: VName,
     d: usize,
+    guards: &mut Vec<OuterSize>,
     fuel: u32,
 ) -> Option<(VName, usize)> {
     if !inside.contains(&v) {
@@ -197,53 +211,94 @@ fn trace_size(
     }
     let fuel = fuel.checked_sub(1)?;
     if let Some(a) = defs.rows.get(&v) {
-        return trace_size(defs, inside, *a, d + 1, fuel);
+        return trace_size(defs, inside, *a, d + 1, guards, fuel);
     }
     if let Some((a, perm)) = defs.rearranges.get(&v) {
-        return trace_size(defs, inside, *a, *perm.get(d)?, fuel);
+        return trace_size(defs, inside, *a, *perm.get(d)?, guards, fuel);
     }
     let (w, _, r) = defs.maps.get(&v)?;
-    if d > 0 {
-        return trace_size(defs, inside, r.var()?, d - 1, fuel);
+    let w = trace_scalar(defs, inside, *w, guards, fuel)?;
+    if d == 0 {
+        return match w {
+            OuterSize::Of(a, k) => Some((a, k)),
+            OuterSize::Operand(_) => None,
+        };
     }
+    guards.push(w);
+    trace_size(defs, inside, r.var()?, d - 1, guards, fuel)
+}
+
+/// A width used inside a map as a size known before it.
+fn trace_scalar(
+    defs: &SizeDefs,
+    inside: &FxHashSet<VName>,
+    w: Operand,
+    guards: &mut Vec<OuterSize>,
+    fuel: u32,
+) -> Option<OuterSize> {
     match w {
-        Operand::Var(n) if !inside.contains(n) => None,
-        Operand::Var(n) => {
-            let (a, k) = defs.sizes.get(n)?;
-            trace_size(defs, inside, *a, *k, fuel)
+        Operand::Var(n) if inside.contains(&n) => {
+            let (a, k) = defs.sizes.get(&n)?;
+            let (a, k) = trace_size(defs, inside, *a, *k, guards, fuel)?;
+            Some(OuterSize::Of(a, k))
         }
-        Operand::Const(_) => None,
+        _ => Some(OuterSize::Operand(w)),
     }
 }
 
-/// `let c = 0 < w; let n = if c then size(arr, dim) else 0` (or the plain
-/// size for a positive constant width), `n` being `s`'s pattern.
-fn guarded_size(ctx: &mut Ctx, s: Stm, w: Operand, (arr, dim): (VName, usize)) -> Vec<Stm> {
+/// `let n = if 0 < min(guards) then size(arr, dim) else 0`, `n` being
+/// `s`'s pattern (the plain size where every guard is a positive
+/// constant).
+fn guarded_size(
+    ctx: &mut Ctx,
+    s: Stm,
+    guards: &[OuterSize],
+    (arr, dim): (VName, usize),
+) -> Vec<Stm> {
     let size = Exp::Basic(BasicOp::Size { arr, dim });
-    if matches!(w, Operand::Const(Scalar::I64(n)) if n > 0) {
-        return vec![Stm { exp: size, ..s }];
-    }
     let i64t = PrimType::Int(IntType::I64);
+    let mut out = vec![];
+    let fresh = |ctx: &mut Ctx, base: &str, ty: Type, exp: Exp, out: &mut Vec<Stm>| {
+        let v = ctx.names.fresh(base);
+        ctx.types.insert(v, ty.clone());
+        out.push(Stm::new(vec![Param::new(v, ty)], exp, s.span));
+        Operand::Var(v)
+    };
+    let mut least: Option<Operand> = None;
+    for g in guards {
+        let g = match *g {
+            OuterSize::Operand(Operand::Const(Scalar::I64(n))) if n > 0 => continue,
+            OuterSize::Operand(o) => o,
+            OuterSize::Of(a, k) => {
+                let e = Exp::Basic(BasicOp::Size { arr: a, dim: k });
+                fresh(ctx, "n", types::I64, e, &mut out)
+            }
+        };
+        least = Some(match least {
+            None => g,
+            Some(l) => fresh(ctx, "n", types::I64, BasicOp::BinOp(BinOp::Min, i64t, l, g).into(), &mut out),
+        });
+    }
+    let Some(least) = least else {
+        out.push(Stm { exp: size, ..s });
+        return out;
+    };
+    let cond = BasicOp::Cmp(CmpOp::Lt, i64t, Operand::i64(0), least).into();
+    let c = fresh(ctx, "nonempty", types::BOOL, cond, &mut out);
     let n = ctx.names.fresh("n");
-    let c = ctx.names.fresh("nonempty");
     ctx.types.insert(n, types::I64);
-    ctx.types.insert(c, types::BOOL);
-    let cond = Stm::new(
-        vec![Param::new(c, types::BOOL)],
-        BasicOp::Cmp(CmpOp::Lt, i64t, Operand::i64(0), w),
-        s.span,
-    );
     let then_br = Body::new(
         vec![Stm::new(vec![Param::new(n, types::I64)], size, s.span)],
         vec![Operand::Var(n)],
     );
     let iff = If {
-        cond: Operand::Var(c),
+        cond: c,
         then_br,
         else_br: Body::new(vec![], vec![Operand::i64(0)]),
         ret: vec![types::I64],
     };
-    vec![cond, Stm { exp: iff.into(), ..s }]
+    out.push(Stm { exp: iff.into(), ..s });
+    out
 }
 
 // ---------------------------------------------------------------------
@@ -581,10 +636,10 @@ fn safe_to_hoist(s: &Stm) -> bool {
             | BasicOp::Rearrange { .. }
             | BasicOp::Iota { .. }
             | BasicOp::Replicate { .. } => true,
-            BasicOp::BinOp(op, ..) => !format!("{op:?}").contains("Div")
-                && !format!("{op:?}").contains("Mod")
-                && !format!("{op:?}").contains("Rem")
-                && !format!("{op:?}").contains("Pow"),
+            BasicOp::BinOp(op, ..) => !matches!(
+                op,
+                BinOp::Div | BinOp::Mod | BinOp::Quot | BinOp::Rem | BinOp::Pow
+            ),
             _ => false,
         },
         _ => false,
@@ -817,14 +872,16 @@ fn build_reduction(n: &Nest, s: &Stm, transposed: &[bool], env: &mut Env) -> Vec
         ],
         vec![Operand::Var(n.upd.pat[0].name)],
     );
+    let mut k_lam = Lambda {
+        params: k_params,
+        ret: n.inner.lam.ret.clone(),
+        body: k_body,
+    };
+    prune_params(&mut k_lam, &mut k_arrs, true);
     let k_map = Map {
         w: n.inner.w,
         arrs: k_arrs,
-        lam: Lambda {
-            params: k_params,
-            ret: n.inner.lam.ret.clone(),
-            body: k_body,
-        },
+        lam: k_lam,
     };
     out.push(Stm {
         exp: k_map.into(),
