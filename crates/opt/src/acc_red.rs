@@ -70,7 +70,7 @@
 //! DCE removes the forward sweep, and [`drop_dead_results`] removes map
 //! results nobody reads (then DCE empties their computation).
 
-use crate::dce;
+use crate::{cse, dce};
 use parad_base::{IntType, PrimType, Scalar};
 use parad_core::builder::Ctx;
 use parad_core::free::{free_in_body, free_in_exp, stm_uses};
@@ -85,18 +85,117 @@ use rustc_hash::{FxHashMap, FxHashSet};
 pub fn acc_red_program(prog: &mut Program) {
     let mut ctx = Ctx::for_program(prog);
     for f in &mut prog.funs {
-        size_of_map(&mut f.body, &mut ctx);
-        dce::dce_fun(f);
-        drop_dead_results(f);
-        dce::dce_fun(f);
-        fuse_into_upd_maps(&mut f.body, &mut ctx);
-        drop_dead_results(f);
-        dce::dce_fun(f);
-        let ops = acc_ops(&f.body);
-        accs_to_reductions(&mut f.body, &mut ctx, &ops);
-        dce::dce_fun(f);
+        // Each round lets the next see through what the last one fused,
+        // split or interchanged (matmul's second adjoint needs two).
+        for _ in 0..ROUNDS {
+            size_of_map(&mut f.body, &mut ctx);
+            cse::cse_fun(f);
+            drop_repeated_asserts(&mut f.body);
+            dce::dce_fun(f);
+            drop_dead_results(f);
+            dce::dce_fun(f);
+            hoist_from_withaccs(&mut f.body);
+            fuse_into_upd_maps(&mut f.body, &mut ctx);
+            drop_dead_results(f);
+            dce::dce_fun(f);
+            let ops = acc_ops(&f.body);
+            accs_to_reductions(&mut f.body, &mut ctx, &ops);
+            // What a split left in a withacc moves out before the next
+            // round reads sizes through it.
+            hoist_from_withaccs(&mut f.body);
+            dce::dce_fun(f);
+        }
     }
     prog.names = ctx.names;
+}
+
+/// Rounds of the rewrites in [`acc_red_program`].
+const ROUNDS: usize = 5;
+
+// ---------------------------------------------------------------------
+// Repeated assertions and withacc bodies
+
+/// Removes an assertion of a condition that a statement of the function's
+/// top level asserted before (CSE makes equal conditions one variable);
+/// such an assertion cannot fail.
+pub fn drop_repeated_asserts(body: &mut Body) {
+    let mut asserted: FxHashSet<VName> = FxHashSet::default();
+    let stms = std::mem::take(&mut body.stms);
+    for mut s in stms {
+        if let Exp::Basic(BasicOp::Assert { cond, .. }) = &s.exp {
+            match cond {
+                Operand::Var(c) if !asserted.insert(*c) => continue,
+                Operand::Const(Scalar::Bool(true)) => continue,
+                _ => {}
+            }
+        }
+        visit::each_body_mut(&mut s.exp, |b| {
+            walk::rewrite_stms(b, &mut |st, out| {
+                let repeated = matches!(&st.exp,
+                    Exp::Basic(BasicOp::Assert { cond: Operand::Var(c), .. }) if asserted.contains(c));
+                if !repeated {
+                    out.push(st)
+                }
+            })
+        });
+        body.stms.push(s);
+    }
+}
+
+/// Moves the statements of a `withacc` lambda that no accumulator
+/// reaches before the `withacc` (the lambda runs once, so they still run
+/// once), and replaces extra results that are then bound outside by
+/// those names. This leaves the `withacc` with only the accumulator part
+/// and makes the rest visible to fusion.
+pub fn hoist_from_withaccs(body: &mut Body) {
+    let mut renames = Subst::default();
+    walk::rewrite_stms(body, &mut |mut s, out| {
+        if let Exp::Soac(Soac::WithAcc(w)) = &mut s.exp {
+            let mut inside: FxHashSet<VName> = w.lam.params.iter().map(|p| p.name).collect();
+            for st in std::mem::take(&mut w.lam.body.stms) {
+                let reached = free_in_exp(&st.exp).iter().any(|v| inside.contains(v))
+                    || st.pat.iter().any(|p| p.ty.is_acc());
+                if reached {
+                    st.pat.iter().for_each(|p| {
+                        inside.insert(p.name);
+                    });
+                    w.lam.body.stms.push(st);
+                } else {
+                    out.push(st);
+                }
+            }
+            drop_outside_extras(&mut s, &inside, &mut renames);
+        }
+        out.push(s)
+    });
+    if !renames.is_empty() {
+        subst::body(body, &renames);
+    }
+}
+
+/// Removes the extra results of a `withacc` statement that name variables
+/// bound outside its lambda, recording their pattern names' renaming.
+fn drop_outside_extras(s: &mut Stm, inside: &FxHashSet<VName>, renames: &mut Subst) {
+    let Exp::Soac(Soac::WithAcc(w)) = &mut s.exp else {
+        return;
+    };
+    let n_accs = w.inputs.len();
+    let n_arrs: usize = w.inputs.iter().map(|i| i.arrs.len()).sum();
+    let mut keep_res = vec![true; w.lam.body.result.len()];
+    let mut keep_pat = vec![true; s.pat.len()];
+    for (e, r) in w.lam.body.result.iter().enumerate().skip(n_accs) {
+        let Operand::Var(v) = r else { continue };
+        let pe = n_arrs + (e - n_accs);
+        if inside.contains(v) || pe >= s.pat.len() {
+            continue;
+        }
+        renames.set(s.pat[pe].name, renames.get(*v));
+        keep_res[e] = false;
+        keep_pat[pe] = false;
+    }
+    retain_by(&mut w.lam.body.result, &keep_res);
+    retain_by(&mut w.lam.ret, &keep_res);
+    retain_by(&mut s.pat, &keep_pat);
 }
 
 // ---------------------------------------------------------------------
@@ -114,6 +213,25 @@ pub fn size_of_map(body: &mut Body, ctx: &mut Ctx) {
     // that later rewrites see equal widths as equal.
     let mut renames = Subst::default();
     walk::rewrite_stms(body, &mut |s, out| {
+        let mut s = s;
+        if let Exp::Basic(BasicOp::Size { arr, dim }) = &mut s.exp {
+            // A row's size is its array's, a rearranged array's that of
+            // the dimension it came from.
+            for _ in 0..8 {
+                // (Not into a map's result: its inner sizes are guarded,
+                // and a fusion may still make the row's size plain.)
+                if let Some(a) = defs.rows.get(arr).filter(|a| !defs.maps.contains_key(a)) {
+                    (*arr, *dim) = (*a, *dim + 1);
+                } else if let Some((a, perm)) = defs.rearranges.get(arr) {
+                    match perm.get(*dim) {
+                        Some(d) => (*arr, *dim) = (*a, *d),
+                        None => break,
+                    }
+                } else {
+                    break;
+                }
+            }
+        }
         if let Exp::Basic(BasicOp::Size { arr, dim }) = &s.exp {
             if let Some((w, inside, r)) = defs.maps.get(arr) {
                 if let (0, Operand::Var(w)) = (*dim, w) {
@@ -205,9 +323,9 @@ fn trace_size(
     d: usize,
     guards: &mut Vec<OuterSize>,
     fuel: u32,
-) -> Option<(VName, usize)> {
+) -> Option<OuterSize> {
     if !inside.contains(&v) {
-        return Some((v, d));
+        return Some(OuterSize::Of(v, d));
     }
     let fuel = fuel.checked_sub(1)?;
     if let Some(a) = defs.rows.get(&v) {
@@ -219,10 +337,7 @@ fn trace_size(
     let (w, _, r) = defs.maps.get(&v)?;
     let w = trace_scalar(defs, inside, *w, guards, fuel)?;
     if d == 0 {
-        return match w {
-            OuterSize::Of(a, k) => Some((a, k)),
-            OuterSize::Operand(_) => None,
-        };
+        return Some(w);
     }
     guards.push(w);
     trace_size(defs, inside, r.var()?, d - 1, guards, fuel)
@@ -239,8 +354,7 @@ fn trace_scalar(
     match w {
         Operand::Var(n) if inside.contains(&n) => {
             let (a, k) = defs.sizes.get(&n)?;
-            let (a, k) = trace_size(defs, inside, *a, *k, guards, fuel)?;
-            Some(OuterSize::Of(a, k))
+            trace_size(defs, inside, *a, *k, guards, fuel)
         }
         _ => Some(OuterSize::Operand(w)),
     }
@@ -253,9 +367,12 @@ fn guarded_size(
     ctx: &mut Ctx,
     s: Stm,
     guards: &[OuterSize],
-    (arr, dim): (VName, usize),
+    value: OuterSize,
 ) -> Vec<Stm> {
-    let size = Exp::Basic(BasicOp::Size { arr, dim });
+    let size = match value {
+        OuterSize::Of(arr, dim) => Exp::Basic(BasicOp::Size { arr, dim }),
+        OuterSize::Operand(o) => Exp::atom(o),
+    };
     let i64t = PrimType::Int(IntType::I64);
     let mut out = vec![];
     let fresh = |ctx: &mut Ctx, base: &str, ty: Type, exp: Exp, out: &mut Vec<Stm>| {
@@ -345,14 +462,9 @@ fn retain_by<T>(xs: &mut Vec<T>, keep: &[bool]) {
 // ---------------------------------------------------------------------
 // Fusing value producers into updating maps
 
-/// Whether `m`'s lambda updates an accumulator at its top level.
+/// Whether `m`'s lambda updates an accumulator.
 fn is_upd_map(m: &Map) -> bool {
     m.lam.params.iter().any(|p| p.ty.is_acc())
-        && m.lam
-            .body
-            .stms
-            .iter()
-            .any(|s| matches!(s.exp, Exp::Basic(BasicOp::Upd { .. })))
 }
 
 /// Moves the computation of an updating map's inputs into its lambda:
@@ -371,6 +483,19 @@ pub fn fuse_into_upd_maps(body: &mut Body, ctx: &mut Ctx) {
         }
         out.push(s)
     });
+}
+
+/// Makes `q` stand for `value` in `body`: renamed where `value` is a
+/// variable, else bound by a statement pushed onto `prelude`.
+fn bind_param(body: &mut Body, q: &Param, value: Operand, span: parad_base::Span, prelude: &mut Vec<Stm>) {
+    match value {
+        Operand::Var(v) => {
+            let mut sub = Subst::default();
+            sub.set(q.name, v);
+            subst::body(body, &sub);
+        }
+        Operand::Const(_) => prelude.push(Stm::new(vec![q.clone()], Exp::atom(value), span)),
+    }
 }
 
 fn body_uses_deep(b: &Body, f: &mut dyn FnMut(VName)) {
@@ -399,7 +524,9 @@ fn fuse_one_input(
         let q = m.lam.params[i].clone();
         let mut prelude = match &prod.exp {
             Exp::Basic(BasicOp::Replicate { n, value }) if *n == m.w => {
-                vec![Stm::new(vec![q.clone()], Exp::atom(*value), prod.span)]
+                let mut prelude = vec![];
+                bind_param(&mut m.lam.body, &q, *value, prod.span, &mut prelude);
+                prelude
             }
             Exp::Soac(Soac::Map(p))
                 if p.w == m.w
@@ -410,7 +537,7 @@ fn fuse_one_input(
                 let mut subst = Subst::default();
                 let lam = Renamer { ctx, subst: &mut subst }.lambda(&p.lam);
                 let mut stms = lam.body.stms;
-                stms.push(Stm::new(vec![q.clone()], Exp::atom(lam.body.result[j]), prod.span));
+                bind_param(&mut m.lam.body, &q, lam.body.result[j], prod.span, &mut stms);
                 m.lam.params.remove(i);
                 m.arrs.remove(i);
                 m.lam.params.splice(0..0, lam.params);
@@ -481,7 +608,7 @@ fn acc_ops(body: &Body) -> FxHashMap<VName, AccOp> {
 /// Everything [`reduce_nest`] needs besides the statement.
 struct Env<'a> {
     ctx: &'a mut Ctx,
-    ops: &'a FxHashMap<VName, AccOp>,
+    ops: FxHashMap<VName, AccOp>,
     rearranges: FxHashMap<VName, (VName, Vec<usize>)>,
 }
 
@@ -497,7 +624,7 @@ pub fn accs_to_reductions(body: &mut Body, ctx: &mut Ctx, ops: &FxHashMap<VName,
     });
     let mut env = Env {
         ctx,
-        ops,
+        ops: ops.clone(),
         rearranges,
     };
     walk::rewrite_stms(body, &mut |s, out| {
@@ -515,14 +642,65 @@ pub fn accs_to_reductions(body: &mut Body, ctx: &mut Ctx, ops: &FxHashMap<VName,
         } else {
             (None, s.clone())
         };
-        match reduce_nest(&upd_part, &mut env) {
+        match sink(&upd_part, &mut env, MAX_DEPTH) {
             Some(new) => {
                 out.extend(rest);
                 out.extend(new);
             }
+            None if !mixed => match cancel_transpose(&s, &mut env) {
+                Some(new) => out.extend(new),
+                None => out.push(s),
+            },
             None => out.push(s),
         }
     });
+}
+
+/// How many map levels an invariant dimension may move down.
+const MAX_DEPTH: u32 = 3;
+
+/// [`reduce_nest`], after moving the outer map down through up to
+/// `depth` levels of maps until the update is right below it.
+fn sink(s: &Stm, env: &mut Env, depth: u32) -> Option<Vec<Stm>> {
+    if let Some(r) = reduce_nest(s, env) {
+        return Some(r);
+    }
+    if depth == 0 {
+        return None;
+    }
+    // Only worth it when the update's index is invariant to the outer
+    // map; the deeper levels check that.
+    let (mut out, _) = interchange(s, env)?;
+    let Exp::Soac(Soac::Map(k)) = &mut out.last_mut()?.exp else {
+        return None;
+    };
+    let moved = k.lam.body.stms.pop()?;
+    let new = sink(&moved, env, depth - 1)?;
+    k.lam.body.stms.extend(new);
+    Some(out)
+}
+
+/// Interchanges an updating pair whose inner map reads a transposed
+/// array's rows: the new outer map reads the array before the transpose,
+/// whose producer can then fuse into it.
+fn cancel_transpose(s: &Stm, env: &mut Env) -> Option<Vec<Stm>> {
+    let p = match_pair(s)?;
+    let through_rearrange = p.inner.arrs.iter().zip(&p.transposed).any(|(x, t)| {
+        *t && p
+            .outer
+            .lam
+            .params
+            .iter()
+            .position(|o| o.name == *x)
+            .is_some_and(|j| env.rearranges.contains_key(&p.outer.arrs[j]))
+    });
+    let upd_below = walk::any_in_body(&p.inner.lam.body, |st| {
+        matches!(st.exp, Exp::Basic(BasicOp::Upd { .. }))
+    });
+    if !through_rearrange || !upd_below {
+        return None;
+    }
+    interchange(s, env).map(|(out, _)| out)
 }
 
 /// Whether a statement is cheap enough to compute in both halves of a
@@ -642,26 +820,32 @@ fn safe_to_hoist(s: &Stm) -> bool {
             ),
             _ => false,
         },
+        Exp::If(i) => [&i.then_br, &i.else_br]
+            .iter()
+            .all(|b| b.stms.iter().all(safe_to_hoist)),
         _ => false,
     }
 }
 
-/// The pieces of `map o (… acc) (\… a -> S; map c (… a) (\… a' -> T;
-/// upd(a', idx, v)))` that the rewrite needs.
-struct Nest<'a> {
+/// `map o (… acc) (\… a -> S; map c (… a) (\… a' -> B))`: an outer map
+/// threading one accumulator only into the inner map, which it returns.
+struct Pair<'a> {
     outer: &'a Map,
     hoisted: &'a [Stm],
     inner: &'a Map,
-    inner_pat: &'a Stm,
-    body: &'a [Stm],
-    upd: &'a Stm,
-    inds: &'a [Operand],
-    vals: &'a [Operand],
-    op: AccOp,
+    /// The outer map's parameters.
+    o_params: FxHashSet<VName>,
+    /// The outer lambda's accumulator parameter and what it is bound to.
+    a_o: VName,
     acc: VName,
+    /// The inner lambda's accumulator parameter.
+    a_c: VName,
+    /// Which inputs of the inner map are rows of the outer map's rows
+    /// (they become inputs of the new outer map, transposed).
+    transposed: Vec<bool>,
 }
 
-fn match_nest<'a>(s: &'a Stm, ops: &FxHashMap<VName, AccOp>) -> Option<Nest<'a>> {
+fn match_pair(s: &Stm) -> Option<Pair<'_>> {
     let Exp::Soac(Soac::Map(outer)) = &s.exp else {
         return None;
     };
@@ -669,8 +853,6 @@ fn match_nest<'a>(s: &'a Stm, ops: &FxHashMap<VName, AccOp>) -> Option<Nest<'a>>
         .filter(|&i| outer.lam.params[i].ty.is_acc())
         .collect();
     let [ai] = acc_pos[..] else { return None };
-    let acc = outer.arrs[ai];
-    let op = ops.get(&acc)?.clone();
     let a_o = outer.lam.params[ai].name;
     let (inner_stm, hoisted) = outer.lam.body.stms.split_last()?;
     let Exp::Soac(Soac::Map(inner)) = &inner_stm.exp else {
@@ -679,65 +861,109 @@ fn match_nest<'a>(s: &'a Stm, ops: &FxHashMap<VName, AccOp>) -> Option<Nest<'a>>
     if outer.lam.ret.len() != 1
         || inner_stm.pat.len() != 1
         || outer.lam.body.result != [Operand::Var(inner_stm.pat[0].name)]
+        || inner.lam.ret.len() != 1
     {
         return None;
     }
-    let (upd, body) = inner.lam.body.stms.split_last()?;
-    let Exp::Basic(BasicOp::Upd { acc: a_c, inds, vals }) = &upd.exp else {
-        return None;
-    };
     let c_accs: Vec<usize> = (0..inner.lam.params.len())
         .filter(|&i| inner.lam.params[i].ty.is_acc())
         .collect();
     let [ci] = c_accs[..] else { return None };
-    if inner.arrs[ci] != a_o
-        || inner.lam.params[ci].name != *a_c
-        || inner.lam.ret.len() != 1
-        || inner.lam.body.result != [Operand::Var(upd.pat[0].name)]
-    {
+    if inner.arrs[ci] != a_o {
         return None;
     }
-    Some(Nest {
-        outer,
-        hoisted,
-        inner,
-        inner_pat: inner_stm,
-        body,
-        upd,
-        inds,
-        vals,
-        op,
-        acc,
-    })
-}
-
-/// The rewrite of the module doc on one statement, or `None` where a
-/// condition fails.
-fn reduce_nest(s: &Stm, env: &mut Env) -> Option<Vec<Stm>> {
-    let n = match_nest(s, env.ops)?;
-    let o_params: FxHashSet<VName> = n.outer.lam.params.iter().map(|p| p.name).collect();
-    let a_o = n.inner.arrs[n.inner.lam.params.iter().position(|p| p.ty.is_acc())?];
+    let o_params: FxHashSet<VName> = outer.lam.params.iter().map(|p| p.name).collect();
     // The outer lambda's other statements move out.
-    for h in n.hoisted {
+    for h in hoisted {
         let free = free_in_exp(&h.exp);
         if !safe_to_hoist(h) || free.iter().any(|v| o_params.contains(v)) {
             return None;
         }
     }
-    let variant = |o: &Operand| matches!(o, Operand::Var(v) if o_params.contains(v));
-    if variant(&n.inner.w) {
+    if matches!(inner.w, Operand::Var(v) if o_params.contains(&v)) {
         return None;
     }
-    // Nothing but the inner map's input may see the accumulator.
-    let mut acc_seen = 0;
-    for st in n.hoisted {
-        stm_uses(st, &mut |v| acc_seen += usize::from(v == a_o));
+    let transposed: Vec<bool> = inner
+        .arrs
+        .iter()
+        .map(|x| o_params.contains(x) && *x != a_o)
+        .collect();
+    // Inputs bound inside the outer lambda cannot move out.
+    let mut hoisted_binds = FxHashSet::default();
+    for h in hoisted {
+        h.pat.iter().for_each(|p| {
+            hoisted_binds.insert(p.name);
+        });
     }
-    let t_body = Body::new(n.body.to_vec(), vec![]);
-    let a_c = n.inner.lam.params.iter().find(|p| p.ty.is_acc())?.name;
+    if inner.arrs.iter().any(|x| {
+        !o_params.contains(x)
+            && !hoisted_binds.contains(x)
+            && free::free_in_lambda(&outer.lam).get(x).is_none()
+    }) {
+        return None;
+    }
+    Some(Pair {
+        outer,
+        hoisted,
+        inner,
+        o_params,
+        a_o,
+        acc: outer.arrs[ai],
+        a_c: inner.lam.params[ci].name,
+        transposed,
+    })
+}
+
+/// Whether `v` depends on the outer map: an outer parameter, a name the
+/// inner lambda's body binds, or an inner parameter bound to a
+/// transposed input.
+fn variant(p: &Pair, binds: &FxHashSet<VName>, v: VName) -> bool {
+    if p.o_params.contains(&v) || binds.contains(&v) {
+        return true;
+    }
+    match p.inner.lam.params.iter().position(|q| q.name == v) {
+        Some(i) => p.transposed[i],
+        None => false,
+    }
+}
+
+/// The names bound in the inner lambda's body.
+fn inner_binds(p: &Pair) -> FxHashSet<VName> {
+    let mut binds = FxHashSet::default();
+    free::body_binds(&p.inner.lam.body, &mut |v| {
+        binds.insert(v);
+    });
+    binds
+}
+
+/// Whether `b` reads an accumulator bound outside it other than `a_c`.
+fn other_accs(b: &Body, a_c: VName, ctx: &Ctx) -> bool {
+    free_in_body(b)
+        .iter()
+        .any(|v| *v != a_c && ctx.types.get(v).is_some_and(Type::is_acc))
+}
+
+/// The rewrite of the module doc on one statement, or `None` where a
+/// condition fails.
+fn reduce_nest(s: &Stm, env: &mut Env) -> Option<Vec<Stm>> {
+    let p = match_pair(s)?;
+    let op = env.ops.get(&p.acc)?.clone();
+    let (upd, body) = p.inner.lam.body.stms.split_last()?;
+    let Exp::Basic(BasicOp::Upd { acc, inds, vals }) = &upd.exp else {
+        return None;
+    };
+    if *acc != p.a_c || p.inner.lam.body.result != [Operand::Var(upd.pat[0].name)] {
+        return None;
+    }
+    // Nothing but the update sees the accumulator.
+    let t_body = Body::new(body.to_vec(), vals.clone());
+    let mut acc_seen = 0;
+    for st in p.hoisted {
+        stm_uses(st, &mut |v| acc_seen += usize::from(v == p.a_o));
+    }
     if acc_seen > 0
-        || free_in_body(&t_body).contains(&a_c)
-        || free_in_body(&t_body).contains(&a_o)
+        || free_in_body(&t_body).contains(&p.a_c)
+        || free_in_body(&t_body).contains(&p.a_o)
         || walk::any_in_body(&t_body, |st| {
             matches!(st.exp, Exp::Basic(BasicOp::Upd { .. }))
                 || st.pat.iter().any(|p| p.ty.is_acc())
@@ -746,98 +972,34 @@ fn reduce_nest(s: &Stm, env: &mut Env) -> Option<Vec<Stm>> {
         return None;
     }
     // The index must not depend on the outer map.
-    let mut t_binds = FxHashSet::default();
-    free::body_binds(&t_body, &mut |v| {
-        t_binds.insert(v);
-    });
-    let transposed: Vec<bool> = n.inner.arrs.iter().map(|x| o_params.contains(x) && *x != a_o).collect();
-    for o in n.inds {
-        let Operand::Var(v) = o else { continue };
-        if o_params.contains(v) || t_binds.contains(v) {
-            return None;
-        }
-        if let Some(i) = n.inner.lam.params.iter().position(|p| p.name == *v) {
-            if transposed[i] {
-                return None;
-            }
-        }
+    let binds = inner_binds(&p);
+    if inds.iter().filter_map(|o| o.var()).any(|v| variant(&p, &binds, v)) {
+        return None;
     }
-    Some(build_reduction(&n, s, &transposed, env))
-}
-
-/// Emits the hoisted statements, the transposed inputs and the new nest.
-fn build_reduction(n: &Nest, s: &Stm, transposed: &[bool], env: &mut Env) -> Vec<Stm> {
-    let span = s.span;
-    let mut out: Vec<Stm> = n.hoisted.to_vec();
-    let outer = n.outer;
-    let o_w = outer.w;
-    let row_of = |p: VName| -> Option<usize> { outer.lam.params.iter().position(|q| q.name == p) };
-    // Inputs of the new outer map (over the inner dimension).
-    let mut k_arrs = vec![];
-    let mut k_params = vec![];
-    // Inputs of the map of values (over the outer dimension).
-    let mut v_arrs = vec![];
-    let mut v_params = vec![];
-    for (i, (q, x)) in n.inner.lam.params.iter().zip(&n.inner.arrs).enumerate() {
-        if q.ty.is_acc() {
-            k_arrs.push(n.acc);
-            k_params.push(q.clone());
-        } else if transposed[i] {
-            let j = row_of(*x).unwrap_or(0);
-            let (arr_t, ty_t) = transpose_outer(outer.arrs[j], env, span, &mut out);
-            let qt = env.ctx.names.fresh_like(q.name);
-            let row_t = ty_t.row().unwrap_or_else(|| q.ty.clone());
-            env.ctx.types.insert(qt, row_t.clone());
-            k_arrs.push(arr_t);
-            k_params.push(Param::new(qt, row_t));
-            v_arrs.push(qt);
-            v_params.push(q.clone());
-        } else {
-            k_arrs.push(*x);
-            k_params.push(q.clone());
-        }
-    }
-    // Outer parameters the values read directly.
-    let t_free = free::free_in_lambda(&Lambda {
-        params: vec![],
-        ret: vec![],
-        body: Body::new(n.body.to_vec(), n.vals.to_vec()),
-    });
-    for (p, a) in outer.lam.params.iter().zip(&outer.arrs) {
-        if !p.ty.is_acc() && t_free.contains(&p.name) {
-            v_arrs.insert(0, *a);
-            v_params.insert(0, p.clone());
-        }
-    }
-    let elems: Vec<Type> = match &n.inner_pat.pat[0].ty {
+    let mut out: Vec<Stm> = p.hoisted.to_vec();
+    let mut io = interchange_inputs(&p, &t_body, env, s.span, &mut out);
+    let elems: Vec<Type> = match &p.inner.lam.params.iter().find(|q| q.name == p.a_c)?.ty {
         Type::Acc(a) => a.elems.clone(),
-        _ => vec![],
+        _ => return None,
     };
-    let o_dim = Dim::from_operand(&o_w);
+    let o_dim = Dim::from_operand(&p.outer.w);
+    let fresh = |env: &mut Env, base: &str, ty: Type| {
+        let v = env.ctx.names.fresh(base);
+        env.ctx.types.insert(v, ty.clone());
+        Param::new(v, ty)
+    };
     let vs: Vec<Param> = elems
         .iter()
-        .map(|t| {
-            let v = env.ctx.names.fresh("vals");
-            let ty = t.array_of(o_dim).unwrap_or_else(|| t.clone());
-            env.ctx.types.insert(v, ty.clone());
-            Param::new(v, ty)
-        })
+        .map(|t| fresh(env, "vals", t.array_of(o_dim).unwrap_or_else(|| t.clone())))
         .collect();
-    let sums: Vec<Param> = elems
-        .iter()
-        .map(|t| {
-            let v = env.ctx.names.fresh("sum");
-            env.ctx.types.insert(v, t.clone());
-            Param::new(v, t.clone())
-        })
-        .collect();
+    let sums: Vec<Param> = elems.iter().map(|t| fresh(env, "sum", t.clone())).collect();
     let v_map = Map {
-        w: o_w,
-        arrs: v_arrs,
+        w: p.outer.w,
+        arrs: io.v_arrs,
         lam: Lambda {
-            params: v_params,
+            params: io.v_params,
             ret: elems.clone(),
-            body: Body::new(n.body.to_vec(), n.vals.to_vec()),
+            body: t_body,
         },
     };
     let mut subst = Subst::default();
@@ -845,49 +1007,171 @@ fn build_reduction(n: &Nest, s: &Stm, transposed: &[bool], env: &mut Env) -> Vec
         ctx: env.ctx,
         subst: &mut subst,
     }
-    .lambda(&n.op.lam);
+    .lambda(&op.lam);
     let red = Reduce {
-        w: o_w,
+        w: p.outer.w,
         comm: true,
         op: AccOp {
             lam: op_lam,
-            neutral: n.op.neutral.clone(),
+            neutral: op.neutral.clone(),
         },
         arrs: vs.iter().map(|p| p.name).collect(),
     };
-    let upd = Stm {
+    let new_upd = Stm {
         exp: BasicOp::Upd {
-            acc: k_params.iter().find(|p| p.ty.is_acc()).map(|p| p.name).unwrap_or(n.acc),
-            inds: n.inds.to_vec(),
+            acc: p.a_c,
+            inds: inds.clone(),
             vals: sums.iter().map(|p| Operand::Var(p.name)).collect(),
         }
         .into(),
-        ..n.upd.clone()
+        ..upd.clone()
     };
+    io.k_params.push(p.inner.lam.params.iter().find(|q| q.name == p.a_c)?.clone());
+    io.k_arrs.push(p.acc);
     let k_body = Body::new(
         vec![
-            Stm::new(vs, v_map, span),
-            Stm::new(sums, red, span),
-            upd,
+            Stm::new(vs, v_map, s.span),
+            Stm::new(sums, red, s.span),
+            new_upd,
         ],
-        vec![Operand::Var(n.upd.pat[0].name)],
+        vec![Operand::Var(upd.pat[0].name)],
     );
-    let mut k_lam = Lambda {
-        params: k_params,
-        ret: n.inner.lam.ret.clone(),
-        body: k_body,
+    out.push(new_outer(&p, s, io.k_params, io.k_arrs, k_body));
+    Some(out)
+}
+
+/// The map over the inner dimension that replaces the pair.
+fn new_outer(p: &Pair, s: &Stm, params: Vec<Param>, arrs: Vec<VName>, body: Body) -> Stm {
+    let mut lam = Lambda {
+        params,
+        ret: p.inner.lam.ret.clone(),
+        body,
     };
-    prune_params(&mut k_lam, &mut k_arrs, true);
-    let k_map = Map {
-        w: n.inner.w,
-        arrs: k_arrs,
-        lam: k_lam,
-    };
-    out.push(Stm {
-        exp: k_map.into(),
+    let mut arrs = arrs;
+    prune_params(&mut lam, &mut arrs, true);
+    Stm {
+        exp: Map {
+            w: p.inner.w,
+            arrs,
+            lam,
+        }
+        .into(),
         ..s.clone()
-    });
-    out
+    }
+}
+
+/// Inputs of the maps after an interchange: `k_*` of the new outer map
+/// (over the inner dimension; without the accumulator), `v_*` of the new
+/// inner map (over the outer dimension: the outer parameters `body`
+/// reads, and the elements of the transposed inputs).
+struct Inputs {
+    k_arrs: Vec<VName>,
+    k_params: Vec<Param>,
+    v_arrs: Vec<VName>,
+    v_params: Vec<Param>,
+    /// A row of a transposed input, whose size is the outer width.
+    first_row: Option<VName>,
+}
+
+fn interchange_inputs(p: &Pair, body: &Body, env: &mut Env, span: parad_base::Span, out: &mut Vec<Stm>) -> Inputs {
+    let outer = p.outer;
+    let mut io = Inputs {
+        k_arrs: vec![],
+        k_params: vec![],
+        v_arrs: vec![],
+        v_params: vec![],
+        first_row: None,
+    };
+    for (i, (q, x)) in p.inner.lam.params.iter().zip(&p.inner.arrs).enumerate() {
+        if q.ty.is_acc() {
+            continue;
+        }
+        if p.transposed[i] {
+            let j = outer.lam.params.iter().position(|o| o.name == *x).unwrap_or(0);
+            let (arr_t, ty_t) = transpose_outer(outer.arrs[j], env, span, out);
+            let qt = env.ctx.names.fresh_like(q.name);
+            let row_t = ty_t.row().unwrap_or_else(|| q.ty.clone()).erase_dims();
+            env.ctx.types.insert(qt, row_t.clone());
+            io.k_arrs.push(arr_t);
+            io.k_params.push(Param::new(qt, row_t));
+            io.v_arrs.push(qt);
+            io.v_params.push(q.clone());
+            io.first_row.get_or_insert(qt);
+        } else {
+            io.k_arrs.push(*x);
+            io.k_params.push(q.clone());
+        }
+    }
+    let free = free_in_body(body);
+    for (o, a) in outer.lam.params.iter().zip(&outer.arrs) {
+        if !o.ty.is_acc() && free.contains(&o.name) {
+            io.v_arrs.insert(0, *a);
+            io.v_params.insert(0, o.clone());
+        }
+    }
+    io
+}
+
+/// Interchanges the pair: `map c (… acc) (\… a -> map o (… a) (\… a' ->
+/// B))`. Sound for any body: the iterations of both maps are independent
+/// but for the accumulator, whose updates commute.
+fn interchange(s: &Stm, env: &mut Env) -> Option<(Vec<Stm>, VName)> {
+    let p = match_pair(s)?;
+    let body = &p.inner.lam.body;
+    let mut acc_seen = 0;
+    for st in p.hoisted {
+        stm_uses(st, &mut |v| acc_seen += usize::from(v == p.a_o));
+    }
+    if acc_seen > 0 || other_accs(body, p.a_c, env.ctx) {
+        return None;
+    }
+    let mut out: Vec<Stm> = p.hoisted.to_vec();
+    let mut io = interchange_inputs(&p, body, env, s.span, &mut out);
+    let a_c = p.inner.lam.params.iter().find(|q| q.name == p.a_c)?.clone();
+    let a_k = env.ctx.names.fresh_like(a_c.name);
+    env.ctx.types.insert(a_k, a_c.ty.clone());
+    if let Some(op) = env.ops.get(&p.acc).cloned() {
+        env.ops.insert(a_k, op);
+    }
+    let res = env.ctx.names.fresh_like(a_c.name);
+    env.ctx.types.insert(res, a_c.ty.clone());
+    let mut k_stms = vec![];
+    // The new inner width: the outer one, read from a transposed row
+    // where there is one (equal: the outer map checked its inputs' size),
+    // so that fusion sees the size of what produced the row.
+    let w = match io.first_row {
+        Some(r) => {
+            let n = env.ctx.names.fresh("n");
+            env.ctx.types.insert(n, types::I64);
+            k_stms.push(Stm::new(
+                vec![Param::new(n, types::I64)],
+                BasicOp::Size { arr: r, dim: 0 },
+                s.span,
+            ));
+            Operand::Var(n)
+        }
+        None => p.outer.w,
+    };
+    io.v_params.push(a_c.clone());
+    io.v_arrs.push(a_k);
+    let inner = Map {
+        w,
+        arrs: io.v_arrs,
+        lam: Lambda {
+            params: io.v_params,
+            ret: vec![a_c.ty.clone()],
+            body: body.clone(),
+        },
+    };
+    let inner_name = env.ctx.names.fresh("inner");
+    env.ctx.types.insert(inner_name, a_c.ty.clone());
+    k_stms.push(Stm::new(vec![Param::new(res, a_c.ty.clone())], inner, s.span));
+    let _ = inner_name;
+    io.k_params.push(Param::new(a_k, a_c.ty.clone()));
+    io.k_arrs.push(p.acc);
+    let k_body = Body::new(k_stms, vec![Operand::Var(res)]);
+    out.push(new_outer(&p, s, io.k_params, io.k_arrs, k_body));
+    Some((out, res))
 }
 
 /// `arr` with its two outer dimensions swapped, folding a rearrange that
