@@ -610,6 +610,8 @@ struct Env<'a> {
     ctx: &'a mut Ctx,
     ops: FxHashMap<VName, AccOp>,
     rearranges: FxHashMap<VName, (VName, Vec<usize>)>,
+    /// The length of every `iota(n, 0, 1)`.
+    iotas: FxHashMap<VName, Operand>,
 }
 
 /// Rewrites every map nest where an accumulator update's index does not
@@ -617,15 +619,26 @@ struct Env<'a> {
 /// outer map that does not update the accumulator first where needed.
 pub fn accs_to_reductions(body: &mut Body, ctx: &mut Ctx, ops: &FxHashMap<VName, AccOp>) {
     let mut rearranges = FxHashMap::default();
-    walk::body_stms(body, |s| {
-        if let Exp::Basic(BasicOp::Rearrange { arr, perm }) = &s.exp {
+    let mut iotas = FxHashMap::default();
+    walk::body_stms(body, |s| match &s.exp {
+        Exp::Basic(BasicOp::Rearrange { arr, perm }) => {
             rearranges.insert(s.pat[0].name, (*arr, perm.clone()));
         }
+        Exp::Basic(BasicOp::Iota {
+            n,
+            start: Operand::Const(Scalar::I64(0)),
+            step: Operand::Const(Scalar::I64(1)),
+            it: IntType::I64,
+        }) => {
+            iotas.insert(s.pat[0].name, *n);
+        }
+        _ => {}
     });
     let mut env = Env {
         ctx,
         ops: ops.clone(),
         rearranges,
+        iotas,
     };
     walk::rewrite_stms(body, &mut |s, out| {
         let is_acc_map = matches!(&s.exp, Exp::Soac(Soac::Map(m))
@@ -1098,7 +1111,7 @@ fn interchange_inputs(p: &Pair, body: &Body, env: &mut Env, span: parad_base::Sp
             io.v_params.push(q.clone());
             io.first_row.get_or_insert(qt);
         } else {
-            io.k_arrs.push(*x);
+            io.k_arrs.push(index_input(*x, p.inner.w, env, span, out));
             io.k_params.push(q.clone());
         }
     }
@@ -1172,6 +1185,30 @@ fn interchange(s: &Stm, env: &mut Env) -> Option<(Vec<Stm>, VName)> {
     let k_body = Body::new(k_stms, vec![Operand::Var(res)]);
     out.push(new_outer(&p, s, io.k_params, io.k_arrs, k_body));
     Some((out, res))
+}
+
+/// `x`, or a fresh `iota(w)` where `x` is an iota of another length.
+/// Inside the nest the two lengths were equal (the inner map checked its
+/// inputs' sizes), but only where the outer map ran: the lengths can
+/// differ where it was empty, e.g. an index over a guarded size.
+fn index_input(x: VName, w: Operand, env: &mut Env, span: parad_base::Span, out: &mut Vec<Stm>) -> VName {
+    match env.iotas.get(&x) {
+        Some(n) if *n != w => {
+            let v = env.ctx.names.fresh("iota");
+            let ty = types::I64.array_of(Dim::from_operand(&w)).unwrap_or(types::I64);
+            env.ctx.types.insert(v, ty.clone());
+            env.iotas.insert(v, w);
+            let iota = BasicOp::Iota {
+                n: w,
+                start: Operand::i64(0),
+                step: Operand::i64(1),
+                it: IntType::I64,
+            };
+            out.push(Stm::new(vec![Param::new(v, ty)], iota, span));
+            v
+        }
+        _ => x,
+    }
 }
 
 /// `arr` with its two outer dimensions swapped, folding a rearrange that

@@ -127,9 +127,8 @@ fun entry_grad(arg_0: [?][?][?]f64, arg_1: [?][?][?]f64): [?][?][?]f64 {
   let t_47: bool = eq.i64(n_9, n_46)
   let () = assert(t_47, "size mismatch: dimension 3 of the adjoint passed to vjp differs from the value's")
   let adj_76: [n_29][?][?]f64 = map(n_29, [x_28, arg_1], \(x_48: [?][?]f64, adj_49: [?][?]f64): [?][?]f64 {
-    let n_50: i64 = size(x_48, 0)
-    let adj_75: [n_50][?]f64 = map(n_50, [x_48, adj_49], \(x_58: [?]f64, adj_59: [?]f64): [?]f64 {
-      let n_60: i64 = size(x_58, 0)
+    let adj_75: [n_79][?]f64 = map(n_79, [x_48, adj_49], \(x_58: [?]f64, adj_59: [?]f64): [?]f64 {
+      let n_60: i64 = size(x_28, 2)
       let adj_74: [n_60]f64 = map(n_60, [x_58, adj_59], \(x_65: f64, adj_66: f64): f64 {
         let t_67: f64 = sin.f64(x_65)
         let t_69: f64 = mul.f64(x_65, adj_66)
