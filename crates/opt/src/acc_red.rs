@@ -11,64 +11,87 @@
 //! the same accumulator:
 //!
 //! ```text
-//! map o (… acc) (\… a -> map c (… a) (\… a' -> T; upd(a', idx, v)))
+//! map o (… acc) (\… a -> S; map c (… a) (\… a' -> T; upd(a', idx, v)))
 //!   ==>
-//! map c (… acc) (\… a' -> let vs = map o (…) (\… -> T; v)
-//!                          let s  = reduce op ne vs
-//!                          in upd(a', idx, s))
+//! S; map c (… acc) (\… a' -> let vs = map o (…) (\… -> T; v)
+//!                             let s  = reduce op ne vs
+//!                             in upd(a', idx, s))
 //! ```
 //!
 //! The invariant dimension `o` moves innermost, its arrays that feed the
-//! inner map are transposed (`rearrange`, free of copies in the backend),
-//! and the values are computed inside the reduction: for matmul's
-//! adjoint the result is a matmul-shaped `map (map (reduce (+) 0 (map
-//! …)))` nest.
+//! inner map are transposed (`rearrange`, folded with a rearrange that
+//! made them), and the values are computed inside the reduction: for
+//! matmul's adjoints the result is two matmul-shaped `map (map (reduce
+//! (+) 0 (map …)))` nests. Where the update is deeper, `o` first moves
+//! down through up to [`MAX_DEPTH`] maps by interchange ([`sink`]).
 //!
-//! Before it, a map whose lambda updates an accumulator and also returns
-//! other values is split (seed 001 §6.1 (a)/(b)): one map keeps the
-//! update and the statements it needs, the other the rest (and every
-//! assertion). And the maps that compute the updated values (and
-//! replicated inputs) are fused into the updating map, so that the value
-//! is computed where it is added.
+//! Enabling rewrites, in rounds ([`acc_red_program`]):
+//! - a map threading an accumulator and returning other values is split
+//!   (seed 001 §6.1 (a)/(b)): one map keeps the update and the statements
+//!   it needs, the other the rest and every assertion; the split is kept
+//!   only where the reduction then applies;
+//! - maps producing the values (and replicated inputs) fuse into the map
+//!   that updates with them, so that the value is computed where it is
+//!   added ([`fuse_into_upd_maps`]);
+//! - statements of a `withacc` lambda that no accumulator reaches move
+//!   before it ([`hoist_from_withaccs`]);
+//! - an updating nest that reads the rows of a transposed array
+//!   interchanges so the transpose cancels and the array's producer can
+//!   fuse in ([`cancel_transpose`]);
+//! - sizes of map results, rows and rearranges are traced to the inputs
+//!   ([`size_of_map`]), assertions repeating one of the function's top
+//!   level go ([`drop_repeated_asserts`]), and unread map results go
+//!   ([`drop_dead_results`]); CSE and DCE run between.
 //!
 //! # Soundness
 //!
 //! - The operator is the `withacc` input's (an accumulator without an
-//!   operator overwrites and is never rewritten). `withacc` operators are
-//!   associative and commutative with the given neutral element (the IR's
-//!   contract), so the order and grouping of the additions does not
-//!   matter, and an update with the neutral element changes nothing.
+//!   operator overwrites and is never rewritten), on scalar elements.
+//!   `withacc` operators are associative and commutative with the given
+//!   neutral element (the IR's contract), so the order and grouping of
+//!   the additions does not matter, and an update with the neutral
+//!   element changes nothing. For the same reason maps that thread an
+//!   accumulator interchange freely: their iterations are independent
+//!   but for updates that commute.
 //! - `idx` is made only of constants, variables bound outside the outer
 //!   map, and parameters of the inner map bound to arrays that do not
 //!   depend on the outer map. The inner map's width does not depend on
 //!   the outer map either.
-//! - The accumulator is used only by the one update: the outer map passes
-//!   it only to the inner map, whose lambda uses it only in its last
-//!   statement, the `upd`, and returns its result; nothing else in either
-//!   lambda is an accumulator.
-//! - The outer lambda's other statements do not depend on its parameters
-//!   and cannot fail (sizes, iotas, replicates, rearranges, arithmetic
-//!   without division); they move before the nest. A split copies only
-//!   such cheap basic statements into both halves.
+//! - The accumulator is used only through the inner map: the outer map
+//!   passes it only there; for the reduction the inner lambda uses it
+//!   only in its last statement, the `upd`, whose result it returns, and
+//!   nothing else in either lambda reads an accumulator.
+//! - The outer lambda's other statements `S` do not depend on its
+//!   parameters and cannot fail (sizes, iotas, replicates, rearranges,
+//!   arithmetic without division, branches of those); they move before
+//!   the nest. A split copies only basic statements into both halves.
+//! - Nothing that may consume an array (in-place updates, scatter, hist,
+//!   loops, calls, withacc) is moved into another map or fused into.
 //! - An update at an out-of-bounds index is ignored, so when the outer map
 //!   is empty the new updates (of neutral elements) change nothing.
+//! - Sizes are traced only through what fixes them: a map's width, a
+//!   row's array, a rearrange's source; a size of an inner dimension of a
+//!   map's result (which is 0 when the map is empty, the interpreter's
+//!   and backend's rule) becomes `if 0 < w then … else 0`.
 //!
-//! Limits: when several run-time checks of a split map would fail, which
-//! one is reported first may change (the part without the update, with
-//! every assertion, runs first). Only a map directly around the updating
-//! map is moved inward: the update must be one map level below the
-//! invariant dimension (the `b` adjoint of matmul, where the update sits
-//! under a `transpose` of a per-row array, is not rewritten yet).
+//! Limits: when several run-time checks would fail, which one is reported
+//! first may change (a split runs the part with the assertions first;
+//! statements leave a `withacc` lambda ahead of the accumulator part).
+//! An index array moved out of a nest is replaced by an `iota` of its
+//! map's width (the two agreed wherever the nest ran). The split does not
+//! yet weigh the seed's "fewer than two redundant global accesses"; it
+//! never copies more than basic statements. GMM's per-cluster matrices
+//! are not rewritten: their adjoint is a per-point `[k][d][d]` array
+//! added in a 3-D updating nest under the map over points, whose
+//! producer is a `withacc` rather than a map nest.
 //!
 //! # Dead forward sweeps
 //!
 //! Redundant execution (DESIGN §4) re-runs a scope's forward statements
 //! before its return sweep; in a perfect nest of maps the copies at every
 //! level but the innermost are dead, except that AD's size checks read the
-//! sizes of the primal result. [`size_of_map`] answers `size(m, d)` for a
-//! map's result from the map's width and the lambda's inputs, after which
-//! DCE removes the forward sweep, and [`drop_dead_results`] removes map
-//! results nobody reads (then DCE empties their computation).
+//! sizes of the primal result. [`size_of_map`] answers those from the
+//! inputs, after which DCE removes the forward sweep.
 
 use crate::{cse, dce};
 use parad_base::{IntType, PrimType, Scalar};
@@ -477,7 +500,7 @@ pub fn fuse_into_upd_maps(body: &mut Body, ctx: &mut Ctx) {
     body_uses_deep(body, &mut |v| *uses.entry(v).or_insert(0) += 1);
     walk::rewrite_stms(body, &mut |mut s, out| {
         if let Exp::Soac(Soac::Map(m)) = &mut s.exp {
-            if is_upd_map(m) {
+            if is_upd_map(m) && !may_consume(&m.lam.body) {
                 while fuse_one_input(m, out, &mut uses, ctx) {}
             }
         }
@@ -814,6 +837,24 @@ fn prune_params(lam: &mut Lambda, arrs: &mut Vec<VName>, keep_accs: bool) {
     retain_by(arrs, &keep);
 }
 
+/// Whether some statement of `b` may consume an array (in-place updates,
+/// scatter and histogram destinations, loops, calls, withacc inputs):
+/// moving such a body into another map, or renaming what it reads, could
+/// make it consume a free variable.
+fn may_consume(b: &Body) -> bool {
+    walk::any_in_body(b, |st| {
+        matches!(
+            st.exp,
+            Exp::Basic(BasicOp::Update { .. })
+                | Exp::Soac(Soac::Scatter(_))
+                | Exp::Soac(Soac::Hist(_))
+                | Exp::Soac(Soac::WithAcc(_))
+                | Exp::Loop(_)
+                | Exp::Apply(_)
+        )
+    })
+}
+
 /// Statements that may move out of a map: they cannot fail (widths in
 /// the IR are never negative) and cost little.
 fn safe_to_hoist(s: &Stm) -> bool {
@@ -893,7 +934,7 @@ fn match_pair(s: &Stm) -> Option<Pair<'_>> {
             return None;
         }
     }
-    if matches!(inner.w, Operand::Var(v) if o_params.contains(&v)) {
+    if matches!(inner.w, Operand::Var(v) if o_params.contains(&v)) || may_consume(&inner.lam.body) {
         return None;
     }
     let transposed: Vec<bool> = inner
@@ -992,7 +1033,8 @@ fn reduce_nest(s: &Stm, env: &mut Env) -> Option<Vec<Stm>> {
     let mut out: Vec<Stm> = p.hoisted.to_vec();
     let mut io = interchange_inputs(&p, &t_body, env, s.span, &mut out);
     let elems: Vec<Type> = match &p.inner.lam.params.iter().find(|q| q.name == p.a_c)?.ty {
-        Type::Acc(a) => a.elems.clone(),
+        // Scalar elements only: the operator combines single elements.
+        Type::Acc(a) if a.elems.iter().all(|t| t.as_prim().is_some()) => a.elems.clone(),
         _ => return None,
     };
     let o_dim = Dim::from_operand(&p.outer.w);
