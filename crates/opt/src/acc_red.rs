@@ -386,12 +386,7 @@ fn trace_scalar(
 /// `let n = if 0 < min(guards) then size(arr, dim) else 0`, `n` being
 /// `s`'s pattern (the plain size where every guard is a positive
 /// constant).
-fn guarded_size(
-    ctx: &mut Ctx,
-    s: Stm,
-    guards: &[OuterSize],
-    value: OuterSize,
-) -> Vec<Stm> {
+fn guarded_size(ctx: &mut Ctx, s: Stm, guards: &[OuterSize], value: OuterSize) -> Vec<Stm> {
     let size = match value {
         OuterSize::Of(arr, dim) => Exp::Basic(BasicOp::Size { arr, dim }),
         OuterSize::Operand(o) => Exp::atom(o),
@@ -416,7 +411,13 @@ fn guarded_size(
         };
         least = Some(match least {
             None => g,
-            Some(l) => fresh(ctx, "n", types::I64, BasicOp::BinOp(BinOp::Min, i64t, l, g).into(), &mut out),
+            Some(l) => fresh(
+                ctx,
+                "n",
+                types::I64,
+                BasicOp::BinOp(BinOp::Min, i64t, l, g).into(),
+                &mut out,
+            ),
         });
     }
     let Some(least) = least else {
@@ -437,7 +438,10 @@ fn guarded_size(
         else_br: Body::new(vec![], vec![Operand::i64(0)]),
         ret: vec![types::I64],
     };
-    out.push(Stm { exp: iff.into(), ..s });
+    out.push(Stm {
+        exp: iff.into(),
+        ..s
+    });
     out
 }
 
@@ -453,7 +457,11 @@ pub fn drop_dead_results(f: &mut FunDef) {
     for s in &f.body.stms {
         stm_uses(s, &mut count);
     }
-    f.body.result.iter().filter_map(|o| o.var()).for_each(&mut count);
+    f.body
+        .result
+        .iter()
+        .filter_map(|o| o.var())
+        .for_each(&mut count);
     f.ret.iter().for_each(|t| {
         let mut vs = vec![];
         t.dim_vars(&mut vs);
@@ -510,7 +518,13 @@ pub fn fuse_into_upd_maps(body: &mut Body, ctx: &mut Ctx) {
 
 /// Makes `q` stand for `value` in `body`: renamed where `value` is a
 /// variable, else bound by a statement pushed onto `prelude`.
-fn bind_param(body: &mut Body, q: &Param, value: Operand, span: parad_base::Span, prelude: &mut Vec<Stm>) {
+fn bind_param(
+    body: &mut Body,
+    q: &Param,
+    value: Operand,
+    span: parad_base::Span,
+    prelude: &mut Vec<Stm>,
+) {
     match value {
         Operand::Var(v) => {
             let mut sub = Subst::default();
@@ -541,7 +555,11 @@ fn fuse_one_input(
         .collect();
     for i in arr_params {
         let x = m.arrs[i];
-        let Some(prod) = before.iter().rev().find(|s| s.pat.iter().any(|p| p.name == x)) else {
+        let Some(prod) = before
+            .iter()
+            .rev()
+            .find(|s| s.pat.iter().any(|p| p.name == x))
+        else {
             continue;
         };
         let q = m.lam.params[i].clone();
@@ -558,15 +576,27 @@ fn fuse_one_input(
             {
                 let j = prod.pat.iter().position(|p| p.name == x).unwrap_or(0);
                 let mut subst = Subst::default();
-                let lam = Renamer { ctx, subst: &mut subst }.lambda(&p.lam);
+                let lam = Renamer {
+                    ctx,
+                    subst: &mut subst,
+                }
+                .lambda(&p.lam);
                 let mut stms = lam.body.stms;
-                bind_param(&mut m.lam.body, &q, lam.body.result[j], prod.span, &mut stms);
+                bind_param(
+                    &mut m.lam.body,
+                    &q,
+                    lam.body.result[j],
+                    prod.span,
+                    &mut stms,
+                );
                 m.lam.params.remove(i);
                 m.arrs.remove(i);
                 m.lam.params.splice(0..0, lam.params);
                 m.arrs.splice(0..0, p.arrs.iter().copied());
                 // The producer's inputs are now read twice.
-                p.arrs.iter().for_each(|a| *uses.entry(*a).or_insert(0) += 1);
+                p.arrs
+                    .iter()
+                    .for_each(|a| *uses.entry(*a).or_insert(0) += 1);
                 stms.append(&mut m.lam.body.stms);
                 m.lam.body.stms = stms;
                 return true;
@@ -777,7 +807,11 @@ fn split_acc_map(s: &Stm, ctx: &mut Ctx) -> Option<(Stm, Stm)> {
     let (accs, others) = (pick(true), pick(false));
     let res = &m.lam.body.result;
     let sel = |keep: &[bool]| -> Vec<Operand> {
-        res.iter().zip(keep).filter(|(_, k)| **k).map(|(o, _)| *o).collect()
+        res.iter()
+            .zip(keep)
+            .filter(|(_, k)| **k)
+            .map(|(o, _)| *o)
+            .collect()
     };
     let stms = &m.lam.body.stms;
     let for_accs = needed(stms, &sel(&accs), false);
@@ -798,16 +832,33 @@ fn split_acc_map(s: &Stm, ctx: &mut Ctx) -> Option<(Stm, Stm)> {
         }
     }
     let take = |keep: &[bool]| -> Vec<Stm> {
-        stms.iter().zip(keep).filter(|(_, k)| **k).map(|(s, _)| s.clone()).collect()
+        stms.iter()
+            .zip(keep)
+            .filter(|(_, k)| **k)
+            .map(|(s, _)| s.clone())
+            .collect()
     };
     let part = |keep_res: &[bool], keep_stms: &[bool], params: bool| {
         let mut lam = Lambda {
             params: m.lam.params.clone(),
-            ret: m.lam.ret.iter().zip(keep_res).filter(|(_, k)| **k).map(|(t, _)| t.clone()).collect(),
+            ret: m
+                .lam
+                .ret
+                .iter()
+                .zip(keep_res)
+                .filter(|(_, k)| **k)
+                .map(|(t, _)| t.clone())
+                .collect(),
             body: Body::new(take(keep_stms), sel(keep_res)),
         };
         let mut arrs = m.arrs.clone();
-        let mut pat: Vec<Param> = s.pat.iter().zip(keep_res).filter(|(_, k)| **k).map(|(p, _)| p.clone()).collect();
+        let mut pat: Vec<Param> = s
+            .pat
+            .iter()
+            .zip(keep_res)
+            .filter(|(_, k)| **k)
+            .map(|(p, _)| p.clone())
+            .collect();
         prune_params(&mut lam, &mut arrs, params);
         let _ = &mut pat;
         (lam, arrs, pat)
@@ -815,7 +866,11 @@ fn split_acc_map(s: &Stm, ctx: &mut Ctx) -> Option<(Stm, Stm)> {
     let (lam_r, arrs_r, pat_r) = part(&others, &for_rest, false);
     let (lam_a, arrs_a, pat_a) = part(&accs, &for_accs, true);
     let mut subst = Subst::default();
-    let lam_a = Renamer { ctx, subst: &mut subst }.lambda(&lam_a);
+    let lam_a = Renamer {
+        ctx,
+        subst: &mut subst,
+    }
+    .lambda(&lam_a);
     let mk = |pat, lam, arrs| Stm {
         pat,
         exp: Map { w: m.w, lam, arrs }.into(),
@@ -1027,7 +1082,11 @@ fn reduce_nest(s: &Stm, env: &mut Env) -> Option<Vec<Stm>> {
     }
     // The index must not depend on the outer map.
     let binds = inner_binds(&p);
-    if inds.iter().filter_map(|o| o.var()).any(|v| variant(&p, &binds, v)) {
+    if inds
+        .iter()
+        .filter_map(|o| o.var())
+        .any(|v| variant(&p, &binds, v))
+    {
         return None;
     }
     let mut out: Vec<Stm> = p.hoisted.to_vec();
@@ -1081,7 +1140,8 @@ fn reduce_nest(s: &Stm, env: &mut Env) -> Option<Vec<Stm>> {
         .into(),
         ..upd.clone()
     };
-    io.k_params.push(p.inner.lam.params.iter().find(|q| q.name == p.a_c)?.clone());
+    io.k_params
+        .push(p.inner.lam.params.iter().find(|q| q.name == p.a_c)?.clone());
     io.k_arrs.push(p.acc);
     let k_body = Body::new(
         vec![
@@ -1128,7 +1188,13 @@ struct Inputs {
     first_row: Option<VName>,
 }
 
-fn interchange_inputs(p: &Pair, body: &Body, env: &mut Env, span: parad_base::Span, out: &mut Vec<Stm>) -> Inputs {
+fn interchange_inputs(
+    p: &Pair,
+    body: &Body,
+    env: &mut Env,
+    span: parad_base::Span,
+    out: &mut Vec<Stm>,
+) -> Inputs {
     let outer = p.outer;
     let mut io = Inputs {
         k_arrs: vec![],
@@ -1142,7 +1208,12 @@ fn interchange_inputs(p: &Pair, body: &Body, env: &mut Env, span: parad_base::Sp
             continue;
         }
         if p.transposed[i] {
-            let j = outer.lam.params.iter().position(|o| o.name == *x).unwrap_or(0);
+            let j = outer
+                .lam
+                .params
+                .iter()
+                .position(|o| o.name == *x)
+                .unwrap_or(0);
             let (arr_t, ty_t) = transpose_outer(outer.arrs[j], env, span, out);
             let qt = env.ctx.names.fresh_like(q.name);
             let row_t = ty_t.row().unwrap_or_else(|| q.ty.clone()).erase_dims();
@@ -1220,7 +1291,11 @@ fn interchange(s: &Stm, env: &mut Env) -> Option<(Vec<Stm>, VName)> {
     };
     let inner_name = env.ctx.names.fresh("inner");
     env.ctx.types.insert(inner_name, a_c.ty.clone());
-    k_stms.push(Stm::new(vec![Param::new(res, a_c.ty.clone())], inner, s.span));
+    k_stms.push(Stm::new(
+        vec![Param::new(res, a_c.ty.clone())],
+        inner,
+        s.span,
+    ));
     let _ = inner_name;
     io.k_params.push(Param::new(a_k, a_c.ty.clone()));
     io.k_arrs.push(p.acc);
@@ -1233,11 +1308,19 @@ fn interchange(s: &Stm, env: &mut Env) -> Option<(Vec<Stm>, VName)> {
 /// Inside the nest the two lengths were equal (the inner map checked its
 /// inputs' sizes), but only where the outer map ran: the lengths can
 /// differ where it was empty, e.g. an index over a guarded size.
-fn index_input(x: VName, w: Operand, env: &mut Env, span: parad_base::Span, out: &mut Vec<Stm>) -> VName {
+fn index_input(
+    x: VName,
+    w: Operand,
+    env: &mut Env,
+    span: parad_base::Span,
+    out: &mut Vec<Stm>,
+) -> VName {
     match env.iotas.get(&x) {
         Some(n) if *n != w => {
             let v = env.ctx.names.fresh("iota");
-            let ty = types::I64.array_of(Dim::from_operand(&w)).unwrap_or(types::I64);
+            let ty = types::I64
+                .array_of(Dim::from_operand(&w))
+                .unwrap_or(types::I64);
             env.ctx.types.insert(v, ty.clone());
             env.iotas.insert(v, w);
             let iota = BasicOp::Iota {
@@ -1255,7 +1338,12 @@ fn index_input(x: VName, w: Operand, env: &mut Env, span: parad_base::Span, out:
 
 /// `arr` with its two outer dimensions swapped, folding a rearrange that
 /// produced `arr`; pushes the statement it needs (if any) onto `out`.
-fn transpose_outer(arr: VName, env: &mut Env, span: parad_base::Span, out: &mut Vec<Stm>) -> (VName, Type) {
+fn transpose_outer(
+    arr: VName,
+    env: &mut Env,
+    span: parad_base::Span,
+    out: &mut Vec<Stm>,
+) -> (VName, Type) {
     let ty = env.ctx.types.get(&arr).cloned().unwrap_or(types::I64);
     let rank = ty.rank().max(2);
     let mut perm: Vec<usize> = (0..rank).collect();
@@ -1269,7 +1357,10 @@ fn transpose_outer(arr: VName, env: &mut Env, span: parad_base::Span, out: &mut 
         return (src, src_ty);
     }
     let shape = src_ty.shape();
-    let new_shape: Vec<Dim> = perm.iter().map(|&p| shape.get(p).copied().unwrap_or(Dim::Ext)).collect();
+    let new_shape: Vec<Dim> = perm
+        .iter()
+        .map(|&p| shape.get(p).copied().unwrap_or(Dim::Ext))
+        .collect();
     let new_ty = match src_ty.elem() {
         Some(e) => Type::array(e, new_shape),
         None => src_ty.clone(),
