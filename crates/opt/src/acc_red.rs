@@ -852,7 +852,7 @@ fn split_acc_map(s: &Stm, ctx: &mut Ctx) -> Option<(Stm, Stm)> {
             body: Body::new(take(keep_stms), sel(keep_res)),
         };
         let mut arrs = m.arrs.clone();
-        let mut pat: Vec<Param> = s
+        let pat: Vec<Param> = s
             .pat
             .iter()
             .zip(keep_res)
@@ -860,7 +860,6 @@ fn split_acc_map(s: &Stm, ctx: &mut Ctx) -> Option<(Stm, Stm)> {
             .map(|(p, _)| p.clone())
             .collect();
         prune_params(&mut lam, &mut arrs, params);
-        let _ = &mut pat;
         (lam, arrs, pat)
     };
     let (lam_r, arrs_r, pat_r) = part(&others, &for_rest, false);
@@ -1004,11 +1003,12 @@ fn match_pair(s: &Stm) -> Option<Pair<'_>> {
             hoisted_binds.insert(p.name);
         });
     }
-    if inner.arrs.iter().any(|x| {
-        !o_params.contains(x)
-            && !hoisted_binds.contains(x)
-            && free::free_in_lambda(&outer.lam).get(x).is_none()
-    }) {
+    let outer_free = free::free_in_lambda(&outer.lam);
+    if inner
+        .arrs
+        .iter()
+        .any(|x| !o_params.contains(x) && !hoisted_binds.contains(x) && !outer_free.contains(x))
+    {
         return None;
     }
     Some(Pair {
@@ -1289,14 +1289,11 @@ fn interchange(s: &Stm, env: &mut Env) -> Option<(Vec<Stm>, VName)> {
             body: body.clone(),
         },
     };
-    let inner_name = env.ctx.names.fresh("inner");
-    env.ctx.types.insert(inner_name, a_c.ty.clone());
     k_stms.push(Stm::new(
         vec![Param::new(res, a_c.ty.clone())],
         inner,
         s.span,
     ));
-    let _ = inner_name;
     io.k_params.push(Param::new(a_k, a_c.ty.clone()));
     io.k_arrs.push(p.acc);
     let k_body = Body::new(k_stms, vec![Operand::Var(res)]);
