@@ -61,7 +61,14 @@ fn f64v(x: f64) -> Value {
 fn passes_are_named_in_pipeline_order() {
     assert_eq!(
         pass_names(),
-        ["lower", "simplify", "differentiate", "optimise", "fuse", "copies"]
+        [
+            "lower",
+            "simplify",
+            "differentiate",
+            "optimise",
+            "fuse",
+            "copies"
+        ]
     );
     let names: Vec<&str> = Config::default().passes.iter().map(|p| p.name).collect();
     assert_eq!(
@@ -109,7 +116,14 @@ fn the_dump_hook_sees_every_stage_in_order() {
     let order: Vec<&str> = seen.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(
         order,
-        ["lower", "simplify", "differentiate", "optimise", "fuse", "copies"]
+        [
+            "lower",
+            "simplify",
+            "differentiate",
+            "optimise",
+            "fuse",
+            "copies"
+        ]
     );
     // AD nodes exist until `differentiate` and not after.
     assert!(seen[0].1.contains("vjp"), "{}", seen[0].1);
