@@ -53,6 +53,12 @@
 //!   order), and no fusion gives a `screma` with scans or reductions
 //!   accumulator inputs (the backend would update them atomically
 //!   instead of in per-thread copies).
+//! - There is no cost model: everything that can be fused is. On the CPU
+//!   that is not always a gain: in the LSTM gradient, the narrow maps of
+//!   the cell inside the time loop, fused, cost about 13% more time on
+//!   one thread (as many calls of `exp` and `tanh`, less other code: the
+//!   calls' latency is less hidden), while the GMM gradient gets about
+//!   20% faster.
 
 mod deps;
 mod horizontal;
