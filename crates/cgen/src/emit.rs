@@ -10,7 +10,7 @@
 
 use parad_base::{IntType, PrimType, Scalar, Span};
 use parad_core::{EntryPoint, VName};
-use parad_imp::ir::{Code, ErrorArg, Exp, Function, IOp, Program};
+use parad_imp::ir::{Code, ErrorArg, Exp, Function, Gemm, IOp, Program};
 use std::fmt::Write;
 
 /// A complete C translation unit and what its caller needs to know.
@@ -560,6 +560,7 @@ impl Printer {
                 let exit = self.exit();
                 let _ = writeln!(out, "if (parad_has_failed(ctx)) goto {exit};");
             }
+            Code::Gemm(g) => self.gemm(out, d, g),
             Code::Error {
                 span,
                 message,
@@ -644,6 +645,66 @@ impl Printer {
                 );
             }
         }
+    }
+
+    /// A call of the runtime's matrix-multiply kernel, after allocating
+    /// its packing buffer (only when the result has elements).
+    fn gemm(&mut self, out: &mut String, d: usize, g: &Gemm) {
+        let Gemm {
+            elem,
+            m,
+            n,
+            k,
+            a,
+            b,
+            c,
+            pack,
+            span,
+        } = g;
+        let (pack, span) = (*pack, *span);
+        let t = ctype(*elem);
+        indent(out, d);
+        let _ = writeln!(
+            out,
+            "{{ const i64 m_ = {}, n_ = {}, k_ = {}; if (m_ > 0 && n_ > 0) {{",
+            exp(m),
+            exp(n),
+            exp(k)
+        );
+        indent(out, d + 1);
+        let _ = writeln!(
+            out,
+            "if (pmem_alloc_n(&{p}, parad_gemm_pack_elems_{t}(m_, n_, k_), sizeof({t}))) {{",
+            p = name(pack)
+        );
+        self.fail(
+            out,
+            d + 2,
+            Some(span),
+            "Out of memory: cannot allocate the buffer of a matrix multiplication",
+            &[],
+        );
+        indent(out, d + 1);
+        out.push_str("}\n");
+        let mut args = String::new();
+        for (x, cst) in [(a, "const "), (b, "const "), (c, "")] {
+            let _ = write!(
+                args,
+                "({cst}{t} *){}.data, {}, {}, {}, ",
+                name(x.mem),
+                exp(&x.offset),
+                exp(&x.rows),
+                exp(&x.cols)
+            );
+        }
+        indent(out, d + 1);
+        let _ = writeln!(
+            out,
+            "parad_gemm_{t}(m_, n_, k_, {args}({t} *){}.data);",
+            name(pack)
+        );
+        indent(out, d);
+        out.push_str("} }\n");
     }
 
     fn par_for(&mut self, out: &mut String, d: usize, i: VName, bound: &Exp, body: &[Code]) {

@@ -7,10 +7,12 @@ pub mod emit;
 pub mod load;
 
 /// The C runtime every generated program starts with: scalar operators
-/// with Futhark's semantics, reference-counted memory blocks, errors.
+/// with Futhark's semantics, reference-counted memory blocks, errors,
+/// the matrix-multiply kernel.
 pub const RUNTIME: &str = concat!(
     include_str!("runtime/prims.h"),
     include_str!("runtime/mem.h"),
+    include_str!("runtime/gemm.h"),
 );
 
 pub use emit::CProgram;

@@ -137,7 +137,7 @@ fn stage_values() -> PossibleValuesParser {
     values.extend([
         PossibleValue::new("core").help("= lower"),
         PossibleValue::new("ad").help("Lowering then AD, without simplification before it"),
-        PossibleValue::new("opt").help("= optimise (the whole pipeline)"),
+        PossibleValue::new("opt").help("The whole pipeline (= the last pass)"),
         PossibleValue::new("imp").help("The imperative IR of the C backend"),
         PossibleValue::new("c").help("The C program the C backend compiles"),
     ]);

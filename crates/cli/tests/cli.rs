@@ -236,13 +236,20 @@ fn dump_accepts_every_pass_name() {
         "p.fut",
         "entry main (x: f64) = vjp (\\x -> x * x) x 1.0\n",
     );
-    for stage in ["lower", "simplify", "differentiate", "optimise"] {
+    for stage in [
+        "lower",
+        "simplify",
+        "differentiate",
+        "optimise",
+        "fuse",
+        "copies",
+    ] {
         let o = parad(&["dump", &format!("--stage={stage}"), s(&p)]);
         assert_eq!(code(&o), 0, "{stage}: {}", stderr(&o));
         let out = stdout(&o);
         assert!(out.contains("entry \"main\""), "{stage}: {out}");
         // AD nodes are expanded by `differentiate`.
-        let expanded = matches!(stage, "differentiate" | "optimise");
+        let expanded = !matches!(stage, "lower" | "simplify");
         assert_eq!(out.contains("vjp"), !expanded, "{stage}: {out}");
     }
 }

@@ -14,7 +14,10 @@
 //!          core passes, Config::passes in order:       ▼
 //!            simplify        rule-based simplifier                `simplify`
 //!            differentiate   jvp/vjp expanded, per entry function `differentiate`
-//!            optimise        simplify, hoist out of maps, simplify `optimise`
+//!            optimise        simplify, accumulators → reductions,
+//!                            hoist out of maps, simplify          `optimise`
+//!            fuse            SOACs fused into screma, simplify    `fuse`
+//!            copies          needless copies removed              `copies`
 //!                                                      │
 //!                                                      ▼
 //!                                  Compiled ─► Backend (Interp, C) ─► Loaded::call
@@ -79,7 +82,9 @@ pub use config::{
 pub use error::{render, DriverError, Message};
 pub use front::{Checked, Source};
 pub use interp::{Interp, Interpreted};
-pub use passes::{pass, pass_names, Pass, DIFFERENTIATE, LOWER, OPTIMISE, PASSES, SIMPLIFY};
+pub use passes::{
+    pass, pass_names, Pass, COPIES, DIFFERENTIATE, FUSE, LOWER, OPTIMISE, PASSES, SIMPLIFY,
+};
 pub use pipeline::{after_stage, run_passes, Compiled, LeftOut};
 
 use parad_base::SourceMap;

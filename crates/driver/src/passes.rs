@@ -53,16 +53,32 @@ pub const DIFFERENTIATE: Pass = Pass {
     run: differentiate_each,
 };
 
-/// Simplification, map-invariant code motion and simplification again,
-/// after AD (`parad_opt::optimise`).
+/// Simplification, the accumulator → reduction rewrite, map-invariant
+/// code motion and simplification again, after AD
+/// (`parad_opt::optimise_after_ad`).
 pub const OPTIMISE: Pass = Pass {
     name: "optimise",
     what: "optimisation after AD",
     run: optimise,
 };
 
+/// Fusion of SOACs into `screma`, then simplification (after AD only:
+/// the AD rules work on the plain SOACs).
+pub const FUSE: Pass = Pass {
+    name: "fuse",
+    what: "fusion",
+    run: fuse,
+};
+
+/// Removal of the copies the consumption rules do not need.
+pub const COPIES: Pass = Pass {
+    name: "copies",
+    what: "copy removal",
+    run: copies,
+};
+
 /// The default pipeline after the front end, in order.
-pub const PASSES: &[Pass] = &[SIMPLIFY, DIFFERENTIATE, OPTIMISE];
+pub const PASSES: &[Pass] = &[SIMPLIFY, DIFFERENTIATE, OPTIMISE, FUSE, COPIES];
 
 /// The pass of the default pipeline called `name`.
 pub fn pass(name: &str) -> Option<Pass> {
@@ -83,7 +99,17 @@ fn simplify(c: &mut Compiled) -> Result<(), DriverError> {
 }
 
 fn optimise(c: &mut Compiled) -> Result<(), DriverError> {
-    parad_opt::optimise(&mut c.program);
+    parad_opt::optimise_after_ad(&mut c.program);
+    Ok(())
+}
+
+fn fuse(c: &mut Compiled) -> Result<(), DriverError> {
+    parad_opt::fuse(&mut c.program);
+    Ok(())
+}
+
+fn copies(c: &mut Compiled) -> Result<(), DriverError> {
+    parad_opt::remove_copies(&mut c.program);
     Ok(())
 }
 

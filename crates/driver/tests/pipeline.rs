@@ -61,10 +61,13 @@ fn f64v(x: f64) -> Value {
 fn passes_are_named_in_pipeline_order() {
     assert_eq!(
         pass_names(),
-        ["lower", "simplify", "differentiate", "optimise"]
+        ["lower", "simplify", "differentiate", "optimise", "fuse", "copies"]
     );
     let names: Vec<&str> = Config::default().passes.iter().map(|p| p.name).collect();
-    assert_eq!(names, ["simplify", "differentiate", "optimise"]);
+    assert_eq!(
+        names,
+        ["simplify", "differentiate", "optimise", "fuse", "copies"]
+    );
     assert_eq!(
         pass("optimise").map(|p| p.what),
         Some("optimisation after AD")
@@ -104,11 +107,14 @@ fn the_dump_hook_sees_every_stage_in_order() {
     let c = compile_source("t.fut", SRC, &config).unwrap();
     let seen = seen.lock().unwrap();
     let order: Vec<&str> = seen.iter().map(|(n, _)| n.as_str()).collect();
-    assert_eq!(order, ["lower", "simplify", "differentiate", "optimise"]);
+    assert_eq!(
+        order,
+        ["lower", "simplify", "differentiate", "optimise", "fuse", "copies"]
+    );
     // AD nodes exist until `differentiate` and not after.
     assert!(seen[0].1.contains("vjp"), "{}", seen[0].1);
     assert!(!seen[2].1.contains("vjp"), "{}", seen[2].1);
-    assert_eq!(seen[3].1, c.program.to_string());
+    assert_eq!(seen[5].1, c.program.to_string());
 }
 
 #[test]

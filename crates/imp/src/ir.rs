@@ -240,6 +240,8 @@ pub enum Code {
         new: VName,
         body: Vec<Code>,
     },
+    /// A matrix multiplication (boxed: the largest instruction).
+    Gemm(Box<Gemm>),
     /// Runs `body` under one global lock (updates of several arrays at
     /// once).
     Critical(Vec<Code>),
@@ -270,6 +272,34 @@ pub enum Code {
         offset: Exp,
         shape: Vec<Exp>,
     },
+}
+
+/// `c[i][j] = Σ_p a[i][p]·b[p][j]` for `i < m`, `j < n`, `p < k` (see
+/// `lower::tile`): the runtime's blocked kernel, which regroups the sums
+/// and may fuse multiply-adds. `pack` is a memory variable of the scope
+/// that the kernel (re)allocates as its packing buffer (failing at
+/// `span` when out of memory).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Gemm {
+    pub elem: PrimType,
+    pub m: Exp,
+    pub n: Exp,
+    pub k: Exp,
+    pub a: Mat,
+    pub b: Mat,
+    pub c: Mat,
+    pub pack: VName,
+    pub span: usize,
+}
+
+/// A matrix operand of [`Gemm`]: element `(i, j)` is at
+/// `offset + i·rows + j·cols` in `mem`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mat {
+    pub mem: VName,
+    pub offset: Exp,
+    pub rows: Exp,
+    pub cols: Exp,
 }
 
 /// One entry point: a C function called through the library's ABI.

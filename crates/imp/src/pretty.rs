@@ -129,6 +129,22 @@ fn line(out: &mut String, c: &Code, d: usize) -> fmt::Result {
             index,
             value,
         } => writeln!(out, "atomic {mem}[{index}]:{elem} += {value}"),
+        Code::Gemm(g) => {
+            let mat =
+                |x: &crate::ir::Mat| format!("{}[{}; {}, {}]", x.mem, x.offset, x.rows, x.cols);
+            writeln!(
+                out,
+                "gemm.{} {}x{}x{} {} = {} * {} (pack {})",
+                g.elem,
+                g.m,
+                g.n,
+                g.k,
+                mat(&g.c),
+                mat(&g.a),
+                mat(&g.b),
+                g.pack
+            )
+        }
         Code::Error {
             span,
             message,

@@ -20,6 +20,7 @@ mod array;
 mod basic;
 mod control;
 mod soac;
+mod tile;
 
 pub use array::Arr;
 

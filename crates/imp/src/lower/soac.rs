@@ -69,7 +69,7 @@ fn op_types(op: &AccOp) -> Vec<Type> {
 }
 
 /// `Some(t)` when the operator is `+` on one value of type `t`.
-fn is_add(op: &AccOp) -> Option<PrimType> {
+pub(crate) fn is_add(op: &AccOp) -> Option<PrimType> {
     let [p, q] = &op.lam.params[..] else {
         return None;
     };
@@ -101,6 +101,9 @@ fn identity_lambda(l: &mut Lower, tys: Vec<Type>) -> Lambda {
 
 impl Lower {
     pub(crate) fn soac(&mut self, s: &Soac, pat: &[Param], span: Span) -> Result<Vec<Val>> {
+        if let Some(vs) = self.tiled(s, pat, span)? {
+            return Ok(vs);
+        }
         match s {
             Soac::Map(Map { w, lam, arrs }) => {
                 let sc = Screma {
