@@ -22,7 +22,8 @@
 //!   division by zero), algebraic identities, reassociation of integer
 //!   constant offsets, signs of sizes and indices, assertions of `true`;
 //! - [`share`]: copy propagation and CSE of whole statements (SOACs,
-//!   branches and loops included);
+//!   branches and loops included; an array is not shared into a lambda
+//!   that did not read it before);
 //! - [`index`]: `size` of arrays of known shape, indexing into `iota`,
 //!   `replicate`, `rearrange` and into rows of arrays;
 //! - [`soac`]: results of a `map` that do not depend on its elements,
@@ -33,7 +34,8 @@
 //!   results equal in both branches;
 //! - [`loops`]: loops of no iterations, invariant code motion out of
 //!   loops (and of cheap scalars out of `map`s);
-//! - [`dead`]: unused statements, `map` and `if` results, loop parameters.
+//! - [`dead`]: unused statements, `map`, `withacc` and `if` results, loop
+//!   parameters.
 //!
 //! # Floats and AD
 //!
@@ -66,7 +68,10 @@
 //! ranges are inferred beyond "the index of `for i < n`" and "an element
 //! of `iota n`", so most index folds need one of those. Invariant code
 //! motion out of loops moves only what cannot fail (no guard is
-//! introduced), and out of maps it is [`crate::hoist`]'s job.
+//! introduced), and out of maps it is [`crate::hoist`]'s job. As the
+//! DCE before it did, an unused statement goes even if it could fail (an
+//! index out of bounds), and so does the width check of an unused `map`
+//! input: a program that failed may then succeed, never the reverse.
 
 mod control;
 mod dead;
