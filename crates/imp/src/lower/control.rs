@@ -80,7 +80,8 @@ impl Lower {
     }
 
     /// Stores `v` in the merge variable. `take` moves the block (its
-    /// variable is dead from here on).
+    /// variable is dead from here on) when `v` owns it: a row of another
+    /// array, or a block of an enclosing thread, is shared instead.
     pub(crate) fn assign_merge(&mut self, m: &Merge, v: &Val, take: bool) -> Result<()> {
         match (m, v) {
             (Merge::Scalar(var, _), Val::Scalar(e, _)) => self.emit(Code::Assign {
@@ -97,7 +98,7 @@ impl Lower {
                 },
                 Val::Array(a),
             ) => {
-                if take && self.owned_here(a.mem) {
+                if take && a.own && self.owned_here(a.mem) {
                     self.emit(Code::MoveMem {
                         dst: *mem,
                         src: a.mem,
@@ -150,8 +151,10 @@ impl Lower {
         let cond = self.operand(&i.cond)?;
         let merges: Vec<Merge> = pat.iter().map(|p| self.merge_var(p.name, &p.ty)).collect();
         let mut accs: Vec<Option<Val>> = vec![None; pat.len()];
+        let ending = self.ending.clone();
         let mut branch = |l: &mut Lower, b: &parad_core::Body| {
             let from = l.names.peek();
+            l.inherit = ending.clone();
             l.nested(|l| {
                 let vs = l.body(b, &[])?;
                 for (a, v) in accs.iter_mut().zip(&vs) {

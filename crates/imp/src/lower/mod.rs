@@ -101,8 +101,16 @@ pub(crate) struct Lower {
     /// their last use.
     repeat: u32,
     /// Names whose last use is the statement being lowered (by its own
-    /// operands, not inside its nested bodies).
+    /// operands, not inside its nested bodies), so that it may take over
+    /// their blocks.
     pub(crate) dying: FxHashSet<VName>,
+    /// Names whose last use is the statement being lowered, nested uses
+    /// included.
+    ending: FxHashSet<VName>,
+    /// Names free in the next body lowered that die with it: set for the
+    /// branches of an `if` (each runs at most once) to the names that
+    /// die at the `if`; empty for bodies that may repeat.
+    inherit: FxHashSet<VName>,
     /// Nesting depth of sequential versions of parallel SOACs.
     pub(crate) versions: u32,
 }
@@ -119,6 +127,8 @@ pub fn lower_program(p: &Program) -> Result<ir::Program> {
         par: true,
         repeat: 0,
         dying: FxHashSet::default(),
+        ending: FxHashSet::default(),
+        inherit: FxHashSet::default(),
         versions: 0,
     };
     let mut funs = vec![];
@@ -385,10 +395,20 @@ impl Lower {
     // ---- bodies ----------------------------------------------------------
 
     /// Lowers the statements of `b` and returns the values of its result.
+    ///
+    /// A name free in `b` dies in it only if it was inherited: its last
+    /// use in `b` is not its last use when `b` repeats (a loop's body, a
+    /// lambda) or when the enclosing body uses it later.
     pub(crate) fn body(&mut self, b: &Body, params: &[VName]) -> Result<Vec<Val>> {
+        let inherited = std::mem::take(&mut self.inherit);
         let lu = last_uses(b, params);
         for (s, dead) in b.stms.iter().zip(&lu.stms) {
-            self.dying = dead.iter().filter(|u| !u.nested).map(|u| u.name).collect();
+            let ends: Vec<&LastUse> = dead
+                .iter()
+                .filter(|u| u.bound || inherited.contains(&u.name))
+                .collect();
+            self.dying = ends.iter().filter(|u| !u.nested).map(|u| u.name).collect();
+            self.ending = ends.iter().map(|u| u.name).collect();
             self.stm(s)?;
             self.release(dead);
         }
