@@ -109,7 +109,8 @@ pub fn acc_red_program(prog: &mut Program) {
     let mut ctx = Ctx::for_program(prog);
     for f in &mut prog.funs {
         // Each round lets the next see through what the last one fused,
-        // split or interchanged (matmul's second adjoint needs two).
+        // split or interchanged (the adjoint of matmul's second argument
+        // needs four).
         for _ in 0..ROUNDS {
             size_of_map(&mut f.body, &mut ctx);
             cse::cse_fun(f);
