@@ -102,34 +102,28 @@ fun entry_grad(arg_0: [?][?][?]f64, arg_1: [?][?][?]f64): [?][?][?]f64 {
   let n_9: i64 = size(arg_1, 2)
   let t_10: bool = eq.i64(n_4, n_9)
   let () = assert(t_10, "size mismatch: dimension 3 of `adj` must be `c`, as elsewhere in the type")
-  let x_28: [?][?][?]f64 = arg_0
-  let n_29: i64 = size(x_28, 0)
-  let t_41: bool = eq.i64(n_5, n_29)
+  let t_41: bool = eq.i64(n_5, n_2)
   let () = assert(t_41, "size mismatch: dimension 1 of the adjoint passed to vjp differs from the value's")
-  let nonempty_77: bool = lt.i64(0i64, n_29)
+  let nonempty_77: bool = lt.i64(0i64, n_2)
   let n_43: i64 = if nonempty_77 : i64 then {
-    let n_78: i64 = size(x_28, 1)
-    in n_78
+    in n_3
   } else {
     in 0i64
   }
   let t_44: bool = eq.i64(n_7, n_43)
   let () = assert(t_44, "size mismatch: dimension 2 of the adjoint passed to vjp differs from the value's")
-  let n_79: i64 = size(x_28, 1)
-  let n_80: i64 = min.i64(n_29, n_79)
+  let n_80: i64 = min.i64(n_2, n_3)
   let nonempty_81: bool = lt.i64(0i64, n_80)
   let n_46: i64 = if nonempty_81 : i64 then {
-    let n_82: i64 = size(x_28, 2)
-    in n_82
+    in n_4
   } else {
     in 0i64
   }
   let t_47: bool = eq.i64(n_9, n_46)
   let () = assert(t_47, "size mismatch: dimension 3 of the adjoint passed to vjp differs from the value's")
-  let adj_76: [n_29][?][?]f64 = map(n_29, [x_28, arg_1], \(x_48: [?][?]f64, adj_49: [?][?]f64): [?][?]f64 {
-    let adj_75: [n_79][?]f64 = map(n_79, [x_48, adj_49], \(x_58: [?]f64, adj_59: [?]f64): [?]f64 {
-      let n_60: i64 = size(x_28, 2)
-      let adj_74: [n_60]f64 = map(n_60, [x_58, adj_59], \(x_65: f64, adj_66: f64): f64 {
+  let adj_76: [n_2][?][?]f64 = map(n_2, [arg_0, arg_1], \(x_48: [?][?]f64, adj_49: [?][?]f64): [?][?]f64 {
+    let adj_75: [n_3][?]f64 = map(n_3, [x_48, adj_49], \(x_58: [?]f64, adj_59: [?]f64): [?]f64 {
+      let adj_74: [n_4]f64 = map(n_4, [x_58, adj_59], \(x_65: f64, adj_66: f64): f64 {
         let t_67: f64 = sin.f64(x_65)
         let t_69: f64 = mul.f64(x_65, adj_66)
         let t_70: f64 = mul.f64(t_67, adj_66)
@@ -142,6 +136,5 @@ fun entry_grad(arg_0: [?][?][?]f64, arg_1: [?][?][?]f64): [?][?][?]f64 {
     })
     in adj_75
   })
-  let ad_27: [?][?][?]f64 = adj_76
-  in ad_27
+  in adj_76
 }
