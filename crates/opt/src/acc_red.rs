@@ -38,6 +38,11 @@
 //! - an updating nest that reads the rows of a transposed array
 //!   interchanges so the transpose cancels and the array's producer can
 //!   fuse in ([`cancel_transpose`]);
+//! - last, a `withacc` whose accumulator starts as the neutral element
+//!   and is updated once per element by a nest of maps over iotas of its
+//!   index space becomes that nest of maps, returning `op(ne, v)` (or
+//!   `v` where that is the same bits) ([`withaccs_to_maps`]): matmul's
+//!   adjoints end as plain `map (map (reduce …))` nests;
 //! - sizes of map results, rows and rearranges are traced to the inputs
 //!   ([`size_of_map`]), assertions repeating one of the function's top
 //!   level go ([`drop_repeated_asserts`]), and unread map results go
