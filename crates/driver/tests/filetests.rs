@@ -19,7 +19,7 @@
 //! ```
 //!
 //! - `-- pass: p q …` runs the passes in order: `cse`, `dce`, `simplify`,
-//!   `hoist`, `acc_red`, `acc_map`, `fuse`, `copies`, `optimise`, `differentiate`.
+//!   `hoist`, `acc_red`, `fuse`, `copies`, `optimise`, `differentiate`.
 //! - `-- run: ENTRY ARGS` (any number) runs the entry point on the
 //!   arguments (values as in Futhark's text format) before and after the
 //!   passes: the results, or the error messages, must be the same (a
@@ -111,7 +111,6 @@ fn run_pass(p: &mut Program, pass: &str) -> Result<(), String> {
         "optimise" => parad_opt::optimise(p),
         "copies" => parad_opt::copies::remove_copies(p, parad_core::Stage::AfterAd),
         "acc_red" => parad_opt::acc_red::acc_red_program(p),
-        "acc_map" => parad_opt::acc_map::acc_map_program(p),
         "differentiate" => parad_ad::differentiate(p).map_err(|e| format!("AD: {e}"))?,
         _ => return Err(format!("unknown pass `{pass}`")),
     }

@@ -38,6 +38,11 @@
 //! - an updating nest that reads the rows of a transposed array
 //!   interchanges so the transpose cancels and the array's producer can
 //!   fuse in ([`cancel_transpose`]);
+//! - last, a `withacc` whose accumulator starts as the neutral element
+//!   and is updated once per element by a nest of maps over iotas of its
+//!   index space becomes that nest of maps, returning `op(ne, v)` (or
+//!   `v` where that is the same bits) ([`withaccs_to_maps`]): matmul's
+//!   adjoints end as plain `map (map (reduce …))` nests;
 //! - sizes of map results, rows and rearranges are traced to the inputs
 //!   ([`size_of_map`]), assertions repeating one of the function's top
 //!   level go ([`drop_repeated_asserts`]), and unread map results go
@@ -109,7 +114,8 @@ pub fn acc_red_program(prog: &mut Program) {
     let mut ctx = Ctx::for_program(prog);
     for f in &mut prog.funs {
         // Each round lets the next see through what the last one fused,
-        // split or interchanged (matmul's second adjoint needs two).
+        // split or interchanged (the adjoint of matmul's second argument
+        // needs four).
         for _ in 0..ROUNDS {
             size_of_map(&mut f.body, &mut ctx);
             cse::cse_fun(f);
@@ -128,6 +134,8 @@ pub fn acc_red_program(prog: &mut Program) {
             hoist_from_withaccs(&mut f.body);
             dce::dce_fun(f);
         }
+        withaccs_to_maps(&mut f.body, &mut ctx);
+        dce::dce_fun(f);
     }
     prog.names = ctx.names;
 }
@@ -1371,4 +1379,332 @@ fn transpose_outer(
         span,
     ));
     (v, new_ty)
+}
+
+// ---------------------------------------------------------------------
+// Accumulators updated once per element become maps
+
+/// Sizes known equal: the operands of `eq.i64` conditions that a
+/// top-level assertion checked.
+#[derive(Default)]
+struct SameSizes {
+    parent: FxHashMap<VName, VName>,
+}
+
+impl SameSizes {
+    fn find(&self, mut v: VName) -> VName {
+        while let Some(p) = self.parent.get(&v) {
+            v = *p;
+        }
+        v
+    }
+
+    fn join(&mut self, a: VName, b: VName) {
+        let (ra, rb) = (self.find(a), self.find(b));
+        if ra != rb {
+            self.parent.insert(ra, rb);
+        }
+    }
+
+    fn same(&self, a: Operand, b: Operand) -> bool {
+        match (a, b) {
+            (Operand::Var(x), Operand::Var(y)) => self.find(x) == self.find(y),
+            _ => a == b,
+        }
+    }
+}
+
+/// Replaces a `withacc` whose accumulator starts as the operator's
+/// neutral element everywhere and is updated exactly once per element by
+/// a nest of maps over every index (one map per dimension of the index
+/// space, each over an `iota` of that dimension giving the index) with
+/// the nest itself, returning `op(ne, v)` per element instead of updating
+/// (just `v` where `v` is a reduction with the same `+` or `*` and
+/// neutral element, which already starts from it). The result is the
+/// same array: each element is combined once with the neutral element.
+/// Sizes are compared modulo the equalities that top-level assertions
+/// established before the statement.
+pub fn withaccs_to_maps(body: &mut Body, ctx: &mut Ctx) {
+    let mut same = SameSizes::default();
+    let mut eqs: FxHashMap<VName, (VName, VName)> = FxHashMap::default();
+    let mut defs: FxHashMap<VName, Exp> = FxHashMap::default();
+    walk::body_stms(body, |s| {
+        if let [p] = &s.pat[..] {
+            if matches!(
+                s.exp,
+                Exp::Basic(BasicOp::Replicate { .. } | BasicOp::Iota { .. })
+            ) {
+                defs.insert(p.name, s.exp.clone());
+            }
+        }
+    });
+    for mut s in std::mem::take(&mut body.stms) {
+        match &s.exp {
+            Exp::Basic(BasicOp::Cmp(
+                CmpOp::Eq,
+                PrimType::Int(IntType::I64),
+                Operand::Var(a),
+                Operand::Var(b),
+            )) => {
+                eqs.insert(s.pat[0].name, (*a, *b));
+            }
+            Exp::Basic(BasicOp::Assert {
+                cond: Operand::Var(c),
+                ..
+            }) => {
+                if let Some((a, b)) = eqs.get(c) {
+                    same.join(*a, *b);
+                }
+            }
+            _ => {}
+        }
+        let mut tmp = Body::new(vec![], vec![]);
+        tmp.stms.push(std::mem::replace(
+            &mut s,
+            Stm::new(
+                vec![],
+                Exp::atom(Operand::i64(0)),
+                parad_base::Span::default(),
+            ),
+        ));
+        walk::rewrite_stms(
+            &mut tmp,
+            &mut |st, out| match withacc_to_map(&st, &same, &defs, ctx) {
+                Some(new) => out.push(new),
+                None => out.push(st),
+            },
+        );
+        body.stms.extend(tmp.stms);
+    }
+}
+
+/// The scalar that `arr` holds everywhere and its shape, where `arr` is a
+/// nest of replicates.
+fn replicated(arr: VName, defs: &FxHashMap<VName, Exp>) -> Option<(Operand, Vec<Operand>)> {
+    let mut dims = vec![];
+    let mut v = Operand::Var(arr);
+    while let Operand::Var(x) = v {
+        let Some(Exp::Basic(BasicOp::Replicate { n, value })) = defs.get(&x) else {
+            return None;
+        };
+        dims.push(*n);
+        v = *value;
+    }
+    Some((v, dims))
+}
+
+fn withacc_to_map(
+    s: &Stm,
+    same: &SameSizes,
+    defs: &FxHashMap<VName, Exp>,
+    ctx: &mut Ctx,
+) -> Option<Stm> {
+    let Exp::Soac(Soac::WithAcc(w)) = &s.exp else {
+        return None;
+    };
+    let ([input], [acc], [pe]) = (&w.inputs[..], &w.lam.params[..], &s.pat[..]) else {
+        return None;
+    };
+    let ([arr], Some(op)) = (&input.arrs[..], &input.op) else {
+        return None;
+    };
+    let [ne] = op.neutral[..] else { return None };
+    let (fill, shape) = replicated(*arr, defs)?;
+    let ispace = &input.ispace;
+    if fill != ne
+        || shape.len() != ispace.len()
+        || !shape.iter().zip(ispace).all(|(a, b)| same.same(*a, *b))
+    {
+        return None;
+    }
+    let Type::Acc(AccType { elems, .. }) = &acc.ty else {
+        return None;
+    };
+    let [elem] = &elems[..] else { return None };
+    let elem = elem.as_prim()?;
+    let ([top], [res]) = (&w.lam.body.stms[..], &w.lam.body.result[..]) else {
+        return None;
+    };
+    if top.pat.len() != 1 || *res != Operand::Var(top.pat[0].name) {
+        return None;
+    }
+    let mut idx = vec![];
+    let nest = strip_level(
+        top, acc.name, ispace, 0, same, defs, op, ne, elem, &mut idx, ctx,
+    )?;
+    Some(Stm {
+        pat: vec![pe.clone()],
+        exp: nest,
+        ..s.clone()
+    })
+}
+
+/// Level `l` of the nest (a map over `ispace[l]`), without the
+/// accumulator: the map returning the values.
+#[allow(clippy::too_many_arguments)]
+fn strip_level(
+    s: &Stm,
+    acc: VName,
+    ispace: &[Operand],
+    l: usize,
+    same: &SameSizes,
+    defs: &FxHashMap<VName, Exp>,
+    op: &AccOp,
+    ne: Operand,
+    elem: PrimType,
+    idx: &mut Vec<FxHashSet<VName>>,
+    ctx: &mut Ctx,
+) -> Option<Exp> {
+    let Exp::Soac(Soac::Map(m)) = &s.exp else {
+        return None;
+    };
+    if !same.same(m.w, ispace[l]) || m.lam.ret.len() != 1 {
+        return None;
+    }
+    let accs: Vec<usize> = (0..m.arrs.len())
+        .filter(|&i| m.lam.params[i].ty.is_acc())
+        .collect();
+    let [ai] = accs[..] else { return None };
+    if m.arrs[ai] != acc {
+        return None;
+    }
+    let a = m.lam.params[ai].name;
+    let (last, rest) = m.lam.body.stms.split_last()?;
+    let rest_body = Body::new(rest.to_vec(), vec![]);
+    if free_in_body(&rest_body).contains(&a)
+        || m.lam.body.result != [Operand::Var(last.pat.first()?.name)]
+    {
+        return None;
+    }
+    // The parameters that give this level's index: rows of an iota over
+    // the whole dimension.
+    let here: FxHashSet<VName> = m
+        .lam
+        .params
+        .iter()
+        .zip(&m.arrs)
+        .filter(|(_, x)| {
+            matches!(defs.get(x), Some(Exp::Basic(BasicOp::Iota {
+                n,
+                start: Operand::Const(Scalar::I64(0)),
+                step: Operand::Const(Scalar::I64(1)),
+                it: IntType::I64,
+            })) if same.same(*n, ispace[l]))
+        })
+        .map(|(p, _)| p.name)
+        .collect();
+    idx.push(here);
+    let mut stms = rest.to_vec();
+    let result = if l + 1 == ispace.len() {
+        let Exp::Basic(BasicOp::Upd {
+            acc: ua,
+            inds,
+            vals,
+        }) = &last.exp
+        else {
+            return None;
+        };
+        let ([v], true) = (&vals[..], *ua == a && inds.len() == ispace.len()) else {
+            return None;
+        };
+        // Every index is its level's: each element is updated once.
+        let own = |(k, o): (usize, &Operand)| matches!(o, Operand::Var(v) if idx[k].contains(v));
+        if !inds.iter().enumerate().all(own) {
+            return None;
+        }
+        combine_with_neutral(*v, &mut stms, op, ne, ctx, last.span)
+    } else {
+        let inner = strip_level(last, a, ispace, l + 1, same, defs, op, ne, elem, idx, ctx)?;
+        let ty = Type::array(
+            elem,
+            ispace[l + 1..].iter().map(Dim::from_operand).collect(),
+        );
+        let v = ctx.names.fresh("elems");
+        ctx.types.insert(v, ty.clone());
+        stms.push(Stm {
+            pat: vec![Param::new(v, ty)],
+            exp: inner,
+            ..last.clone()
+        });
+        Operand::Var(v)
+    };
+    let ret = if l + 1 == ispace.len() {
+        Type::Prim(elem)
+    } else {
+        Type::array(
+            elem,
+            ispace[l + 1..].iter().map(Dim::from_operand).collect(),
+        )
+    };
+    let mut params = m.lam.params.clone();
+    let mut arrs = m.arrs.clone();
+    params.remove(ai);
+    arrs.remove(ai);
+    Some(
+        Map {
+            w: m.w,
+            arrs,
+            lam: Lambda {
+                params,
+                ret: vec![ret],
+                body: Body::new(stms, vec![result]),
+            },
+        }
+        .into(),
+    )
+}
+
+/// The single binary operator of a lambda `\x y -> x ⊙ y`, if that is all
+/// it is.
+fn single_binop(l: &Lambda) -> Option<(BinOp, PrimType)> {
+    let ([x, y], [st], [r]) = (&l.params[..], &l.body.stms[..], &l.body.result[..]) else {
+        return None;
+    };
+    match &st.exp {
+        Exp::Basic(BasicOp::BinOp(op, t, Operand::Var(a), Operand::Var(b)))
+            if *a == x.name && *b == y.name && *r == Operand::Var(st.pat[0].name) =>
+        {
+            Some((*op, *t))
+        }
+        _ => None,
+    }
+}
+
+/// `op(ne, v)`, appended to `stms`; just `v` where `stms` computes it as
+/// a `reduce` with the same `+` or `*` and neutral element (then `v` is
+/// `ne ⊙ …` already, and combining it with `ne` once more gives it back
+/// bit for bit: `0 + s` with `s` never `-0`, `1 * s`).
+fn combine_with_neutral(
+    v: Operand,
+    stms: &mut Vec<Stm>,
+    op: &AccOp,
+    ne: Operand,
+    ctx: &mut Ctx,
+    span: parad_base::Span,
+) -> Operand {
+    let acc_op = single_binop(&op.lam);
+    let from_reduce = stms.iter().any(|st| {
+        let Exp::Soac(Soac::Reduce(r)) = &st.exp else {
+            return false;
+        };
+        st.pat.len() == 1
+            && Operand::Var(st.pat[0].name) == v
+            && r.op.neutral == [ne]
+            && single_binop(&r.op.lam) == acc_op
+            && matches!(acc_op, Some((BinOp::Add | BinOp::Mul, _)))
+    });
+    if from_reduce {
+        return v;
+    }
+    let mut subst = Subst::default();
+    let lam = Renamer {
+        ctx,
+        subst: &mut subst,
+    }
+    .lambda(&op.lam);
+    for (p, a) in lam.params.iter().zip([ne, v]) {
+        stms.push(Stm::new(vec![p.clone()], Exp::atom(a), span));
+    }
+    stms.extend(lam.body.stms);
+    lam.body.result[0]
 }

@@ -6,12 +6,10 @@
 //! - [`cse`], [`dce`]: the older single-purpose passes, kept for their
 //!   tests;
 //! - [`acc_red`]: accumulator updates to reductions (after AD);
-//! - [`acc_map`]: accumulators written once per element to maps (after AD);
 //! - [`hoist`]: map-invariant code motion (after AD);
 //! - [`fuse`]: SOAC fusion into `screma` (after AD);
 //! - [`copies`]: copies the consumption rules do not need, removed (after AD).
 
-pub mod acc_map;
 pub mod acc_red;
 pub mod copies;
 pub mod cse;
@@ -30,14 +28,13 @@ pub fn simplify(prog: &mut Program) {
 
 /// The optimisation after AD, before fusion: [`simplify`], the
 /// accumulator → reduction rewrite (on the simplified AD output, whose
-/// dead forward sweeps are gone) and the accumulators it leaves written
-/// once per element turned into maps, invariant code motion out of maps, and
+/// dead forward sweeps are gone; it also turns accumulators written once
+/// per element into maps), invariant code motion out of maps, and
 /// [`simplify`] again (hoisting lines up copies of the same computation
 /// for CSE).
 pub fn optimise_after_ad(prog: &mut Program) {
     simplify(prog);
     acc_red::acc_red_program(prog);
-    acc_map::acc_map_program(prog);
     hoist::hoist_program(prog);
     simplify(prog);
 }

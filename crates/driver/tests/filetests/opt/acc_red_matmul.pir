@@ -185,61 +185,38 @@ fun entry_grad(arg_0: [?][?]f64, arg_1: [?][?]f64, arg_2: [?][?]f64): ([?][?]f64
   }
   let t_83: bool = eq.i64(n_10, n_82)
   let () = assert(t_83, "size mismatch: dimension 2 of the adjoint passed to vjp differs from the value's")
-  let t_85: [n_7]f64 = replicate(n_7, 0.0f64)
-  let t_87: [n_5][n_7]f64 = replicate(n_5, t_85)
   let adj_164: [n_3][?]f64 = map(n_3, [arg_2], \(adj_93: [?]f64): [?]f64 {
-    let t_112: [n_4]f64 = replicate(n_4, 0.0f64)
     let t_178: [n_4]i64 = iota.i64(n_4, 0i64, 1i64)
-    let withacc_149: [n_4]f64 = withacc(
-      {[n_4], [t_112], [0.0f64], \(x_113: f64, x_114: f64): f64 {
-        let t_115: f64 = add.f64(x_113, x_114)
-        in t_115
-      }},
-      \(x_116: acc([n_4], f64)): acc([n_4], f64) {
-        let adj_148: acc([n_4], f64) = map(n_4, [arg_1, t_178, x_116], \(x_186: [?]f64, x_181: i64, x_182: acc([n_4], f64)): acc([n_4], f64) {
-          let vals_187: [n_7]f64 = map(n_7, [adj_93, x_186], \(adj_176: f64, x_180: f64): f64 {
-            let t_183: f64 = mul.f64(x_180, adj_176)
-            in t_183
-          })
-          let sum_188: f64 = reduce_comm(n_7, [vals_187], [0.0f64], \(x_189: f64, x_190: f64): f64 {
-            let t_191: f64 = add.f64(x_189, x_190)
-            in t_191
-          })
-          let acc_184: acc([n_4], f64) = upd(x_182, [x_181], [sum_188])
-          in acc_184
-        })
-        in adj_148
-      }
-    )
+    let withacc_149: [n_4]f64 = map(n_4, [arg_1, t_178], \(x_186: [?]f64, x_181: i64): f64 {
+      let vals_187: [n_7]f64 = map(n_7, [adj_93, x_186], \(adj_176: f64, x_180: f64): f64 {
+        let t_183: f64 = mul.f64(x_180, adj_176)
+        in t_183
+      })
+      let sum_188: f64 = reduce_comm(n_7, [vals_187], [0.0f64], \(x_189: f64, x_190: f64): f64 {
+        let t_191: f64 = add.f64(x_189, x_190)
+        in t_191
+      })
+      in sum_188
+    })
     in withacc_149
   })
   let t_258: [n_7]i64 = iota.i64(n_7, 0i64, 1i64)
   let iota_259: [n_4]i64 = iota.i64(n_4, 0i64, 1i64)
   let tr_273: [?][?]f64 = rearrange([1, 0], arg_0)
-  let withacc_166: [n_5][n_7]f64 = withacc(
-    {[n_5, n_7], [t_87], [0.0f64], \(x_88: f64, x_89: f64): f64 {
-      let t_90: f64 = add.f64(x_88, x_89)
-      in t_90
-    }},
-    \(x_91: acc([n_5][n_7], f64)): acc([n_5][n_7], f64) {
-      let adj_165: acc([n_5][n_7], f64) = map(n_4, [tr_273, arg_1, iota_259, x_91], \(x_274: [?]f64, x_261: [?]f64, x_262: i64, x_275: acc([n_5][n_7], f64)): acc([n_5][n_7], f64) {
-        let tr_278: [?][?]f64 = rearrange([1, 0], arg_2)
-        let x_276: acc([n_5][n_7], f64) = map(n_7, [t_258, tr_278, x_275], \(x_265: i64, adj_279: [?]f64, x_268: acc([n_5][n_7], f64)): acc([n_5][n_7], f64) {
-          let vals_280: [n_3]f64 = map(n_3, [x_274, adj_279], \(x_260: f64, adj_266: f64): f64 {
-            let t_269: f64 = mul.f64(x_260, adj_266)
-            in t_269
-          })
-          let sum_281: f64 = reduce_comm(n_3, [vals_280], [0.0f64], \(x_282: f64, x_283: f64): f64 {
-            let t_284: f64 = add.f64(x_282, x_283)
-            in t_284
-          })
-          let acc_270: acc([n_5][n_7], f64) = upd(x_268, [x_262, x_265], [sum_281])
-          in acc_270
-        })
-        in x_276
+  let withacc_166: [n_5][n_7]f64 = map(n_4, [tr_273, arg_1, iota_259], \(x_274: [?]f64, x_261: [?]f64, x_262: i64): [n_7]f64 {
+    let tr_278: [?][?]f64 = rearrange([1, 0], arg_2)
+    let elems_289: [n_7]f64 = map(n_7, [t_258, tr_278], \(x_265: i64, adj_279: [?]f64): f64 {
+      let vals_280: [n_3]f64 = map(n_3, [x_274, adj_279], \(x_260: f64, adj_266: f64): f64 {
+        let t_269: f64 = mul.f64(x_260, adj_266)
+        in t_269
       })
-      in adj_165
-    }
-  )
+      let sum_281: f64 = reduce_comm(n_3, [vals_280], [0.0f64], \(x_282: f64, x_283: f64): f64 {
+        let t_284: f64 = add.f64(x_282, x_283)
+        in t_284
+      })
+      in sum_281
+    })
+    in elems_289
+  })
   in (adj_164, withacc_166)
 }
