@@ -1,11 +1,11 @@
 //! Variable occurrences and free variables of IR fragments, on the
 //! generic traversal ([`crate::visit`]).
 
-use crate::ir::{Body, Exp, Lambda, Stm};
+use crate::ir::{Body, Exp, FunDef, Lambda, Stm};
 use crate::names::VName;
 use crate::types::Type;
 use crate::visit::Visitor;
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Calls `uses` on every use of a variable and `binds` on every name bound.
 struct Occurrences<U, B> {
@@ -51,6 +51,25 @@ pub fn exp_uses(e: &Exp, f: &mut dyn FnMut(VName)) {
 /// Occurrences in a statement: its expression and its pattern's types.
 pub fn stm_uses(s: &Stm, f: &mut dyn FnMut(VName)) {
     uses(f).visit_stm(s)
+}
+
+/// How often each name occurs in `f`: in its statements at any depth,
+/// its result, and the dimensions of its return types (what a use count
+/// for dead-code elimination starts from; names are unique, so one count
+/// per name serves the whole function).
+pub fn fun_use_counts(f: &FunDef) -> FxHashMap<VName, u32> {
+    let mut counts = FxHashMap::default();
+    let mut count = |v| *counts.entry(v).or_insert(0) += 1;
+    for s in &f.body.stms {
+        stm_uses(s, &mut count);
+    }
+    f.body.result.iter().filter_map(|o| o.var()).for_each(&mut count);
+    for t in &f.ret {
+        let mut vs = vec![];
+        t.dim_vars(&mut vs);
+        vs.into_iter().for_each(&mut count)
+    }
+    counts
 }
 
 pub fn body_uses(b: &Body, f: &mut dyn FnMut(VName)) {

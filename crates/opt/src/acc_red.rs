@@ -460,21 +460,7 @@ fn guarded_size(ctx: &mut Ctx, s: Stm, guards: &[OuterSize], value: OuterSize) -
 /// they are threaded, not computed), so that DCE can then remove their
 /// computation inside the lambda.
 pub fn drop_dead_results(f: &mut FunDef) {
-    let mut uses: FxHashMap<VName, u32> = FxHashMap::default();
-    let mut count = |v| *uses.entry(v).or_insert(0) += 1;
-    for s in &f.body.stms {
-        stm_uses(s, &mut count);
-    }
-    f.body
-        .result
-        .iter()
-        .filter_map(|o| o.var())
-        .for_each(&mut count);
-    f.ret.iter().for_each(|t| {
-        let mut vs = vec![];
-        t.dim_vars(&mut vs);
-        vs.into_iter().for_each(&mut count)
-    });
+    let uses = parad_core::free::fun_use_counts(f);
     let used = |v: &VName| uses.get(v).copied().unwrap_or(0) > 0;
     walk::rewrite_stms(&mut f.body, &mut |mut s, out| {
         if let Exp::Soac(Soac::Map(m)) = &mut s.exp {

@@ -12,21 +12,7 @@ use rustc_hash::FxHashMap;
 type Counts = FxHashMap<parad_core::VName, u32>;
 
 pub fn dce_fun(f: &mut FunDef) {
-    let mut counts = Counts::default();
-    let mut count = |v| *counts.entry(v).or_insert(0) += 1;
-    for s in &f.body.stms {
-        stm_uses(s, &mut count);
-    }
-    f.body
-        .result
-        .iter()
-        .filter_map(|o| o.var())
-        .for_each(&mut count);
-    f.ret.iter().for_each(|t| {
-        let mut vs = vec![];
-        t.dim_vars(&mut vs);
-        vs.into_iter().for_each(&mut count)
-    });
+    let mut counts = parad_core::free::fun_use_counts(f);
     dce_body(&mut f.body, &mut counts);
 }
 

@@ -20,21 +20,7 @@ type Counts = FxHashMap<VName, u32>;
 
 /// Removes dead code from `f`; whether anything changed.
 pub fn dce_fun(f: &mut FunDef) -> bool {
-    let mut counts = Counts::default();
-    let mut count = |v| *counts.entry(v).or_insert(0) += 1;
-    for s in &f.body.stms {
-        stm_uses(s, &mut count);
-    }
-    f.body
-        .result
-        .iter()
-        .filter_map(|o| o.var())
-        .for_each(&mut count);
-    for t in &f.ret {
-        let mut vs = vec![];
-        t.dim_vars(&mut vs);
-        vs.into_iter().for_each(&mut count)
-    }
+    let counts = parad_core::free::fun_use_counts(f);
     let mut d = Dce {
         counts,
         changed: false,
