@@ -63,7 +63,11 @@ pub fn fun_use_counts(f: &FunDef) -> FxHashMap<VName, u32> {
     for s in &f.body.stms {
         stm_uses(s, &mut count);
     }
-    f.body.result.iter().filter_map(|o| o.var()).for_each(&mut count);
+    f.body
+        .result
+        .iter()
+        .filter_map(|o| o.var())
+        .for_each(&mut count);
     for t in &f.ret {
         let mut vs = vec![];
         t.dim_vars(&mut vs);
