@@ -417,8 +417,8 @@ def report(results, problems, jax_info, runs, parad, before, secs):
                 cell(r, "vs_interp"), cell(r, "vs_ref"), cell(r, "vs_jax")))
     test_log = os.path.join(os.path.dirname(os.path.abspath(sys.argv[0])), "..", "data", "test.log")
     if os.path.exists(test_log):
-        p("\n`parad test` on the three programs (their test blocks: small instances against "
-          "reference values, the ADBench LSTM reference, GMM finite-difference checks):\n")
+        p("\n`parad test` on the benchmark programs (their test blocks: small instances against "
+          "reference values, the ADBench LSTM reference, GMM finite-difference checks, random matrices):\n")
         with open(test_log) as f:
             for line in f:
                 if line.startswith("##"):
