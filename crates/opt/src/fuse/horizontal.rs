@@ -6,7 +6,7 @@
 //! `S1`'s then `S2`'s. An array both read is passed once.
 
 use super::deps::Facts;
-use super::soac::{has_acc_inputs, parts, split3, to_exp, to_screma};
+use super::soac::{has_acc_inputs, parts, split3, to_screma};
 use super::{order, Fuser};
 use parad_core::consume::Consumption;
 use parad_core::subst::{self, Subst};
@@ -55,13 +55,7 @@ fn try_pair(b: &mut Body, f: &Facts, fz: &mut Fuser, i: usize, j: usize) -> Opti
     let [sc1, rd1, mp1] = split3(&s1, &b.stms[i].pat);
     let [sc2, rd2, mp2] = split3(&s2, &b.stms[j].pat);
     let pat = [sc1, sc2, rd1, rd2, mp1, mp2].concat();
-    let stm = Stm {
-        pat,
-        exp: to_exp(fused),
-        span: b.stms[j].span,
-        attrs: b.stms[j].attrs.clone(),
-    };
-    Some(order::reorder(b, i, j, stm, &dep))
+    Some(order::reorder(b, i, j, pat, fused, &dep))
 }
 
 /// Both SOACs as one, or `None` where accumulators forbid it.

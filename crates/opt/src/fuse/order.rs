@@ -4,7 +4,8 @@
 //! it. See the module documentation of `fuse` for why that is sound.
 
 use super::deps::{Facts, Names};
-use parad_core::{Body, Stm};
+use super::soac::to_exp;
+use parad_core::{Body, Param, Screma, Stm};
 
 /// The statements strictly between `i` and `j` that depend on `i`
 /// (transitively), and every name `i` and they bind; `None` when they
@@ -36,9 +37,23 @@ pub fn delayed(b: &Body, f: &Facts, i: usize, j: usize) -> Option<(Vec<usize>, N
     Some((dep, names))
 }
 
-/// The statements of `b` with `i` and `j` replaced by `fused` at `j`'s
-/// place and the statements `dep` (between them, in order) after it.
-pub fn reorder(b: &mut Body, i: usize, j: usize, fused: Stm, dep: &[usize]) -> Vec<Stm> {
+/// The statements of `b` with `i` and `j` replaced by `let pat = fused`
+/// at `j`'s place (with `j`'s span and attributes) and the statements
+/// `dep` (between them, in order) after it.
+pub fn reorder(
+    b: &mut Body,
+    i: usize,
+    j: usize,
+    pat: Vec<Param>,
+    fused: Screma,
+    dep: &[usize],
+) -> Vec<Stm> {
+    let fused = Stm {
+        pat,
+        exp: to_exp(fused),
+        span: b.stms[j].span,
+        attrs: b.stms[j].attrs.clone(),
+    };
     let stms = std::mem::take(&mut b.stms);
     let mut out = Vec::with_capacity(stms.len());
     let mut after = vec![];

@@ -8,7 +8,7 @@
 //! scans or reductions keeps them: only its mapped results link.)
 
 use super::deps::Facts;
-use super::soac::{has_acc_inputs, parts, split3, to_exp, to_screma};
+use super::soac::{has_acc_inputs, parts, split3, to_screma};
 use super::{order, Fuser};
 use parad_base::Span;
 use parad_core::consume::Consumption;
@@ -73,13 +73,7 @@ fn try_pair(b: &mut Body, f: &Facts, fz: &mut Fuser, i: usize, j: usize) -> Opti
     let [cs, cr, cm] = split3(&c, &b.stms[j].pat);
     let pm: Vec<Param> = extras.iter().map(|&r| p_pat[r].clone()).collect();
     let pat = [ps, cs, pr, cr, cm, pm].concat();
-    let stm = Stm {
-        pat,
-        exp: to_exp(fused),
-        span: b.stms[j].span,
-        attrs: b.stms[j].attrs.clone(),
-    };
-    Some(order::reorder(b, i, j, stm, &dep))
+    Some(order::reorder(b, i, j, pat, fused, &dep))
 }
 
 /// Whether the consumer uses the producer's results only as input arrays.
