@@ -104,7 +104,9 @@ fn split(text: &str) -> Result<FileTest, String> {
 fn run_pass(p: &mut Program, pass: &str) -> Result<(), String> {
     match pass {
         "cse" => p.funs.iter_mut().for_each(parad_opt::cse::cse_fun),
-        "dce" => p.funs.iter_mut().for_each(parad_opt::dce::dce_fun),
+        "dce" => p.funs.iter_mut().for_each(|f| {
+            parad_opt::simplify::dce_fun(f);
+        }),
         "simplify" => parad_opt::simplify(p),
         "hoist" => parad_opt::hoist::hoist_program(p),
         "fuse" => parad_opt::fuse::fuse_program(p),

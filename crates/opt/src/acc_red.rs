@@ -46,7 +46,7 @@
 //! - sizes of map results, rows and rearranges are traced to the inputs
 //!   ([`size_of_map`]), assertions repeating one of the function's top
 //!   level go ([`drop_repeated_asserts`]), and unread map results go
-//!   ([`drop_dead_results`]); CSE and DCE run between.
+//!   (the simplifier's DCE, [`dce_fun`]); CSE and DCE run between.
 //!
 //! # Soundness
 //!
@@ -98,7 +98,8 @@
 //! sizes of the primal result. [`size_of_map`] answers those from the
 //! inputs, after which DCE removes the forward sweep.
 
-use crate::{cse, dce};
+use crate::cse;
+use crate::simplify::dce_fun;
 use parad_base::{IntType, PrimType, Scalar};
 use parad_core::builder::Ctx;
 use parad_core::free::{free_in_body, free_in_exp, stm_uses};
@@ -120,22 +121,19 @@ pub fn acc_red_program(prog: &mut Program) {
             size_of_map(&mut f.body, &mut ctx);
             cse::cse_fun(f);
             drop_repeated_asserts(&mut f.body);
-            dce::dce_fun(f);
-            drop_dead_results(f);
-            dce::dce_fun(f);
+            dce_fun(f);
             hoist_from_withaccs(&mut f.body);
             fuse_into_upd_maps(&mut f.body, &mut ctx);
-            drop_dead_results(f);
-            dce::dce_fun(f);
+            dce_fun(f);
             let ops = acc_ops(&f.body);
             accs_to_reductions(&mut f.body, &mut ctx, &ops);
             // What a split left in a withacc moves out before the next
             // round reads sizes through it.
             hoist_from_withaccs(&mut f.body);
-            dce::dce_fun(f);
+            dce_fun(f);
         }
         withaccs_to_maps(&mut f.body, &mut ctx);
-        dce::dce_fun(f);
+        dce_fun(f);
     }
     prog.names = ctx.names;
 }
@@ -451,32 +449,6 @@ fn guarded_size(ctx: &mut Ctx, s: Stm, guards: &[OuterSize], value: OuterSize) -
         ..s
     });
     out
-}
-
-// ---------------------------------------------------------------------
-// Dead map results
-
-/// Removes the results of maps that nothing reads (accumulators stay:
-/// they are threaded, not computed), so that DCE can then remove their
-/// computation inside the lambda.
-pub fn drop_dead_results(f: &mut FunDef) {
-    let uses = parad_core::free::fun_use_counts(f);
-    let used = |v: &VName| uses.get(v).copied().unwrap_or(0) > 0;
-    walk::rewrite_stms(&mut f.body, &mut |mut s, out| {
-        if let Exp::Soac(Soac::Map(m)) = &mut s.exp {
-            let keep: Vec<bool> = s
-                .pat
-                .iter()
-                .map(|p| p.ty.is_acc() || used(&p.name))
-                .collect();
-            if keep.iter().any(|k| *k) && keep.iter().any(|k| !*k) {
-                retain_by(&mut s.pat, &keep);
-                retain_by(&mut m.lam.ret, &keep);
-                retain_by(&mut m.lam.body.result, &keep);
-            }
-        }
-        out.push(s)
-    });
 }
 
 fn retain_by<T>(xs: &mut Vec<T>, keep: &[bool]) {

@@ -3,8 +3,8 @@
 //!
 //! - [`simplify`](mod@simplify): the rule-based simplifier (folding,
 //!   copy propagation, CSE, DCE, index, SOAC, branch and loop rules);
-//! - [`cse`], [`dce`]: the older single-purpose passes, kept for their
-//!   tests;
+//! - [`cse`]: the older CSE of cheap scalar statements, which [`acc_red`]
+//!   runs between its rounds;
 //! - [`acc_red`]: accumulator updates to reductions (after AD);
 //! - [`hoist`]: map-invariant code motion (after AD);
 //! - [`fuse`]: SOAC fusion into `screma` (after AD);
@@ -13,7 +13,6 @@
 pub mod acc_red;
 pub mod copies;
 pub mod cse;
-pub mod dce;
 pub mod fuse;
 pub mod hoist;
 pub mod simplify;

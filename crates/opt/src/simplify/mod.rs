@@ -75,6 +75,8 @@
 
 mod control;
 mod dead;
+
+pub use dead::dce_fun;
 mod fold;
 mod index;
 mod loops;
