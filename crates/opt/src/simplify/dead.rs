@@ -80,6 +80,22 @@ impl Dce {
         b.stms = kept;
     }
 
+    /// Keeps the first `skip` results of `lam` and, of the others (the
+    /// `k`-th after them), those that are `live(k)`; the dropped ones'
+    /// uses are forgotten.
+    fn keep_lambda_results(&mut self, lam: &mut Lambda, skip: usize, live: impl Fn(usize) -> bool) {
+        let res = lam.body.result.split_off(skip);
+        let ret = lam.ret.split_off(skip);
+        for (k, (r, t)) in res.into_iter().zip(ret).enumerate() {
+            if live(k) {
+                lam.body.result.push(r);
+                lam.ret.push(t);
+            } else {
+                self.forget(r);
+            }
+        }
+    }
+
     /// Drops the unused results of a kept statement where that is
     /// possible.
     fn prune_results(&mut self, s: &mut Stm) {
@@ -88,18 +104,7 @@ impl Dce {
             return;
         }
         match &mut s.exp {
-            Exp::Soac(Soac::Map(m)) => {
-                let res = std::mem::take(&mut m.lam.body.result);
-                let ret = std::mem::take(&mut m.lam.ret);
-                for (k, (r, t)) in res.into_iter().zip(ret).enumerate() {
-                    if live[k] {
-                        m.lam.body.result.push(r);
-                        m.lam.ret.push(t);
-                    } else {
-                        self.forget(r);
-                    }
-                }
-            }
+            Exp::Soac(Soac::Map(m)) => self.keep_lambda_results(&mut m.lam, 0, |k| live[k]),
             Exp::Soac(Soac::Screma(sc)) => {
                 let first = sc.scan_arity() + sc.red_arity();
                 // Scan and reduction results stay (their operators
@@ -108,16 +113,7 @@ impl Dce {
                 if live.iter().all(|l| *l) {
                     return;
                 }
-                let res = std::mem::take(&mut sc.lam.body.result);
-                let ret = std::mem::take(&mut sc.lam.ret);
-                for (k, (r, t)) in res.into_iter().zip(ret).enumerate() {
-                    if live[k] {
-                        sc.lam.body.result.push(r);
-                        sc.lam.ret.push(t);
-                    } else {
-                        self.forget(r);
-                    }
-                }
+                self.keep_lambda_results(&mut sc.lam, 0, |k| live[k]);
                 keep_pattern(s, &live);
                 self.changed = true;
                 return;
@@ -136,16 +132,7 @@ impl Dce {
                 {
                     return;
                 }
-                let res = w.lam.body.result.split_off(accs);
-                let ret = w.lam.ret.split_off(accs);
-                for (k, (r, t)) in res.into_iter().zip(ret).enumerate() {
-                    if live[arrs + k] {
-                        w.lam.body.result.push(r);
-                        w.lam.ret.push(t);
-                    } else {
-                        self.forget(r);
-                    }
-                }
+                self.keep_lambda_results(&mut w.lam, accs, |k| live[arrs + k]);
                 keep_pattern(s, &live);
                 self.changed = true;
                 return;
