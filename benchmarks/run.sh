@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Benchmark parad (C backend with 2 threads and 1, the interpreter) against
-# JAX on ADBench GMM, ADBench LSTM and k-means (objective and derivatives),
-# check that the results agree, and write benchmarks/RESULTS.md.
+# Benchmark parad (C backend, threads = cores) against JAX and PyTorch on
+# every row of the benchmark folders' bench.json, in one run; check that
+# the results agree; write benchmarks/RESULTS.md and benchmarks/results.png.
 # See benchmarks/README.md.
 #
 #   benchmarks/run.sh [DATA_DIR]
@@ -12,11 +12,11 @@
 #   PARAD   the parad binary (default: build with cargo and use
 #           ${CARGO_TARGET_DIR:-target}/release/parad)
 #   PARAD_BEFORE  another parad binary timed alongside (before/after figures)
-#   RUNS    timed runs per entry point and dataset (default: 5)
-#   PYTHON  a Python with JAX (default: python3; "not installed" in
-#           RESULTS.md when it cannot import JAX)
-#   NOJAX   set to 1 to skip JAX
-#   ONLY    input stems to run (e.g. "lstm_l2_c1024"), for debugging
+#   RUNS    timed runs per entry point (default: 5, after one warm-up run)
+#   PYTHON  a Python with JAX, PyTorch and matplotlib (default: python3;
+#           a peer it cannot import is "not installed" in RESULTS.md)
+#   NOPEERS set to 1 to time parad alone
+#   ONLY    folders or input stems to run (e.g. "micro lstm_l2_c1024")
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -36,25 +36,39 @@ if [ -z "${PARAD:-}" ]; then
   PARAD=${CARGO_TARGET_DIR:-$repo/target}/release/parad
 fi
 
-echo "== converting the data into $out"
-python3 "$here/tools/adbench.py" prepare "$data" "$out" d2_K10_1k d10_K5_1k d32_K200_10k
-python3 "$here/tools/prepare.py" lstm "$data" "$out" l2_c1024 l4_c4096
-python3 "$here/tools/prepare.py" kmeans "$data" "$out"
+echo "== inputs into $out"
+python3 "$here/tools/prepare_all.py" "$data" "$out"
 
 echo "== correctness: parad test (interpreter and C backend)"
 : > "$out/test.log"
+progs=$(python3 -c '
+import json, os, sys
+d = sys.argv[1]
+seen = []
+for b in sorted(os.listdir(d)):
+    p = os.path.join(d, b, "bench.json")
+    if os.path.exists(p):
+        for r in json.load(open(p))["rows"]:
+            f = b + "/" + r["program"]
+            if f not in seen:
+                seen.append(f)
+print(" ".join(seen))' "$here")
 for b in interp c; do
-  for p in gmm/gmm.fut lstm/lstm.fut kmeans/kmeans.fut matmul/matmul.fut; do
+  for p in $progs; do
     summary=$("$PARAD" test --backend "$b" "$here/$p" 2>&1 | tee -a "$out/test.log" | tail -1) || true
     echo "## \`parad test --backend $b benchmarks/$p\`: $summary" | tee -a "$out/test.log"
   done
 done
 
-if [ "${NOJAX:-0}" = 1 ] || ! "$python" -c "import jax" 2>/dev/null; then
+if [ "${NOPEERS:-0}" = 1 ] || ! "$python" -c "import numpy" 2>/dev/null; then
   python=none
 fi
 
-echo "== timing and checks"
-python3 "$here/tools/harness.py" "$PARAD" "$data" "$out" "$runs" "$python" > "$out/RESULTS.md"
+echo "== timings and checks"
+python3 "$here/tools/harness.py" "$PARAD" "$out" "$runs" "$python" > "$out/RESULTS.md"
 cp "$out/RESULTS.md" "$here/RESULTS.md"
-echo "== wrote $here/RESULTS.md"
+if [ "$python" != none ] && "$python" "$here/tools/plot.py" "$out/results.json" "$here/results.png"; then
+  echo "== wrote $here/RESULTS.md and $here/results.png"
+else
+  echo "== wrote $here/RESULTS.md (no plot: matplotlib is missing)"
+fi

@@ -1,14 +1,13 @@
 #!/usr/bin/env python3
-"""Runs every benchmark row on parad's C backend (2 threads and 1), the
-interpreter and JAX, checks that the results agree, and prints
-RESULTS.md. Called by run.sh, which prepares the data first.
+"""Runs every benchmark row on parad's C backend, JAX and PyTorch in one
+run, checks that the results agree, and prints RESULTS.md. Called by
+run.sh, which prepares the data first (see benchmarks/README.md).
 
-    harness.py PARAD DATA_DIR OUT_DIR RUNS PYTHON|none > RESULTS.md
+    harness.py PARAD OUT_DIR RUNS PYTHON|none > RESULTS.md
 
-Progress goes to stderr. Timings of parad come from `parad bench --json`
-(median of RUNS runs after one warm-up run); compile times from the note
-`parad bench` prints ("C compiled in Xs" with an empty PARAD_CACHE_DIR,
-"C library cached (Xs)" on the second run).
+The rows come from the `bench.json` of each benchmark folder (ORDER first,
+then the others by name). Progress goes to stderr; the measurements go to
+OUT_DIR/results.json as well, from which tools/plot.py draws the figure.
 """
 
 import datetime
@@ -25,70 +24,38 @@ sys.dont_write_bytecode = True
 here = os.path.dirname(os.path.abspath(__file__))
 bench_dir = os.path.dirname(here)
 sys.path.insert(0, here)
-import adbench  # noqa: E402
 import futvalues  # noqa: E402
 
-INTERP_LIMIT_S = 60.0   # skip the interpreter where one run would take longer
 RTOL = 1e-8
-
-# name, program, dataset shown, input stem, entries, small input for the
-# interpreter's estimate (stem, scale factor) or None, references
-ROWS = [
-    ("GMM", "gmm/gmm.fut", "1k/gmm_d10_K5", "gmm_d10_K5_1k", ["objective", "gradient"], None, {}),
-    ("GMM", "gmm/gmm.fut", "10k/gmm_d32_K200", "gmm_d32_K200_10k", ["objective", "gradient"],
-     ("gmm_d32_K200_10k_n2", 10000 / 2), {}),
-    ("LSTM", "lstm/lstm.fut", "l=2, c=1024", "lstm_l2_c1024", ["objective", "gradient"], None,
-     {"objective": "lstm_l2_c1024.F", "gradient": "lstm_l2_c1024.J"}),
-    ("LSTM", "lstm/lstm.fut", "l=4, c=4096", "lstm_l4_c4096", ["objective", "gradient"],
-     ("lstm_l4_c4096_c256", 4095 / 255), {}),
-    ("k-means", "kmeans/kmeans.fut", "kdd_cup (k=5, n=494019, d=35)", "kmeans_kdd_cup",
-     ["cost", "gradient", "newton_step"], ("kmeans_small", 494019 / 5000), {}),
-    ("matmul", "matmul/matmul.fut", "1024×1024 f64", "matmul_1024", ["primal", "gradient"],
-     ("matmul_32", (1024 / 32) ** 3), {}),
-]
-JAX_BENCH = {"GMM": "gmm", "LSTM": "lstm", "k-means": "kmeans", "matmul": "matmul"}
+TIMEOUT_S = 900
+ORDER = ["gmm", "ba", "hand", "lstm", "kmeans", "kmeans_sparse", "matmul", "micro", "stripmine"]
+PEERS = ["jax", "torch"]
+PEER_NAMES = {"jax": "JAX", "torch": "PyTorch"}
+# Seed 001, Table 1 (sequential CPU, largest ADBench datasets): Jacobian
+# time ÷ objective time of Futhark, Tapenade and hand-written derivatives.
+PAPER_OVERHEAD = {"BA": (13.0, 10.3, 8.6), "D-LSTM": (3.2, 4.5, 6.2), "GMM": (5.1, 5.4, 4.6),
+                  "HAND complicated": (49.8, 3758.7, 4.6), "HAND simple": (45.4, 59.2, 4.4)}
 
 
 def log(msg):
     print(msg, file=sys.stderr, flush=True)
 
 
-def make_matmul_inputs(out):
-    """Three random n×n f64 matrices (a, b and the output adjoint)."""
-    import random
-    rng = random.Random(1)
-    for n in (1024, 32):
-        p = os.path.join(out, "matmul_%d.in" % n)
-        if not os.path.exists(p):
-            with open(p, "wb") as f:
-                for _ in range(3):
-                    f.write(futvalues.f64_value([n, n], [rng.uniform(-1, 1) for _ in range(n * n)]))
-
-
-def make_small_inputs(out):
-    """The reduced inputs for estimating the interpreter's time."""
-    make_matmul_inputs(out)
-    p = os.path.join(out, "gmm_d32_K200_10k_n2.in")
-    if not os.path.exists(p):
-        vals = futvalues.read_file(os.path.join(out, "gmm_d32_K200_10k.in"))
-        (a, sa), (m, sm), (q, sq), (x, sx), (g, _), (wm, _) = vals
-        with open(p, "wb") as f:
-            for flat, dims in ((a, sa), (m, sm), (q, sq), (x[:2 * sx[1]], [2, sx[1]])):
-                f.write(futvalues.f64_value(dims, flat))
-            f.write(adbench.bin_value(g, "f64") + adbench.bin_value(wm, "i64"))
-    p = os.path.join(out, "lstm_l4_c4096_c256.in")
-    if not os.path.exists(p):
-        vals = futvalues.read_file(os.path.join(out, "lstm_l4_c4096.in"))
-        with open(p, "wb") as f:
-            for flat, dims in vals[:3]:
-                f.write(futvalues.f64_value(dims, flat))
-            flat, dims = vals[3]
-            f.write(futvalues.f64_value([256, dims[1]], flat[:256 * dims[1]]))
+def load_rows():
+    """Every row of every bench.json, with its folder."""
+    dirs = sorted(d for d in os.listdir(bench_dir) if os.path.exists(os.path.join(bench_dir, d, "bench.json")))
+    dirs = [d for d in ORDER if d in dirs] + [d for d in dirs if d not in ORDER]
+    rows = []
+    for d in dirs:
+        with open(os.path.join(bench_dir, d, "bench.json")) as f:
+            for r in json.load(f)["rows"]:
+                rows.append(dict(r, dir=d))
+    return rows
 
 
 def gen_program(src, out, stem, entries):
     """A copy of src in out with a test block for one input."""
-    with open(os.path.join(bench_dir, src)) as f:
+    with open(src) as f:
         lines = f.read().split("\n")
     start = lines.index("-- ==")
     body = lines[start + 1:]
@@ -96,7 +63,8 @@ def gen_program(src, out, stem, entries):
         body.pop(0)
     path = os.path.join(out, "bench_%s.fut" % stem)
     with open(path, "w") as f:
-        f.write("-- generated by benchmarks/tools/harness.py from %s\n-- ==\n" % src)
+        f.write("-- generated by benchmarks/tools/harness.py from %s\n-- ==\n"
+                % os.path.relpath(src, os.path.dirname(bench_dir)))
         f.write("-- entry: %s\n-- input @ %s.in\n" % (" ".join(entries), stem))
         f.write("\n".join(body))
     return path
@@ -104,7 +72,10 @@ def gen_program(src, out, stem, entries):
 
 def run(cmd, env=None, stdin=None):
     t0 = time.time()
-    p = subprocess.run(cmd, env=env, stdin=stdin, capture_output=True)
+    try:
+        p = subprocess.run(cmd, env=env, stdin=stdin, capture_output=True, timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        return 124, "", "timed out after %d s" % TIMEOUT_S, time.time() - t0
     return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace"), \
         time.time() - t0
 
@@ -115,14 +86,13 @@ def median(ts):
 
 
 def parad_bench(parad, prog, args, env, json_path):
-    """{entry: median µs}, compile note, errors (text) of one parad bench run;
-    the peak memory of each entry (bytes) goes in res["peak:" + entry]."""
+    """({entry: median µs, "peak:" + entry: bytes}, compile seconds or None,
+    error text) of one `parad bench` run."""
     if os.path.exists(json_path):
         os.remove(json_path)
     rc, out, err, _ = run([parad, "bench", "--json", json_path] + args + [prog], env=env)
-    note = re.search(r"C compiled in ([0-9.]+)s|C library cached \(([0-9.]+)s\)", out)
-    errors = [l for l in (out + err).split("\n") if "fail" in l or "error" in l.lower()
-              or "cannot" in l or "skipped" in l]
+    log((out + err).strip())
+    note = re.search(r"C compiled in ([0-9.]+)s", out)
     res = {}
     if os.path.exists(json_path):
         with open(json_path) as f:
@@ -132,16 +102,21 @@ def parad_bench(parad, prog, args, env, json_path):
                     res[entry] = median(ds["runtimes"])
                     if "peak_bytes" in ds:
                         res["peak:" + entry] = ds["peak_bytes"]
-    if rc != 0 and not errors:
-        errors = [(out + err).strip()[-2000:]]
-    return res, note, "\n".join(errors) if (rc != 0 or not res) else "", out + err
+    error = ""
+    if rc != 0 or not res:
+        lines = [l for l in (out + err).split("\n") if "fail" in l or "error" in l.lower() or "cannot" in l]
+        error = "\n".join(lines) or (out + err).strip()[-2000:]
+    return res, float(note.group(1)) if note else None, error
 
 
 def run_outputs(parad, prog, entry, inp, backend_args, env):
-    """Flattened results of one entry point, or (None, error)."""
+    """(flattened results of one entry point, None) or (None, error)."""
     with open(inp, "rb") as f:
-        p = subprocess.run([parad, "run", "-b", "-e", entry] + backend_args + [prog],
-                           env=env, stdin=f, capture_output=True)
+        try:
+            p = subprocess.run([parad, "run", "-b", "-e", entry] + backend_args + [prog],
+                               env=env, stdin=f, capture_output=True, timeout=TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            return None, "timed out after %d s" % TIMEOUT_S
     if p.returncode != 0:
         return None, (p.stderr.decode(errors="replace") or p.stdout.decode(errors="replace")).strip()[-2000:]
     return futvalues.flatten(futvalues.read_values(p.stdout)), None
@@ -170,130 +145,7 @@ def fmt_us(us):
 def fmt_ratio(a, b):
     if a is None or b is None or b == 0:
         return "—"
-    r = a / b
-    return "%.3g" % r
-
-
-def main(argv):
-    parad, data, out, runs, python = argv[0], argv[1], argv[2], int(argv[3]), argv[4]
-    before = os.environ.get("PARAD_BEFORE") or None
-    started = time.time()
-    make_small_inputs(out)
-    base_env = dict(os.environ)
-    base_env.pop("PARAD_THREADS", None)
-    cache_root = os.path.join(out, "cache")
-    jax_info, results, problems = None, [], []
-    only = os.environ.get("ONLY", "").split()
-    for name, src, shown, stem, entries, small, refs in ROWS:
-        if only and stem not in only:
-            continue
-        log("== %s %s" % (name, shown))
-        prog = gen_program(src, out, stem, entries)
-        inp = os.path.join(out, stem + ".in")
-        row = {"name": name, "shown": shown, "entries": {e: {} for e in entries}}
-        env = dict(base_env, PARAD_CACHE_DIR=os.path.join(cache_root, stem))
-        shutil.rmtree(env["PARAD_CACHE_DIR"], ignore_errors=True)
-        os.makedirs(env["PARAD_CACHE_DIR"])
-        # C backend: cold compile with 2 threads, then cached with 1 thread
-        for threads, key in ((2, "c2"), (1, "c1")):
-            res, note, errors, text = parad_bench(
-                parad, prog, ["--backend", "c", "--threads", str(threads), "-r", str(runs)],
-                env, os.path.join(out, "%s_%s.json" % (key, stem)))
-            log(text.strip())
-            if note:
-                row["compile_cold" if threads == 2 else "compile_cached"] = \
-                    float(note.group(1) or note.group(2))
-                row["compile_cold_was_cached" if threads == 2 else "x"] = note.group(2) is not None
-            if errors:
-                problems.append("C backend (--threads %d), %s %s: %s" % (threads, name, shown, errors))
-            for e in entries:
-                row["entries"][e][key] = res.get(e)
-                row["entries"][e][key + "_peak"] = res.get("peak:" + e)
-        # the same with an earlier parad (PARAD_BEFORE), for before/after figures
-        if before:
-            benv = dict(env, PARAD_CACHE_DIR=os.path.join(cache_root, stem + "_before"))
-            res, _, errors, text = parad_bench(
-                before, prog, ["--backend", "c", "--threads", "2", "-r", str(runs)],
-                benv, os.path.join(out, "before_%s.json" % stem))
-            log("before: " + text.strip())
-            if errors:
-                problems.append("PARAD_BEFORE, %s %s: %s" % (name, shown, errors))
-            for e in entries:
-                row["entries"][e]["before"] = res.get(e)
-                row["entries"][e]["before_peak"] = res.get("peak:" + e)
-        # interpreter, with an estimate from a reduced input first
-        for e in entries:
-            est, iruns = None, runs
-            if small:
-                sprog = gen_program(src, out, small[0], entries)
-                res, _, errors, text = parad_bench(parad, sprog, ["--backend", "interp", "-r", "1", "--entry-point", e],
-                                                   env, os.path.join(out, "interp_est.json"))
-                if e in res:
-                    est = res[e] * small[1]
-                    log("interp %s on %s: %s, estimate %s" % (e, small[0], fmt_us(res[e]), fmt_us(est)))
-            if est is not None and est > INTERP_LIMIT_S * 1e6:
-                row["entries"][e]["interp_skipped"] = est
-                continue
-            if est is not None and est > 5e6:
-                iruns = max(1, min(runs, int(30e6 / est)))
-            res, _, errors, text = parad_bench(parad, prog, ["--backend", "interp", "-r", str(iruns), "--entry-point", e],
-                                               env, os.path.join(out, "interp_%s.json" % stem))
-            log(text.strip())
-            row["entries"][e]["interp"] = res.get(e)
-            row["entries"][e]["interp_runs"] = iruns
-            if errors:
-                problems.append("interpreter, %s %s %s: %s" % (name, shown, e, errors))
-        # JAX
-        if python != "none":
-            rc, o, err, _ = run([python, os.path.join(bench_dir, "jax", "bench_jax.py"), "--runs",
-                                 str(runs), "--out", out, JAX_BENCH[name], inp] + entries)
-            log((o + err).strip()[-3000:])
-            if rc == 0:
-                with open(os.path.join(out, "jax_%s.json" % stem)) as f:
-                    j = json.load(f)
-                jax_info = j
-                for e in entries:
-                    row["entries"][e]["jax"] = median(j["entries"][e]["runtimes"])
-                    row["entries"][e]["jax_out"] = j["entries"][e]["output"]
-            elif rc == 3:
-                python = "none"
-                jax_info = {"missing": err.strip()}
-            else:
-                problems.append("JAX, %s %s: %s" % (name, shown, (o + err).strip()[-2000:]))
-        # results: C against the interpreter, the references, JAX
-        for e in entries:
-            r = row["entries"][e]
-            c_out, c_err = run_outputs(parad, prog, e, inp, ["--backend", "c", "--threads", "2"], env)
-            if c_err:
-                r["c_error"] = c_err
-                problems.append("C backend, `parad run`, %s %s %s: %s" % (name, shown, e, c_err))
-            if "interp_skipped" not in r and r.get("interp") is not None:
-                i_out, _ = run_outputs(parad, prog, e, inp, ["--backend", "interp"], env)
-                r["vs_interp"] = compare(c_out, i_out)
-            elif small and not c_err:
-                # the interpreter is too slow here: compare on the reduced input
-                sprog = os.path.join(out, "bench_%s.fut" % small[0])
-                sinp = os.path.join(out, small[0] + ".in")
-                cs, cs_err = run_outputs(parad, sprog, e, sinp, ["--backend", "c", "--threads", "2"], env)
-                i_out, _ = run_outputs(parad, sprog, e, sinp, ["--backend", "interp"], env)
-                r["vs_interp"] = compare(cs, i_out)
-                r["vs_interp_small"] = small[0]
-            if e in refs:
-                ref = futvalues.flatten(futvalues.read_file(os.path.join(out, refs[e])))
-                r["vs_ref"] = compare(c_out, ref)
-                r["ref"] = refs[e]
-            if r.get("jax_out"):
-                j_out = futvalues.flatten(futvalues.read_file(r["jax_out"]))
-                r["vs_jax"] = compare(c_out, j_out)
-            for k in ("vs_interp", "vs_ref", "vs_jax"):
-                if r.get(k) is not None and not r[k] <= RTOL:
-                    msg = "MISMATCH: %s %s %s: C backend %s, relative difference %.3g > %g" % (
-                        name, shown, e, k.replace("vs_", "vs "), r[k], RTOL)
-                    log(msg)
-                    problems.append(msg)
-        results.append(row)
-    report(results, problems, jax_info, runs, parad, before, time.time() - started)
-    return 0
+    return "%.3g" % (a / b)
 
 
 def fmt_bytes(b):
@@ -306,119 +158,236 @@ def fmt_bytes(b):
     return "%.1f KiB" % (b / 1024)
 
 
-def report(results, problems, jax_info, runs, parad, before, secs):
-    p = print
-    rc, ver, _, _ = run(["rustc", "--version"])
-    rc, commit, _, _ = run(["git", "-C", bench_dir, "log", "-1", "--format=%h %s"])
-    rc, dirty, _, _ = run(["git", "-C", bench_dir, "status", "--porcelain", "--untracked-files=no"])
+def measure_row(row, parad, before, out, runs, python, threads, base_env, problems, peer_info):
+    name, shown, entries = row["name"], row["dataset"], row["entries"]
+    where = "%s %s" % (name, shown)
+    log("== " + where)
+    src = os.path.join(bench_dir, row["dir"], row["program"])
+    stem = row["input"]
+    prog = gen_program(src, out, stem, entries)
+    inp = os.path.join(out, stem + ".in")
+    res_row = {"name": name, "dataset": shown, "dir": row["dir"], "note": row.get("note"),
+               "entries": {e: {} for e in entries}}
+    if not os.path.exists(inp):
+        problems.append("%s: no input file %s (prepare.py did not make it)" % (where, stem + ".in"))
+        return res_row
+    env = dict(base_env, PARAD_CACHE_DIR=os.path.join(out, "cache", stem))
+    shutil.rmtree(env["PARAD_CACHE_DIR"], ignore_errors=True)
+    os.makedirs(env["PARAD_CACHE_DIR"])
+    c_args = ["--backend", "c", "--threads", str(threads)]
+    res, compile_s, error = parad_bench(parad, prog, c_args + ["-r", str(runs)], env,
+                                        os.path.join(out, "parad_%s.json" % stem))
+    res_row["compile_s"] = compile_s
+    if error:
+        problems.append("parad (C backend), %s: %s" % (where, error))
+    for e in entries:
+        res_row["entries"][e]["parad"] = res.get(e)
+        res_row["entries"][e]["parad_peak"] = res.get("peak:" + e)
+    if before:
+        benv = dict(env, PARAD_CACHE_DIR=os.path.join(out, "cache", stem + "_before"))
+        res, _, error = parad_bench(before, prog, c_args + ["-r", str(runs)], benv,
+                                    os.path.join(out, "before_%s.json" % stem))
+        if error:
+            problems.append("PARAD_BEFORE, %s: %s" % (where, error))
+        for e in entries:
+            res_row["entries"][e]["before"] = res.get(e)
+            res_row["entries"][e]["before_peak"] = res.get("peak:" + e)
+    peers_py = os.path.join(bench_dir, row["dir"], "peers.py")
+    for system in PEERS:
+        if python == "none" or peer_info.get(system, {}).get("missing"):
+            continue
+        rc, o, err, _ = run([python, os.path.join(here, "peer.py"), "--system", system, "--runs", str(runs),
+                             "--out", out, peers_py, row["peer"], inp] + entries)
+        log((o + err).strip()[-3000:])
+        if rc == 0:
+            with open(os.path.join(out, "%s_%s.json" % (system, stem))) as f:
+                j = json.load(f)
+            peer_info[system] = {k: j[k] for k in ("version", "devices", "python")}
+            for e in entries:
+                res_row["entries"][e][system] = median(j["entries"][e]["runtimes"])
+                res_row["entries"][e][system + "_out"] = j["entries"][e]["output"]
+        elif rc == 3:
+            peer_info[system] = {"missing": err.strip()}
+        else:
+            for e in entries:
+                res_row["entries"][e][system + "_failed"] = True
+            problems.append("%s, %s: %s" % (PEER_NAMES[system], where, (o + err).strip()[-600:]))
+    check = row.get("check")
+    if check:
+        cprog = gen_program(src, out, check, entries)
+        cinp = os.path.join(out, check + ".in")
+    for e in entries:
+        r = res_row["entries"][e]
+        c_out, c_err = run_outputs(parad, prog, e, inp, c_args, env)
+        if c_err:
+            r["c_error"] = c_err
+            problems.append("C backend, `parad run`, %s %s: %s" % (where, e, c_err))
+        if check and os.path.exists(cinp):
+            cs, cs_err = run_outputs(parad, cprog, e, cinp, c_args, env)
+            i_out, i_err = run_outputs(parad, cprog, e, cinp, ["--backend", "interp"], env)
+            if cs_err or i_err:
+                problems.append("C vs interpreter on %s, %s %s: %s" % (check, where, e, cs_err or i_err))
+            r["vs_interp"] = compare(cs, i_out)
+        for e_ref, ref in row.get("refs", {}).items():
+            if e_ref == e:
+                want = futvalues.flatten(futvalues.read_file(os.path.join(out, ref)))
+                r["vs_ref"] = compare(c_out, want)
+                r["ref"] = ref
+        for system in PEERS:
+            if r.get(system + "_out"):
+                r["vs_" + system] = compare(c_out, futvalues.flatten(futvalues.read_file(r[system + "_out"])))
+        for k in ["vs_interp", "vs_ref"] + ["vs_" + s for s in PEERS]:
+            if r.get(k) is not None and not r[k] <= RTOL:
+                msg = "MISMATCH: %s %s: C backend %s, relative difference %.3g > %g" % (
+                    where, e, k.replace("vs_", "vs "), r[k], RTOL)
+                log(msg)
+                problems.append(msg)
+    return res_row
+
+
+def main(argv):
+    parad, out, runs, python = argv[0], argv[1], int(argv[2]), argv[3]
+    before = os.environ.get("PARAD_BEFORE") or None
+    threads = os.cpu_count()
+    started = time.time()
+    with open("/proc/loadavg") as f:
+        load_before = " ".join(f.read().split()[:3])
+    base_env = dict(os.environ)
+    base_env.pop("PARAD_THREADS", None)
+    only = os.environ.get("ONLY", "").split()
+    results, problems, peer_info = [], [], {}
+    for row in load_rows():
+        if only and row["input"] not in only and row["dir"] not in only:
+            continue
+        results.append(measure_row(row, parad, before, out, runs, python, threads, base_env,
+                                   problems, peer_info))
+    meta = machine_info(parad, python, peer_info, runs, threads, before, load_before, time.time() - started)
+    with open(os.path.join(out, "results.json"), "w") as f:
+        json.dump({"meta": meta, "rows": results, "problems": problems}, f, indent=1)
+    report(meta, results, problems)
+    return 0
+
+
+def machine_info(parad, python, peer_info, runs, threads, before, load_before, secs):
+    def first_line(cmd):
+        rc, o, _, _ = run(cmd)
+        return o.strip().split("\n")[0] if rc == 0 else "?"
     cpu = "?"
-    try:
-        with open("/proc/cpuinfo") as f:
-            m = re.search(r"model name\s*:\s*(.*)", f.read())
-            cpu = m.group(1) if m else "?"
-    except OSError:
-        pass
-    try:
-        with open("/proc/loadavg") as f:
-            load = " ".join(f.read().split()[:3])
-    except OSError:
-        load = "?"
+    with open("/proc/cpuinfo") as f:
+        m = re.search(r"model name\s*:\s*(.*)", f.read())
+        cpu = m.group(1) if m else cpu
+    with open("/proc/meminfo") as f:
+        mem = int(re.search(r"MemTotal:\s*(\d+)", f.read()).group(1)) * 1024
+    with open("/proc/loadavg") as f:
+        load_after = " ".join(f.read().split()[:3])
+    commit = first_line(["git", "-C", bench_dir, "log", "-1", "--format=%h %s"])
+    dirty = first_line(["git", "-C", bench_dir, "status", "--porcelain", "--untracked-files=no"])
+    return {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M"),
+            "secs": secs, "cpu": cpu, "nproc": os.cpu_count(), "memory": fmt_bytes(mem),
+            "platform": platform.platform(), "load_before": load_before, "load_after": load_after,
+            "commit": commit[:90] + (" (with local changes)" if dirty not in ("", "?") else ""),
+            "rustc": first_line(["rustc", "--version"]), "cc": first_line(["cc", "--version"]),
+            "parad": first_line([parad, "--version"]), "peers": peer_info, "runs": runs,
+            "threads": threads, "before": os.path.basename(before) if before else None,
+            "python": first_line([python, "--version"]) if python != "none" else None}
+
+
+def best_peer(r):
+    ts = [(r.get(s), s) for s in PEERS if r.get(s) is not None]
+    return min(ts) if ts else (None, None)
+
+
+def report(meta, results, problems):
+    p = print
+    peers = meta["peers"]
     p("# Benchmark results\n")
-    p("Written by `benchmarks/run.sh` (see benchmarks/README.md); do not edit by hand.\n")
-    p("- date: %s UTC; the whole run took %.0f s" % (
-        datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M"), secs))
-    p("- machine: %s, `nproc` = %d, %s" % (cpu, os.cpu_count(), platform.platform()))
-    p("- load average (1, 5, 15 min) right after the run: %s (other jobs may share the machine; "
-      "times vary by tens of percent between runs)" % load)
-    p("- parad: commit %s%s, %s" % (commit.strip()[:90], " (with local changes)" if dirty.strip() else "",
-                                    ver.strip()))
-    if jax_info and "jax" in jax_info:
-        p("- JAX %s (Python %s, jit, float64), devices: %s" % (
-            jax_info["jax"], jax_info["python"], ", ".join(jax_info["devices"])))
-    else:
-        p("- JAX: not installed%s" % (" (%s)" % jax_info["missing"] if jax_info else ""))
-    p("- timings: median of %d runs after one warm-up run (`parad bench --json`: one call of the "
-      "entry point on data in memory; JAX: one call of the jitted function, compilation excluded). "
-      "The interpreter gets fewer runs where one run takes over 5 s, and is skipped where the "
-      "estimate (its time on a reduced input, scaled linearly) exceeds %d s." % (runs, INTERP_LIMIT_S))
-    p("- compile: the C compiler's time for the program's library (all its entry points), "
-      "from an empty `PARAD_CACHE_DIR` (cold) and on the next run (cached, loading the library)\n")
-    p("| benchmark | dataset | entry | C, 2 threads | C, 1 thread | interpreter | JAX | "
-      "C ÷ interp | C ÷ JAX | compile cold | compile cached |")
-    p("|---|---|---|---|---|---|---|---|---|---|---|")
+    p("Written by `benchmarks/run.sh` (see benchmarks/README.md) in one run; do not edit by hand.\n")
+    p("- date: %s UTC; the whole run took %.0f s" % (meta["date"], meta["secs"]))
+    p("- machine: %s, `nproc` = %d, %s memory, %s" % (meta["cpu"], meta["nproc"], meta["memory"], meta["platform"]))
+    p("- load average (1, 5, 15 min) before the run: %s; after it: %s (other jobs may share the "
+      "machine; times vary by tens of percent between runs, so compare only figures of one run)"
+      % (meta["load_before"], meta["load_after"]))
+    p("- parad: commit %s; %s; C compiler %s" % (meta["commit"], meta["rustc"], meta["cc"]))
+    for s in PEERS:
+        info = peers.get(s)
+        if info and "version" in info:
+            p("- %s %s (%s, float64), devices: %s" % (
+                PEER_NAMES[s], info["version"], meta["python"],
+                "jit" if s == "jax" else "eager with autograd", ", ".join(info["devices"])))
+        else:
+            p("- %s: not installed%s" % (PEER_NAMES[s], " (%s)" % info["missing"] if info else ""))
+    p("- timings: median of %d runs after one warm-up run, all on the same inputs: parad's C backend "
+      "with %d threads (`parad bench --json`: one call of the entry point on data in memory), JAX "
+      "(one call of the jitted function; compilation is in the warm-up run), PyTorch (one call)."
+      % (meta["runs"], meta["threads"]))
+    p("- compile: the C compiler's time for the program's library (all its entry points, from an "
+      "empty cache); parad's front end and code generation are not included\n")
+    p("![gradient times](results.png)\n")
+    p("## Times\n")
+    p("| benchmark | dataset | entry | parad | JAX | PyTorch | parad ÷ JAX | parad ÷ PyTorch | "
+      "parad peak memory | compile |")
+    p("|---|---|---|---|---|---|---|---|---|---|")
     for row in results:
         for i, (e, r) in enumerate(row["entries"].items()):
-            if "interp_skipped" in r:
-                interp = "skipped (too slow, ≈%s)" % fmt_us(r["interp_skipped"])
-            else:
-                interp = fmt_us(r.get("interp"))
-                if r.get("interp") is not None and r.get("interp_runs", runs) != runs:
-                    interp += " (%d runs)" % r["interp_runs"]
-            cold = "%.2f s" % row["compile_cold"] if i == 0 and "compile_cold" in row else ""
-            cached = "%.3f s" % row["compile_cached"] if i == 0 and "compile_cached" in row else ""
-            p("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-                row["name"] if i == 0 else "", row["shown"] if i == 0 else "", e,
-                fmt_us(r.get("c2")), fmt_us(r.get("c1")), interp, fmt_us(r.get("jax")),
-                fmt_ratio(r.get("c2"), r.get("interp")), fmt_ratio(r.get("c2"), r.get("jax")),
-                cold, cached))
-    p("\nRatios are times (C with 2 threads ÷ the other): below 1, the C backend is faster. "
-      "GMM `gradient` is w.r.t. alpha, mu and icf; LSTM `gradient` w.r.t. the main and extra "
-      "parameters; k-means `gradient` w.r.t. the centres, and `newton_step` computes the gradient "
-      "and the Hessian diagonal (jvp of vjp) and takes one Newton step; matmul `gradient` is `vjp` "
-      "of the product w.r.t. both factors.\n")
-    p("\n## AD overhead and memory\n")
-    p("Each derivative's time and peak memory (the most bytes of arrays the generated code held "
-      "at once in one call, inputs it copies included) divided by those of the row's first entry "
-      "point (the primal), all with the C backend and 2 threads%s.\n" % (
-          "; `before` is `PARAD_BEFORE` (`%s`) on the same data in the same run"
-          % os.path.basename(before) if before else ""))
-    head = "| benchmark | dataset | entry | time | ÷ primal | peak memory | ÷ primal |"
-    if before:
-        head += " before: time | ÷ primal | peak memory | after ÷ before (time) |"
-    p(head)
-    p("|---" * (head.count("|") - 1) + "|")
+            cells = [row["name"] if i == 0 else "", row["dataset"] if i == 0 else "", "`%s`" % e]
+            cells += [fmt_us(r.get("parad"))] + [peer_cell(peers, s, r) for s in PEERS]
+            cells += [fmt_ratio(r.get("parad"), r.get(s)) for s in PEERS]
+            cells += [fmt_bytes(r.get("parad_peak")),
+                      "%.2f s" % row["compile_s"] if i == 0 and row.get("compile_s") is not None else ""]
+            p("| " + " | ".join(cells) + " |")
+    p("\nRatios are times, parad ÷ the peer: below 1, parad is faster. What the entries compute:\n")
+    seen = set()
+    for row in results:
+        if row.get("note") and row["name"] not in seen:
+            seen.add(row["name"])
+            p("- %s: %s" % (row["name"], row["note"]))
+    p("\n## AD overhead\n")
+    p("Each derivative's time divided by its row's primal (first entry) time, for each system; "
+      "parad's peak memory (the most bytes of arrays the generated code held at once in one call) "
+      "likewise. The last column is seed 001's Table 1 (sequential CPU, the largest ADBench "
+      "datasets: Futhark / Tapenade / hand-written), for comparison of ratios only.\n")
+    head = ["benchmark", "dataset", "entry", "parad", "JAX", "PyTorch", "parad memory"]
+    if meta["before"]:
+        head += ["before (`%s`): time ÷ primal" % meta["before"], "parad ÷ before (time)"]
+    head += ["paper: Futhark / Tapenade / manual"]
+    p("| " + " | ".join(head) + " |")
+    p("|---" * len(head) + "|")
     for row in results:
         es = list(row["entries"].items())
         prim = es[0][1]
-        for i, (e, r) in enumerate(es):
-            line = "| %s | %s | %s | %s | %s | %s | %s |" % (
-                row["name"] if i == 0 else "", row["shown"] if i == 0 else "", e,
-                fmt_us(r.get("c2")), fmt_ratio(r.get("c2"), prim.get("c2")) if i else "",
-                fmt_bytes(r.get("c2_peak")), fmt_ratio(r.get("c2_peak"), prim.get("c2_peak")) if i else "")
-            if before:
-                line += " %s | %s | %s | %s |" % (
-                    fmt_us(r.get("before")), fmt_ratio(r.get("before"), prim.get("before")) if i else "",
-                    fmt_bytes(r.get("before_peak")), fmt_ratio(r.get("c2"), r.get("before")))
-            p(line)
-    p("")
-    p("## Correctness\n")
-    p("The C backend's results (2 threads, `parad run -b`) against the interpreter's, the "
-      "reference files of the data folder, and JAX's: the largest absolute difference divided by "
-      "the largest magnitude of the other result; required ≤ %g.\n" % RTOL)
-    p("| benchmark | dataset | entry | C vs interpreter | C vs reference | C vs JAX |")
-    p("|---|---|---|---|---|---|")
-
-    def cell(r, k):
-        v = r.get(k)
-        if r.get("c_error"):
-            return "C failed"
-        if v is None:
-            return "—"
-        s = "%.1e" % v
-        if k == "vs_interp" and r.get("vs_interp_small"):
-            s += " (on `%s`)" % r["vs_interp_small"]
-        if k == "vs_ref":
-            s += " (`%s`)" % r["ref"]
-        return s if v <= RTOL else "**MISMATCH %s**" % s
+        for i, (e, r) in enumerate(es[1:]):
+            cells = [row["name"] if i == 0 else "", row["dataset"] if i == 0 else "", "`%s`" % e]
+            cells += [fmt_ratio(r.get(s), prim.get(s)) for s in ["parad"] + PEERS]
+            cells += [fmt_ratio(r.get("parad_peak"), prim.get("parad_peak"))]
+            if meta["before"]:
+                cells += [fmt_ratio(r.get("before"), prim.get("before")), fmt_ratio(r.get("parad"), r.get("before"))]
+            paper = PAPER_OVERHEAD.get(row["name"])
+            cells += ["%g / %g / %g" % paper if paper and i == 0 else ""]
+            p("| " + " | ".join(cells) + " |")
+    p("\n## Where parad is slower than the best peer\n")
+    slower = []
+    for row in results:
+        for e, r in row["entries"].items():
+            t, s = best_peer(r)
+            if t is not None and r.get("parad") is not None and r["parad"] > t:
+                slower.append("- %s %s `%s`: parad %s, %s %s (%.2f×)" % (
+                    row["name"], row["dataset"], e, fmt_us(r["parad"]), PEER_NAMES[s], fmt_us(t), r["parad"] / t))
+    p("\n".join(slower) if slower else "None.")
+    p("\n## Correctness\n")
+    p("The C backend's results (`parad run -b`) against the interpreter's on the row's small check "
+      "input, the data folder's reference outputs, and the peers' results on the timed input: the "
+      "largest absolute difference divided by the largest magnitude of the other result; "
+      "required ≤ %g.\n" % RTOL)
+    p("| benchmark | dataset | entry | C vs interpreter | C vs reference | C vs JAX | C vs PyTorch |")
+    p("|---|---|---|---|---|---|---|")
     for row in results:
         for i, (e, r) in enumerate(row["entries"].items()):
-            p("| %s | %s | %s | %s | %s | %s |" % (
-                row["name"] if i == 0 else "", row["shown"] if i == 0 else "", e,
-                cell(r, "vs_interp"), cell(r, "vs_ref"), cell(r, "vs_jax")))
-    test_log = os.path.join(os.path.dirname(os.path.abspath(sys.argv[0])), "..", "data", "test.log")
+            p("| %s | %s | `%s` | %s | %s | %s | %s |" % (
+                row["name"] if i == 0 else "", row["dataset"] if i == 0 else "", e,
+                cell(r, "vs_interp"), cell(r, "vs_ref"), cell(r, "vs_jax"), cell(r, "vs_torch")))
+    test_log = os.path.join(bench_dir, "data", "test.log")
     if os.path.exists(test_log):
-        p("\n`parad test` on the benchmark programs (their test blocks: small instances against "
-          "reference values, the ADBench LSTM reference, GMM finite-difference checks, random matrices):\n")
+        p("\n`parad test` on the benchmark programs (their test blocks):\n")
         with open(test_log) as f:
             for line in f:
                 if line.startswith("##"):
@@ -430,6 +399,27 @@ def report(results, problems, jax_info, runs, parad, before, secs):
             p("- " + pr.replace(root, "").replace("\n", " ⏎ ")[:3000])
     else:
         p("None: every entry point compiled, ran and agreed.")
+
+
+def peer_cell(peers, system, r):
+    if r.get(system) is not None:
+        return fmt_us(r[system])
+    if r.get(system + "_failed"):
+        return "failed"
+    info = peers.get(system)
+    return "not installed" if info is None or "missing" in info else "—"
+
+
+def cell(r, k):
+    if r.get("c_error"):
+        return "C failed"
+    v = r.get(k)
+    if v is None:
+        return "—"
+    s = "%.1e" % v
+    if k == "vs_ref":
+        s += " (`%s`)" % r["ref"]
+    return s if v <= RTOL else "**MISMATCH %s**" % s
 
 
 if __name__ == "__main__":

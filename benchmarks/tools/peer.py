@@ -89,11 +89,18 @@ def main(argv):
     except ImportError as ex:
         print("%s is not installed: %s" % (system, ex), file=sys.stderr)
         return 3
+    if not os.path.exists(peers_py):
+        print("no peer versions: %s does not exist" % peers_py, file=sys.stderr)
+        return 4
     spec = importlib.util.spec_from_file_location("peers", peers_py)
     peers = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(peers)
     values = [np.array(v).reshape(shape) if shape else v for v, shape in futvalues.read_file(inp)]
-    fns = getattr(peers, system.upper())[key](values)
+    makers = getattr(peers, system.upper(), {})
+    if key not in makers:
+        print("%s defines no %s version of %r" % (peers_py, system, key), file=sys.stderr)
+        return 4
+    fns = makers[key](values)
     stem = os.path.splitext(os.path.basename(inp))[0]
     result = dict(info, system=system, python=platform.python_version(), entries={})
     for e in entries:

@@ -728,3 +728,41 @@ fn printed_ir_errors_are_located_in_the_file() {
     assert_eq!(code(&o), 1, "{}", stderr(&o));
     assert!(stderr(&o).contains("oob.pir:4:"), "{}", stderr(&o));
 }
+
+/// The test blocks of the benchmark programs (`benchmarks/*/*.fut`) pass on
+/// both backends, except the programs whose test blocks read inputs that
+/// `benchmarks/run.sh` converts from the data folder into the git-ignored
+/// `benchmarks/data/` (those run in the benchmark harness).
+#[test]
+fn benchmark_programs_pass() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../benchmarks");
+    let Ok(dirs) = std::fs::read_dir(&root) else {
+        return;
+    };
+    let mut files: Vec<PathBuf> = dirs
+        .flatten()
+        .filter(|d| d.path().join("bench.json").exists())
+        .flat_map(|d| std::fs::read_dir(d.path()).unwrap().flatten())
+        .map(|f| f.path())
+        .filter(|f| f.extension().is_some_and(|e| e == "fut"))
+        .filter(|f| {
+            !std::fs::read_to_string(f)
+                .unwrap()
+                .contains("@ ../data/")
+        })
+        .collect();
+    files.sort();
+    let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("parad-cache-benchmarks");
+    for backend in ["interp", "c"] {
+        let o = Command::new(env!("CARGO_BIN_EXE_parad"))
+            .args(["test", "--backend", backend])
+            .args(&files)
+            .env("PARAD_CACHE_DIR", &cache)
+            .output()
+            .unwrap();
+        no_panic(&o);
+        let out = stdout(&o);
+        assert_eq!(code(&o), 0, "{backend}: {out}\n{}", stderr(&o));
+        assert!(out.lines().last().unwrap_or("").contains(" 0 failed"), "{out}");
+    }
+}

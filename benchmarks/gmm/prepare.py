@@ -9,21 +9,23 @@ the six arguments of benchmarks/gmm/gmm.fut's entry points:
 
 Commands:
 
-    adbench.py gmm IN OUT [--text] [--replicate N]
+    prepare.py gmm IN OUT [--text] [--replicate N]
         Convert one GMM file (IN may be gzipped). Binary output unless
         --text. 2.5M-style files hold a single point: --replicate N
         repeats it N times (without it, one point is used).
 
-    adbench.py gmm-ref D K F_TXT J_TXT OUT_F OUT_J
+    prepare.py gmm-ref D K F_TXT J_TXT OUT_F OUT_J
         Turn ADBench's plain-number references (test.F.txt, test.J.txt:
         the objective and the flattened gradient alpha, mu, icf) into
         Futhark text values: one f64, and three arrays [K], [K][d], [K][m].
 
-    adbench.py prepare DATA_DIR OUT_DIR [NAME...]
+    prepare.py prepare DATA_DIR OUT_DIR [NAME...]
         Make the benchmark datasets used by benchmarks/gmm/gmm.fut in
         OUT_DIR. NAME is e.g. d2_K10_1k or d10_K5_10k (default: the
         names listed in DEFAULT_SETS). References (.F, .J) are copied or
-        converted where they exist.
+        converted where they exist. Also writes gmm_d32_K200_10k_n2.in
+        (its first 2 points), the input on which the harness compares
+        the C backend with the interpreter.
 """
 
 import gzip
@@ -32,7 +34,7 @@ import shutil
 import struct
 import sys
 
-DEFAULT_SETS = ["d2_K10_1k", "d10_K5_1k"]
+DEFAULT_SETS = ["d2_K10_1k", "d10_K5_1k", "d32_K200_10k"]
 
 
 def open_maybe_gz(path):
@@ -146,7 +148,7 @@ def gmm_ref(d, k, f_txt, j_txt, out_f, out_j):
     write_values(out_j, [(da, "f64"), (dmu, "f64"), (dq, "f64")], True)
 
 
-def prepare(data_dir, out_dir, names):
+def prepare(data_dir, out_dir, names=DEFAULT_SETS):
     gmm_dir = os.path.join(data_dir, "adbench", "gmm")
     os.makedirs(out_dir, exist_ok=True)
     # the ADBench unit-test instance
@@ -167,6 +169,11 @@ def prepare(data_dir, out_dir, names):
             if os.path.exists(ref):
                 shutil.copyfile(ref, os.path.join(out_dir, "gmm_%s.%s" % (name, ext)))
         print("prepared %s" % dst)
+    big = os.path.join(out_dir, "gmm_d32_K200_10k.in")
+    small = os.path.join(out_dir, "gmm_d32_K200_10k_n2.in")
+    if os.path.exists(big) and not (os.path.exists(small) and os.path.getmtime(small) >= os.path.getmtime(big)):
+        alphas, means, icf, x, gamma, wm = read_gmm(os.path.join(gmm_dir, "10k", "gmm_d32_K200.txt"))[2:]
+        write_values(small, gmm_values((0, 0, alphas, means, icf, x[:2], gamma, wm)), False)
 
 
 def mtime(path):
