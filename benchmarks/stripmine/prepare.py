@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Generated inputs of the Lorenz-96 strip-mining benchmark (stdlib only).
+
+    python3 prepare.py DATA_DIR OUT_DIR     (DATA_DIR is not read)
+    python3 prepare.py --tests              (rewrites tests/small.in)
+
+Each input holds x0 [d]f64, F f64, dt f64, T i64: the initial state is
+the equilibrium x = F plus a uniform perturbation in [-0.5, 0.5), with
+F = 4 (where the system is still chaotic, though its derivatives over
+the horizons used here, T dt = 2 to 4, grow only a thousandfold, so
+rounding differences stay far below the 1e-8 agreement wanted).
+"""
+
+import array
+import os
+import random
+import struct
+import sys
+
+here = os.path.dirname(os.path.abspath(__file__))
+
+# stem: (seed, d, F, dt, T)
+INPUTS = {
+    "lorenz96_d4000_t1000": (9601, 4000, 4.0, 0.004, 1000),
+    "lorenz96_small": (9602, 64, 4.0, 0.01, 400),
+}
+TEST_INPUT = (9603, 40, 4.0, 0.01, 200)
+
+
+def value(ty, dims, flat):
+    a = array.array({"f64": "d", "i64": "q"}[ty], flat)
+    if sys.byteorder != "little":
+        a.byteswap()
+    return (b"b" + bytes([2, len(dims)]) + (" " + ty).encode()
+            + b"".join(struct.pack("<Q", x) for x in dims) + a.tobytes())
+
+
+def write_input(path, params):
+    seed, d, f, dt, t = params
+    rng = random.Random(seed)
+    x0 = [f + rng.uniform(-0.5, 0.5) for _ in range(d)]
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as out:
+        out.write(value("f64", [d], x0))
+        out.write(value("f64", [], [f]))
+        out.write(value("f64", [], [dt]))
+        out.write(value("i64", [], [t]))
+    os.replace(tmp, path)
+
+
+def prepare(data_dir, out_dir):
+    os.makedirs(out_dir, exist_ok=True)
+    src = os.path.abspath(__file__)
+    for stem, params in INPUTS.items():
+        path = os.path.join(out_dir, stem + ".in")
+        if os.path.exists(path) and os.path.getmtime(path) >= os.path.getmtime(src):
+            continue
+        write_input(path, params)
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--tests"]:
+        write_input(os.path.join(here, "tests", "small.in"), TEST_INPUT)
+    else:
+        prepare(sys.argv[1], sys.argv[2])
