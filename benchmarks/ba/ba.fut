@@ -40,7 +40,8 @@
 -- camera, point, weight and feature that are replicated (n cameras, m
 -- points, p observations (k mod n, k mod m)). tests/ holds ADBench's unit
 -- test instance (test.txt, n = 2, m = 10, p = 10) with its expected
--- objective and Jacobian values, and a small generated instance with
+-- objective and Jacobian values (tests/test_ref.in: the input followed by
+-- both, for matches_reference's tight comparison), and a small generated instance with
 -- distinct cameras and points (tests/small.in) for the derivative checks.
 -- ==
 -- entry: objective
@@ -52,6 +53,8 @@
 -- input @ tests/test.in output { true }
 -- entry: modes_agree
 -- input @ tests/small.in output { true }
+-- entry: matches_reference
+-- input @ tests/test_ref.in output { true }
 
 type v3 = (f64, f64, f64)
 
@@ -158,3 +161,18 @@ entry modes_agree [n] [m] [p] (cams: [n][11]f64) (xs: [m][3]f64) (w: [p]f64)
   let (a, da) = jacobian cams xs w obs feats
   let (b, db) = jacobian_fwd cams xs w obs feats
   in rel_err (flatten_3d a) (flatten_3d b) <= 1e-12 && rel_err da db <= 1e-12
+
+-- The objective and both Jacobians agree with expected values (ADBench's
+-- unit test: er, ew its objective, ej, edw its Jacobian's CSR values) to
+-- 1e-12 relative, much tighter than the test tool's comparison.
+entry matches_reference [n] [m] [p] (cams: [n][11]f64) (xs: [m][3]f64) (w: [p]f64)
+                                    (obs: [p][2]i64) (feats: [p][2]f64)
+                                    (er: [p][2]f64) (ew: [p]f64) (ej: [p][2][15]f64) (edw: [p]f64)
+                                    : bool =
+  let (r, rw) = objective cams xs w obs feats
+  let (a, da) = jacobian cams xs w obs feats
+  let (b, db) = jacobian_fwd cams xs w obs feats
+  let tol = 1e-12
+  in rel_err (flatten r) (flatten er) <= tol && rel_err rw ew <= tol
+     && rel_err (flatten_3d a) (flatten_3d ej) <= tol && rel_err da edw <= tol
+     && rel_err (flatten_3d b) (flatten_3d ej) <= tol && rel_err db edw <= tol

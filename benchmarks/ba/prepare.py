@@ -20,7 +20,8 @@ Written to OUT_DIR:
 tests/ (committed): test.in, test.F, test.J from ADBench's unit test instance
 adbench/ba/test.txt and its expected values (test.J: the CSR values of the
 30 x 62 Jacobian, which in ADBench's row-major order are the [10][2][15]
-dense blocks and the [10] weight-row values), and small.in.
+dense blocks and the [10] weight-row values), test_ref.in (test.in, test.F
+and test.J one after another) and small.in.
 """
 
 import array
@@ -151,8 +152,10 @@ def prepare(data_dir, out_dir):
 def prepare_tests(data_dir):
     tests = os.path.join(here, "tests")
     os.makedirs(tests, exist_ok=True)
-    write(os.path.join(tests, "test.in"), replicated(os.path.join(data_dir, "adbench", "ba", "test.txt")))
+    inp = replicated(os.path.join(data_dir, "adbench", "ba", "test.txt"))
+    write(os.path.join(tests, "test.in"), inp)
     F, J = test_refs(data_dir)
+    write(os.path.join(tests, "test_ref.in"), inp + F + J)
     write(os.path.join(tests, "test.F"), F)
     write(os.path.join(tests, "test.J"), J)
     write(os.path.join(tests, "small.in"), small(data_dir))
