@@ -4,6 +4,7 @@ run, checks that the results agree, and prints RESULTS.md. Called by
 run.sh, which prepares the data first (see benchmarks/README.md).
 
     harness.py PARAD OUT_DIR RUNS PYTHON|none > RESULTS.md
+    harness.py --report OUT_DIR/results.json > RESULTS.md    (no measuring)
 
 The rows come from the `bench.json` of each benchmark folder (ORDER first,
 then the others by name). Progress goes to stderr; the measurements go to
@@ -246,6 +247,11 @@ def measure_row(row, parad, before, out, runs, python, threads, base_env, proble
 
 
 def main(argv):
+    if argv[0] == "--report":
+        with open(argv[1]) as f:
+            res = json.load(f)
+        report(res["meta"], res["rows"], res["problems"])
+        return 0
     parad, out, runs, python = argv[0], argv[1], int(argv[2]), argv[3]
     before = os.environ.get("PARAD_BEFORE") or None
     threads = os.cpu_count()
@@ -311,7 +317,7 @@ def report(meta, results, problems):
     for s in PEERS:
         info = peers.get(s)
         if info and "version" in info:
-            p("- %s %s (%s, float64), devices: %s" % (
+            p("- %s %s (%s, %s, float64), devices: %s" % (
                 PEER_NAMES[s], info["version"], meta["python"],
                 "jit" if s == "jax" else "eager with autograd", ", ".join(info["devices"])))
         else:
