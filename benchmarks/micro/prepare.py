@@ -37,7 +37,7 @@ import futvalues  # noqa: E402
 SEED = 20261124
 N = 4_000_000           # elements of the reduce, scan, hist and map inputs
 K = N // 2              # values written by scatter
-N_HIST_GENERIC = 1_000_000  # values of the generic histogram (its vjp sorts them)
+N_HIST_GENERIC = 500_000    # values of the generic histogram (its vjp sorts them)
 BINS_MANY = 100_000     # bins of hist min / hist generic, table of map_free
 BINS_FEW = 1_000        # bins of hist +
 STRIDE = 6_700_417      # scatter positions (STRIDE·i + 1) mod N
