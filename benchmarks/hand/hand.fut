@@ -42,12 +42,21 @@
 -- with the 26 unit directions of theta, plus, for complicated, two
 -- directions that set every u_i0 (resp. every u_i1) to 1 at once, which
 -- gives the packed u rows directly because of that block-diagonal
--- structure. The `*_jacobian_vjp` entries compute the same matrices in
--- reverse mode: for each point, an `mjp` (three vjps sharing the primal)
--- of that point's three residuals w.r.t. theta (and its own u), which
--- redoes the bone transforms per point. Measured with the C backend on
--- 12800 points (2 cores, shared machine), the forward version is the
--- faster: see the numbers in the report of bench.json's rows.
+-- structure.
+--
+-- The `*_jacobian_vjp` entries compute the same matrices in reverse mode:
+-- for each point, three vjps (one per coordinate of its residual) w.r.t.
+-- theta (and its own u), which redo the bone transforms per point.
+-- Forward mode is much the faster here (few parameters, many residuals):
+-- with the C backend on 12800 points (2 cores, shared machine), simple
+-- 32 ms (jmp) against 1.0 s (vjps), complicated 97 ms against 1.3 s.
+--
+-- futhark-ad's references for simple_small/hand1_t26_c100 (prepare.py
+-- copies them as hand_simple_c100.{F,J}) differ from these residuals and
+-- this Jacobian by up to 9e-7 (absolute, about 1e-6 relative), while
+-- ADBench's own unit-test values below are matched to 1e-16: those
+-- references come from slightly different inputs, so they are not used
+-- as expectations.
 --
 -- Test data in tests/ (made by `prepare.py --tests`): ADBench's two unit
 -- test instances, with the model cut down to the vertices they use, and
