@@ -573,30 +573,24 @@ impl Printer {
                 mem,
                 shape,
             } => {
-                let t = ctype(*elem);
                 indent(out, d);
                 if let Some(v) = var {
+                    let t = ctype(*elem);
                     let _ = writeln!(out, "{t} {} = *(const {t} *)args[{k}].data;", name(*v));
                     return;
                 }
                 let mem = mem.expect("an array input has memory");
-                let mut n = String::from("(i64)1");
                 for (j, s) in shape.iter().enumerate() {
                     let _ = write!(out, "i64 {} = args[{k}].shape[{j}]; ", name(*s));
-                    n = format!("{n} * {}", name(*s));
                 }
                 out.push('\n');
                 indent(out, d);
+                // The caller's array is borrowed, not copied: the call
+                // never writes to it (an in-place update finds the block
+                // not unique and copies it first) and returns copies.
                 let _ = writeln!(
                     out,
-                    "if (pmem_alloc_n(&{m}, {n}, sizeof({t}))) {{ parad_error(ctx, -1, \"Out of memory: cannot copy argument {k1}\"); goto cleanup; }}",
-                    m = name(mem),
-                    k1 = k + 1
-                );
-                indent(out, d);
-                let _ = writeln!(
-                    out,
-                    "if ({n} > 0) memcpy({}.data, args[{k}].data, (size_t)({n}) * sizeof({t}));",
+                    "{} = (pmem){{(unsigned char *)args[{k}].data, NULL}};",
                     name(mem)
                 );
             }

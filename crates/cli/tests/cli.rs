@@ -745,11 +745,7 @@ fn benchmark_programs_pass() {
         .flat_map(|d| std::fs::read_dir(d.path()).unwrap().flatten())
         .map(|f| f.path())
         .filter(|f| f.extension().is_some_and(|e| e == "fut"))
-        .filter(|f| {
-            !std::fs::read_to_string(f)
-                .unwrap()
-                .contains("@ ../data/")
-        })
+        .filter(|f| !std::fs::read_to_string(f).unwrap().contains("@ ../data/"))
         .collect();
     files.sort();
     let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("parad-cache-benchmarks");
@@ -763,6 +759,9 @@ fn benchmark_programs_pass() {
         no_panic(&o);
         let out = stdout(&o);
         assert_eq!(code(&o), 0, "{backend}: {out}\n{}", stderr(&o));
-        assert!(out.lines().last().unwrap_or("").contains(" 0 failed"), "{out}");
+        assert!(
+            out.lines().last().unwrap_or("").contains(" 0 failed"),
+            "{out}"
+        );
     }
 }

@@ -253,7 +253,9 @@ pub enum Code {
         args: Vec<ErrorArg>,
     },
     /// Reads argument `k` of the entry point: scalars into `var`; arrays
-    /// into a fresh block `mem` (a copy) and their shape into `shape`.
+    /// into `mem`, which borrows the caller's data (never written: it is
+    /// not unique, so an update copies it first), and their shape into
+    /// `shape`.
     Input {
         k: usize,
         elem: PrimType,

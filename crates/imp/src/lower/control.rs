@@ -131,18 +131,26 @@ impl Lower {
 
     /// Stores results in merge variables; a block is moved when its
     /// variable was created after `fresh_from` (inside the branch or
-    /// iteration) and not already moved.
+    /// iteration) and not already moved. The results that share a block
+    /// are stored first, while the block is still in its variable.
     fn assign_results(&mut self, ms: &[Merge], vs: &[Val], fresh_from: u32) -> Result<()> {
         let mut moved = vec![];
-        for (m, v) in ms.iter().zip(vs) {
-            let take = match v {
-                Val::Array(a) => a.mem.id >= fresh_from && !moved.contains(&a.mem),
+        let takes: Vec<bool> = vs
+            .iter()
+            .map(|v| match v {
+                Val::Array(a) if a.mem.id >= fresh_from && !moved.contains(&a.mem) => {
+                    moved.push(a.mem);
+                    true
+                }
                 _ => false,
-            };
-            if let (true, Val::Array(a)) = (take, v) {
-                moved.push(a.mem);
+            })
+            .collect();
+        for pass in [false, true] {
+            for ((m, v), take) in ms.iter().zip(vs).zip(&takes) {
+                if *take == pass {
+                    self.assign_merge(m, v, pass)?;
+                }
             }
-            self.assign_merge(m, v, take)?;
         }
         Ok(())
     }
