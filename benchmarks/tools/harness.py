@@ -350,7 +350,7 @@ def report(meta, results, problems):
     p("\n## AD overhead\n")
     p("Each derivative's time divided by its row's primal (first entry) time, for each system; "
       "parad's peak memory (the most bytes of arrays the generated code held at once in one call) "
-      "likewise. The last column is seed 001's Table 1 (sequential CPU, the largest ADBench "
+      "likewise (the arrays it allocates; arguments are read in place). The last column is seed 001's Table 1 (sequential CPU, the largest ADBench "
       "datasets: Futhark / Tapenade / hand-written), for comparison of ratios only.\n")
     head = ["benchmark", "dataset", "entry", "parad", "JAX", "PyTorch", "parad memory"]
     if meta["before"]:
