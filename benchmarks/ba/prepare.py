@@ -28,28 +28,22 @@ import array
 import os
 import random
 import shutil
-import struct
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+import futvalues  # noqa: E402
 
 here = os.path.dirname(os.path.abspath(__file__))
 
 DATASETS = {"ba1": "ba1_n49_m7776_p31843", "ba8": "ba8_n88_m64298_p383937"}
 
 
-def value(ty, code, dims, flat):
-    a = array.array(code, flat)
-    if sys.byteorder != "little":
-        a.byteswap()
-    return (b"b" + bytes([2, len(dims)]) + (" " * (4 - len(ty)) + ty).encode()
-            + b"".join(struct.pack("<Q", d) for d in dims) + a.tobytes())
-
-
 def f64(dims, flat):
-    return value("f64", "d", dims, flat)
+    return futvalues.value("f64", dims, flat)
 
 
 def i64(dims, flat):
-    return value("i64", "q", dims, flat)
+    return futvalues.value("i64", dims, flat)
 
 
 def read_ba(path):

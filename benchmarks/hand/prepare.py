@@ -40,24 +40,14 @@ complicated.F, complicated.J (Futhark text; J transposed to
 hand_complicated.{F,J}.txt.
 """
 
-import array
 import gzip
 import os
 import shutil
-import struct
 import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "tools"))
 import futvalues  # noqa: E402
-
-
-def i64_value(dims, flat):
-    a = array.array("q", flat)
-    if sys.byteorder != "little":
-        a.byteswap()
-    return (b"b" + bytes([2, len(dims)]) + b" i64"
-            + b"".join(struct.pack("<Q", d) for d in dims) + a.tobytes())
 
 
 def open_text(path):
@@ -128,15 +118,15 @@ def encode(model, corr, pts, us, theta, complicated):
     nb = len(model["parents"])
     m = len(model["pos"])
     n = len(corr)
-    out = [i64_value([nb], model["parents"]),
+    out = [futvalues.value("i64", [nb], model["parents"]),
            futvalues.f64_value([nb, 4, 4], model["rel"]),
            futvalues.f64_value([nb, 4, 4], model["inv"]),
            futvalues.f64_value([m, nb], [w for row in model["weights"] for w in row]),
            futvalues.f64_value([m, 3], [x for p in model["pos"] for x in p])]
     if complicated:
         tris = model["tris"]
-        out.append(i64_value([len(tris), 3], [v for t in tris for v in t]))
-    out.append(i64_value([n], corr))
+        out.append(futvalues.value("i64", [len(tris), 3], [v for t in tris for v in t]))
+    out.append(futvalues.value("i64", [n], corr))
     out.append(futvalues.f64_value([n, 3], [x for p in pts for x in p]))
     out.append(futvalues.f64_value([len(theta)], theta))
     if complicated:

@@ -17,11 +17,12 @@ Each input file holds, in order: values [nnz]f64, column indices
 [nnz]i64 (sorted within a row), row offsets [n+1]i64, centres [k][d]f64.
 """
 
-import array
 import os
 import random
-import struct
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+import futvalues  # noqa: E402
 
 here = os.path.dirname(os.path.abspath(__file__))
 
@@ -31,15 +32,6 @@ INPUTS = {
     "kmeans_sparse_small": (20262, 1000, 1000, 5, 5, 25),
 }
 TEST_INPUT = (20263, 200, 100, 4, 2, 12)
-
-
-def value(ty, dims, flat):
-    code = {"f64": "d", "i64": "q"}[ty]
-    a = array.array(code, flat)
-    if sys.byteorder != "little":
-        a.byteswap()
-    return (b"b" + bytes([2, len(dims)]) + (" " + ty).encode()
-            + b"".join(struct.pack("<Q", x) for x in dims) + a.tobytes())
 
 
 def generate(seed, n, d, k, lo, hi):
@@ -91,10 +83,10 @@ def write_input(path, params):
     vals, cols, offs, centres = generate(seed, n, d, k, lo, hi)
     tmp = path + ".tmp"
     with open(tmp, "wb") as f:
-        f.write(value("f64", [len(vals)], vals))
-        f.write(value("i64", [len(cols)], cols))
-        f.write(value("i64", [len(offs)], offs))
-        f.write(value("f64", [k, d], centres))
+        f.write(futvalues.value("f64", [len(vals)], vals))
+        f.write(futvalues.value("i64", [len(cols)], cols))
+        f.write(futvalues.value("i64", [len(offs)], offs))
+        f.write(futvalues.value("f64", [k, d], centres))
     os.replace(tmp, path)
 
 

@@ -11,11 +11,12 @@ the horizons used here, T dt = 2 to 4, grow only a thousandfold, so
 rounding differences stay far below the 1e-8 agreement wanted).
 """
 
-import array
 import os
 import random
-import struct
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+import futvalues  # noqa: E402
 
 here = os.path.dirname(os.path.abspath(__file__))
 
@@ -27,24 +28,16 @@ INPUTS = {
 TEST_INPUT = (9603, 40, 4.0, 0.01, 200)
 
 
-def value(ty, dims, flat):
-    a = array.array({"f64": "d", "i64": "q"}[ty], flat)
-    if sys.byteorder != "little":
-        a.byteswap()
-    return (b"b" + bytes([2, len(dims)]) + (" " + ty).encode()
-            + b"".join(struct.pack("<Q", x) for x in dims) + a.tobytes())
-
-
 def write_input(path, params):
     seed, d, f, dt, t = params
     rng = random.Random(seed)
     x0 = [f + rng.uniform(-0.5, 0.5) for _ in range(d)]
     tmp = path + ".tmp"
     with open(tmp, "wb") as out:
-        out.write(value("f64", [d], x0))
-        out.write(value("f64", [], [f]))
-        out.write(value("f64", [], [dt]))
-        out.write(value("i64", [], [t]))
+        out.write(futvalues.value("f64", [d], x0))
+        out.write(futvalues.value("f64", [], [f]))
+        out.write(futvalues.value("f64", [], [dt]))
+        out.write(futvalues.value("i64", [], [t]))
     os.replace(tmp, path)
 
 

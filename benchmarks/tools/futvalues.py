@@ -75,9 +75,15 @@ def flatten(values):
     return flat
 
 
-def f64_value(dims, flat):
-    a = array.array("d", flat)
+def value(ty, dims, flat):
+    """One value of numeric type ty ("f64", "i64", ...) in Futhark's binary
+    format."""
+    a = array.array(_TYPES[ty], flat)
     if sys.byteorder != "little":
         a.byteswap()
-    return (b"b" + bytes([2, len(dims)]) + b" f64"
+    return (b"b" + bytes([2, len(dims)]) + (" " * (4 - len(ty)) + ty).encode()
             + b"".join(struct.pack("<Q", d) for d in dims) + a.tobytes())
+
+
+def f64_value(dims, flat):
+    return value("f64", dims, flat)
