@@ -3,14 +3,15 @@
 //! - `size(x, d)` is the `d`th dimension of `x`'s type where that is a
 //!   constant or a variable (the interpreter checks the dimensions of
 //!   every pattern and parameter when it binds them), or follows from
-//!   `x`'s definition (`iota`, `replicate`, `scratch`, `rearrange`).
+//!   `x`'s definition (`iota`, `replicate`, `scratch`, `rearrange`, and
+//!   a histogram's destination).
 //! - `iota(n, s, d)[i]` is `s + i*d` and `replicate(n, v)[i, …]` is
 //!   `v[…]`, when `0 <= i < n` is known (the rules would otherwise lose
 //!   the bounds check and its error).
 //! - `rearrange(p, x)[i…]`, fully indexed, is `x` indexed by the permuted
 //!   indices, and `x[i][j…]` is `x[i, j…]`: the same bounds are checked.
 
-use super::{with_exp, Ctx};
+use super::{canonical_exp, with_exp, Ctx};
 use parad_base::{IntType, PrimType};
 use parad_core::*;
 
@@ -33,8 +34,40 @@ pub fn size_known(ctx: &mut Ctx, s: &Stm) -> Option<Vec<Stm>> {
     let Exp::Basic(BasicOp::Size { arr, dim }) = &s.exp else {
         return None;
     };
-    let o = size_of(ctx, *arr, *dim)?;
+    let o = size_of(ctx, *arr, *dim).or_else(|| hist_size(ctx, *arr, *dim))?;
     Some(vec![with_exp(s, Exp::atom(o))])
+}
+
+/// The `d`th dimension of a histogram's result is its destination's: known,
+/// or a `size` of the destination computed earlier in scope (the histogram
+/// consumes the destination, so no new `size` of it may follow). Without
+/// this, a histogram kept only for its size (AD checks the adjoint's shape
+/// against the result's) would never be dead.
+fn hist_size(ctx: &Ctx, v: VName, d: usize) -> Option<Operand> {
+    let Some(Exp::Soac(Soac::Hist(h))) = ctx.defs.get(&v) else {
+        return None;
+    };
+    let [dest] = h.dests.as_slice() else {
+        return None;
+    };
+    // The destination, or the arrays it copies.
+    let mut arr = *dest;
+    loop {
+        if let Some(o) = size_of(ctx, arr, d) {
+            return Some(o);
+        }
+        let key = canonical_exp(&Exp::Basic(BasicOp::Size { arr, dim: d }));
+        if let Some((names, _)) = ctx.avail.get(&key) {
+            if let [n] = names.as_slice() {
+                return Some(Operand::Var(*n));
+            }
+        }
+        match ctx.def(arr)? {
+            BasicOp::Copy { arr: a, .. } => arr = *a,
+            BasicOp::Atom(Operand::Var(a)) => arr = *a,
+            _ => return None,
+        }
+    }
 }
 
 /// A single index `arr[i]` or the first index of `arr[i, …]`.

@@ -199,7 +199,8 @@ impl Facts {
 pub struct Ctx<'a> {
     pub names: &'a mut NameSource,
     facts: Facts,
-    /// Defining expressions of names bound by one-name statements.
+    /// Defining expressions of names bound by one-name statements (basic
+    /// operations and histograms).
     defs: FxHashMap<VName, Exp>,
     /// Types of names bound by statements and function parameters.
     types: FxHashMap<VName, Type>,
@@ -282,7 +283,7 @@ impl<'a> Ctx<'a> {
             self.types.insert(p.name, p.ty.clone());
         }
         if let [p] = s.pat.as_slice() {
-            if let Exp::Basic(_) = s.exp {
+            if let Exp::Basic(_) | Exp::Soac(Soac::Hist(_)) = s.exp {
                 self.defs.insert(p.name, s.exp.clone());
             }
         }
