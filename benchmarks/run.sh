@@ -41,18 +41,7 @@ python3 "$here/tools/prepare_all.py" "$data" "$out"
 
 echo "== correctness: parad test (interpreter and C backend)"
 : > "$out/test.log"
-progs=$(python3 -c '
-import json, os, sys
-d = sys.argv[1]
-seen = []
-for b in sorted(os.listdir(d)):
-    p = os.path.join(d, b, "bench.json")
-    if os.path.exists(p):
-        for r in json.load(open(p))["rows"]:
-            f = b + "/" + r["program"]
-            if f not in seen:
-                seen.append(f)
-print(" ".join(seen))' "$here")
+progs=$(python3 "$here/tools/harness.py" --programs)
 for b in interp c; do
   for p in $progs; do
     summary=$("$PARAD" test --backend "$b" "$here/$p" 2>&1 | tee -a "$out/test.log" | tail -1) || true

@@ -119,10 +119,6 @@ def test_refs(data_dir):
     return F, J
 
 
-def fresh(out, src):
-    return os.path.exists(out) and os.path.getmtime(out) >= os.path.getmtime(src)
-
-
 def write(path, data):
     with open(path, "wb") as f:
         f.write(data)
@@ -133,13 +129,13 @@ def prepare(data_dir, out_dir):
     ba = os.path.join(data_dir, "adbench", "ba")
     for stem, name in DATASETS.items():
         src, out = os.path.join(ba, name + ".txt"), os.path.join(out_dir, "ba_%s.in" % stem)
-        if not fresh(out, src):
+        if not futvalues.fresh(out, src):
             write(out, replicated(src))
     src, out = os.path.join(ba, DATASETS["ba1"] + ".F"), os.path.join(out_dir, "ba_ba1.F")
-    if not fresh(out, src):
+    if not futvalues.fresh(out, src):
         shutil.copyfile(src, out)
     src, out = os.path.join(ba, "test.txt"), os.path.join(out_dir, "ba_small.in")
-    if not fresh(out, src):
+    if not futvalues.fresh(out, src):
         write(out, small(data_dir))
 
 

@@ -34,6 +34,9 @@ import shutil
 import struct
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+import futvalues  # noqa: E402
+
 DEFAULT_SETS = ["d2_K10_1k", "d10_K5_1k", "d32_K200_10k"]
 
 
@@ -162,25 +165,19 @@ def prepare(data_dir, out_dir, names=DEFAULT_SETS):
         dk, size = name.rsplit("_", 1)
         src = os.path.join(gmm_dir, size, "gmm_%s.txt" % dk)
         dst = os.path.join(out_dir, "gmm_%s.in" % name)
-        if not (os.path.exists(dst) and os.path.getmtime(dst) >= mtime(src)):
-            write_values(dst, gmm_values(read_gmm(src)), False)
+        # the first 2 points of the 10k set: the input on which the C
+        # backend is compared with the interpreter
+        small = os.path.join(out_dir, "gmm_%s_n2.in" % name) if name == "d32_K200_10k" else None
+        if not (futvalues.fresh(dst, src) and (small is None or futvalues.fresh(small, src))):
+            d, k, alphas, means, icf, x, gamma, wm = read_gmm(src)
+            write_values(dst, gmm_values((d, k, alphas, means, icf, x, gamma, wm)), False)
+            if small:
+                write_values(small, gmm_values((d, k, alphas, means, icf, x[:2], gamma, wm)), False)
         for ext in ("F", "J"):
             ref = os.path.join(gmm_dir, size, "gmm_%s.%s" % (dk, ext))
             if os.path.exists(ref):
                 shutil.copyfile(ref, os.path.join(out_dir, "gmm_%s.%s" % (name, ext)))
         print("prepared %s" % dst)
-    big = os.path.join(out_dir, "gmm_d32_K200_10k.in")
-    small = os.path.join(out_dir, "gmm_d32_K200_10k_n2.in")
-    if os.path.exists(big) and not (os.path.exists(small) and os.path.getmtime(small) >= os.path.getmtime(big)):
-        alphas, means, icf, x, gamma, wm = read_gmm(os.path.join(gmm_dir, "10k", "gmm_d32_K200.txt"))[2:]
-        write_values(small, gmm_values((0, 0, alphas, means, icf, x[:2], gamma, wm)), False)
-
-
-def mtime(path):
-    for p in (path, path + ".gz"):
-        if os.path.exists(p):
-            return os.path.getmtime(p)
-    raise FileNotFoundError(path)
 
 
 def main(argv):

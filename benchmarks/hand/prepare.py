@@ -134,15 +134,10 @@ def encode(model, corr, pts, us, theta, complicated):
     return b"\n".join(out) + b"\n"
 
 
-def fresh(out, srcs):
-    return os.path.exists(out) and all(
-        os.path.getmtime(out) >= os.path.getmtime(s) for s in srcs)
-
-
 def convert(model_dir, inst, out, complicated):
     srcs = [source(inst)] + [os.path.join(model_dir, f)
                              for f in ("bones.txt", "vertices.txt", "triangles.txt")]
-    if fresh(out, srcs):
+    if futvalues.fresh(out, *srcs):
         return
     model = read_model(model_dir)
     corr, pts, us, theta = read_instance(inst, complicated)
@@ -152,7 +147,7 @@ def convert(model_dir, inst, out, complicated):
 
 
 def copy(src, out):
-    if not fresh(out, [src]):
+    if not futvalues.fresh(out, src):
         shutil.copyfile(src, out)
 
 

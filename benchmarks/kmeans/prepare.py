@@ -19,11 +19,8 @@ import struct
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+import futvalues  # noqa: E402
 from futvalues import f64_value as f64_array  # noqa: E402
-
-
-def fresh(out, src):
-    return os.path.exists(out) and os.path.getmtime(out) >= os.path.getmtime(src)
 
 
 def read_kmeans_points(path):
@@ -55,7 +52,7 @@ def prepare(data, out, small_n=5000, k=5):
     src = os.path.join(data, "kmeans", "kdd_cup.in.gz")
     dst = os.path.join(out, "kmeans_kdd_cup.in")
     small = os.path.join(out, "kmeans_small.in")
-    if fresh(dst, src) and fresh(small, src):
+    if futvalues.fresh(dst, src) and futvalues.fresh(small, src):
         return
     n, d, pts = read_kmeans_points(src)
     pts64 = array.array("d", pts)

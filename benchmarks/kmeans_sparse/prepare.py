@@ -92,12 +92,10 @@ def write_input(path, params):
 
 def prepare(data_dir, out_dir):
     os.makedirs(out_dir, exist_ok=True)
-    src = os.path.abspath(__file__)
     for stem, params in INPUTS.items():
         path = os.path.join(out_dir, stem + ".in")
-        if os.path.exists(path) and os.path.getmtime(path) >= os.path.getmtime(src):
-            continue
-        write_input(path, params)
+        if not futvalues.fresh(path, os.path.abspath(__file__)):
+            write_input(path, params)
 
 
 if __name__ == "__main__":

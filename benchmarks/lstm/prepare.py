@@ -18,11 +18,8 @@ import shutil
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+import futvalues  # noqa: E402
 from futvalues import f64_value as f64_array  # noqa: E402
-
-
-def fresh(out, src):
-    return os.path.exists(out) and os.path.getmtime(out) >= os.path.getmtime(src)
 
 
 def read_lstm(path):
@@ -48,18 +45,16 @@ def prepare(data, out, names=DEFAULT_SETS):
     for name in names:
         src = os.path.join(src_dir, "lstm_%s.txt" % name)
         dst = os.path.join(out, "lstm_%s.in" % name)
-        if not fresh(dst, src):
-            l, c, b, (main, extra, state, seq) = read_lstm(src)
-            with open(dst, "wb") as f:
-                f.write(f64_array([2 * l, 4 * b], main) + f64_array([3, b], extra)
-                        + f64_array([2 * l, b], state) + f64_array([c, b], seq))
-        if name == "l4_c4096":
-            small = os.path.join(out, "lstm_l4_c4096_c256.in")
-            if not fresh(small, src):
-                l, c, b, (main, extra, state, seq) = read_lstm(src)
-                with open(small, "wb") as f:
-                    f.write(f64_array([2 * l, 4 * b], main) + f64_array([3, b], extra)
-                            + f64_array([2 * l, b], state) + f64_array([256, b], seq[:256 * b]))
+        small = os.path.join(out, "lstm_l4_c4096_c256.in") if name == "l4_c4096" else None
+        if futvalues.fresh(dst, src) and (small is None or futvalues.fresh(small, src)):
+            continue
+        l, c, b, (main, extra, state, seq) = read_lstm(src)
+        params = f64_array([2 * l, 4 * b], main) + f64_array([3, b], extra) + f64_array([2 * l, b], state)
+        with open(dst, "wb") as f:
+            f.write(params + f64_array([c, b], seq))
+        if small:
+            with open(small, "wb") as f:
+                f.write(params + f64_array([256, b], seq[:256 * b]))
     for ext in ("F", "J"):
         ref = os.path.join(src_dir, "lstm_l2_c1024_d14.%s" % ext)
         if os.path.exists(ref):

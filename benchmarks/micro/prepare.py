@@ -222,17 +222,12 @@ class CheckGen(Gen):
 
 def prepare(data_dir, out_dir):
     os.makedirs(out_dir, exist_ok=True)
-    src = os.path.getmtime(os.path.abspath(__file__))
-
-    def todo(path):
-        return not (os.path.exists(path) and os.path.getmtime(path) > src)
-
     for suffix, gen in [("_check", lambda: CheckGen(SEED + 1, CHECK_N, CHECK_N // 2, CHECK_BINS, CHECK_BINS, CHECK_N)),
                         ("", lambda: Gen(SEED, N, K, BINS_MANY, BINS_FEW, N_HIST_GENERIC))]:
         g = None
         for stem in STEMS:
             path = os.path.join(out_dir, "micro_%s%s.in" % (stem, suffix))
-            if not todo(path):
+            if futvalues.fresh(path, os.path.abspath(__file__)):
                 continue
             if g is None:
                 g = gen()

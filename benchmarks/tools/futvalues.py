@@ -3,6 +3,7 @@ numeric type and the text values of the reference files (numbers in
 brackets, with or without type suffixes)."""
 
 import array
+import os
 import re
 import struct
 import sys
@@ -87,3 +88,17 @@ def value(ty, dims, flat):
 
 def f64_value(dims, flat):
     return value("f64", dims, flat)
+
+
+def fresh(out, *srcs):
+    """Whether the file out exists and is not older than any of srcs (a
+    source may be stored gzipped, as X.gz): a prepared input that need not
+    be made again."""
+    if not os.path.exists(out):
+        return False
+    for src in srcs:
+        if not os.path.exists(src) and os.path.exists(src + ".gz"):
+            src += ".gz"
+        if os.path.getmtime(out) < os.path.getmtime(src):
+            return False
+    return True

@@ -5,6 +5,7 @@ run.sh, which prepares the data first (see benchmarks/README.md).
 
     harness.py PARAD OUT_DIR RUNS PYTHON|none > RESULTS.md
     harness.py --report OUT_DIR/results.json > RESULTS.md    (no measuring)
+    harness.py --programs        (the rows' programs, relative to benchmarks/)
 
 The rows come from the `bench.json` of each benchmark folder (ORDER first,
 then the others by name). Progress goes to stderr; the measurements go to
@@ -247,6 +248,10 @@ def measure_row(row, parad, before, out, runs, python, threads, base_env, proble
 
 
 def main(argv):
+    if argv[0] == "--programs":
+        progs = [r["dir"] + "/" + r["program"] for r in load_rows()]
+        print(" ".join(sorted(set(progs), key=progs.index)))
+        return 0
     if argv[0] == "--report":
         with open(argv[1]) as f:
             res = json.load(f)
