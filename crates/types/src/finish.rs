@@ -54,7 +54,9 @@ impl Checker {
             };
             self.inf.set(v, t);
         }
-        let t = self.inf.zonk(t).map_dims(&close_dim);
+        // Abstract types of ascribed modules are their representations
+        // from here on.
+        let t = self.expand_abstract(&self.inf.zonk(t)).map_dims(&close_dim);
         if array_of_acc(&t) {
             return Err(Diagnostic::error(
                 span,

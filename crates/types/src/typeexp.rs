@@ -7,63 +7,31 @@ use crate::tast::{Dim, SizeOp, Type, TypeParamId};
 use parad_base::{Diagnostic, PrimType};
 use parad_syntax::ast::{ExpKind, Lit, SizeExp, TypeArg, TypeExp};
 
-pub(crate) fn unsupported_modules(span: parad_base::Span) -> Diagnostic {
-    Diagnostic::error(span, "modules are not supported yet")
-}
 
 impl Checker {
-    pub fn type_exp(&mut self, te: &TypeExp) -> Res<Type> {
-        match te {
-            TypeExp::Named { name, args, span } => {
-                if !name.quals.is_empty() {
-                    // `f32.t` names the numeric module's type.
-                    if let ([q], "t") = (name.quals.as_slice(), name.name.as_str()) {
-                        if let Some(p) = PrimType::from_name(q) {
-                            return Ok(Type::Prim(p));
-                        }
-                    }
-                    // `intrinsics.acc t`: an accumulator of the array type `t`.
-                    if let ([q], "acc") = (name.quals.as_slice(), name.name.as_str()) {
-                        if q == "intrinsics" && self.lookup_type(q).is_none() {
-                            return self.acc_type(args, *span);
-                        }
-                    }
-                    return Err(unsupported_modules(*span));
-                }
-                if let Some(p) = PrimType::from_name(&name.name) {
-                    if !args.is_empty() {
-                        return Err(Diagnostic::error(
-                            *span,
-                            format!("type '{}' takes no arguments", name.name),
-                        ));
-                    }
-                    return Ok(Type::Prim(p));
-                }
-                match self.lookup_type(&name.name).cloned() {
-                    None => Err(Diagnostic::error(
-                        name.span,
-                        format!("type '{}' is not defined", name.name),
+    /// A type name applied to its arguments (`t`, `vec 3 f32`, `M.t`).
+    fn apply_type_name(&mut self, name: &str, tn: TypeName, args: &[TypeArg], span: parad_base::Span) -> Res<Type> {
+        match tn {
+            TypeName::Size => Err(Diagnostic::error(
+                        span,
+                        format!("'{}' is a size, not a type", name),
                     )),
-                    Some(TypeName::Size) => Err(Diagnostic::error(
-                        name.span,
-                        format!("'{}' is a size, not a type", name.name),
-                    )),
-                    Some(TypeName::Type(t)) => {
+                    TypeName::Type(t) => {
                         if !args.is_empty() {
                             return Err(Diagnostic::error(
-                                *span,
-                                format!("type '{}' takes no arguments", name.name),
+                                span,
+                                format!("type '{}' takes no arguments", name),
                             ));
                         }
                         Ok(t)
                     }
-                    Some(TypeName::Abbrev(params, body)) => {
+                    TypeName::Abbrev(params, body) => {
                         if params.len() != args.len() {
                             return Err(Diagnostic::error(
-                                *span,
+                                span,
                                 format!(
                                     "type '{}' takes {} argument{} but is given {}",
-                                    name.name,
+                                    name,
                                     params.len(),
                                     if params.len() == 1 { "" } else { "s" },
                                     args.len()
@@ -112,6 +80,48 @@ impl Checker {
                             subst.iter().find(|(q, _)| *q == p).map(|(_, t)| t.clone())
                         }))
                     }
+        }
+    }
+
+    pub fn type_exp(&mut self, te: &TypeExp) -> Res<Type> {
+        match te {
+            TypeExp::Named { name, args, span } => {
+                if !name.quals.is_empty() {
+                    // `f32.t` names the numeric module's type.
+                    if let ([q], "t") = (name.quals.as_slice(), name.name.as_str()) {
+                        if let Some(p) = PrimType::from_name(q) {
+                            return Ok(Type::Prim(p));
+                        }
+                    }
+                    // `intrinsics.acc t`: an accumulator of the array type `t`.
+                    if let ([q], "acc") = (name.quals.as_slice(), name.name.as_str()) {
+                        if q == "intrinsics" && self.lookup_type(q).is_none() {
+                            return self.acc_type(args, *span);
+                        }
+                    }
+                    return match self.qual_type(name)? {
+                        Some(tn) => self.apply_type_name(&name.full(), tn, args, *span),
+                        None => Err(Diagnostic::error(
+                            name.span,
+                            format!("unknown module '{}'", name.quals.join(".")),
+                        )),
+                    };
+                }
+                if let Some(p) = PrimType::from_name(&name.name) {
+                    if !args.is_empty() {
+                        return Err(Diagnostic::error(
+                            *span,
+                            format!("type '{}' takes no arguments", name.name),
+                        ));
+                    }
+                    return Ok(Type::Prim(p));
+                }
+                match self.lookup_type(&name.name).cloned() {
+                    None => Err(Diagnostic::error(
+                        name.span,
+                        format!("type '{}' is not defined", name.name),
+                    )),
+                    Some(tn) => self.apply_type_name(&name.name, tn, args, *span),
                 }
             }
             TypeExp::Tuple(ts, _) => {

@@ -1,0 +1,594 @@
+//! Module types: their evaluation (`{ specs }`, `mt with t = te`,
+//! functor types), and ascription, which matches a module against a
+//! module type and returns the module as the module type shows it.
+//!
+//! A module type is kept as its specifications with the scope they were
+//! written in ([`Sig::Specs`]); matching walks the specifications in that
+//! scope, binding each type the module type names to the module's, so a
+//! later `val` specification is read in terms of the module's types. A
+//! type left abstract by an ascription (`M : S` with `type t` in `S`)
+//! becomes a fresh rigid type parameter outside: code using `M` cannot
+//! tell it from any other type, and the checker records its
+//! representation ([`Checker::abstract_defs`]) to substitute it when the
+//! program is finished, since lowering needs the real types. Abstract
+//! types with parameters (`type t 'a`) stay transparent.
+//!
+//! A functor parameter is bound to its argument as the parameter's module
+//! type shows it, but transparently: the functor's body is checked once
+//! per application, with the argument's types.
+
+use crate::env::{AbbrevParam, Checker, Global, Res, TypeName};
+use crate::modules::{ModEnv, Module, Scope};
+use crate::tast::{Type, TypeParamId};
+use parad_base::{Diagnostic, Span};
+use parad_syntax::ast::{Liftedness, ModTypeExp, QualName, Spec, TypeExp, TypeParam};
+use std::rc::Rc;
+
+#[derive(Debug)]
+pub(crate) enum Sig {
+    /// `{ specs }`, with refinements (`with t = …`) by path below it.
+    Specs {
+        specs: Rc<Vec<Spec>>,
+        closure: Scope,
+        refine: Vec<(Vec<String>, TypeName)>,
+    },
+    /// `(p: A) -> B`: the type of a parametric module. Not checked beyond
+    /// being a functor; its applications are checked.
+    Functor,
+}
+
+/// `M.N.x` for diagnostics.
+fn qualified(path: &[String], name: &str) -> String {
+    let mut s = path.join(".");
+    if !s.is_empty() {
+        s.push('.');
+    }
+    s.push_str(name);
+    s
+}
+
+impl Checker {
+    pub fn eval_sig(&mut self, mte: &ModTypeExp) -> Res<Rc<Sig>> {
+        match mte {
+            ModTypeExp::Var(q) => self.lookup_sig(q),
+            ModTypeExp::Specs(specs, _) => {
+                self.validate_specs(specs)?;
+                Ok(Rc::new(Sig::Specs {
+                    specs: Rc::new(specs.clone()),
+                    closure: self.scope_now(),
+                    refine: vec![],
+                }))
+            }
+            ModTypeExp::With(base, q, params, te, span) => {
+                let b = self.eval_sig(base)?;
+                let Sig::Specs {
+                    specs,
+                    closure,
+                    refine,
+                } = &*b
+                else {
+                    return Err(Diagnostic::error(
+                        *span,
+                        "cannot refine the type of a parametric module",
+                    ));
+                };
+                let mut path = q.quals.clone();
+                path.push(q.name.clone());
+                let def = self.type_name_of(params, te)?;
+                let found = if refine.iter().any(|(p, _)| *p == path) {
+                    Some(false)
+                } else {
+                    let saved = self.set_scope(closure.clone());
+                    let r = self.abstract_at(specs, &path);
+                    self.set_scope(saved);
+                    r?
+                };
+                match found {
+                    Some(true) => {}
+                    Some(false) => {
+                        return Err(Diagnostic::error(
+                            q.span,
+                            format!(
+                                "Cannot refine a type: '{}' is not an abstract type of the module type",
+                                q.full()
+                            ),
+                        ))
+                    }
+                    None => {
+                        return Err(Diagnostic::error(
+                            q.span,
+                            format!(
+                                "Cannot refine a type: the module type has no type '{}'",
+                                q.full()
+                            ),
+                        ))
+                    }
+                }
+                let mut refine = refine.clone();
+                refine.push((path, def));
+                Ok(Rc::new(Sig::Specs {
+                    specs: specs.clone(),
+                    closure: closure.clone(),
+                    refine,
+                }))
+            }
+            ModTypeExp::Arrow(_, a, b, _) => {
+                self.eval_sig(a)?;
+                Ok(Rc::new(Sig::Functor)).and_then(|s| {
+                    // The result type is checked for well-formedness only
+                    // when it does not mention the parameter.
+                    let _ = b;
+                    Ok(s)
+                })
+            }
+        }
+    }
+
+    fn lookup_sig(&mut self, q: &QualName) -> Res<Rc<Sig>> {
+        let found = if q.quals.is_empty() {
+            self.opened_envs
+                .iter()
+                .rev()
+                .find_map(|(_, e)| e.sig(&q.name).cloned())
+                .or_else(|| {
+                    self.sigs
+                        .iter()
+                        .rev()
+                        .find(|(n, _)| *n == q.name)
+                        .map(|(_, s)| s.clone())
+                })
+        } else {
+            match self.qualifier(&q.quals, q.span)? {
+                Some(Module::Struct(env)) => env.sig(&q.name).cloned(),
+                _ => None,
+            }
+        };
+        found.ok_or_else(|| Diagnostic::error(q.span, format!("unknown module type '{}'", q.full())))
+    }
+
+    /// Whether the specifications (in the current scope) declare a type at
+    /// `path`: `Some(true)` if it is abstract.
+    fn abstract_at(&mut self, specs: &[Spec], path: &[String]) -> Res<Option<bool>> {
+        let mut found = None;
+        for s in specs {
+            match s {
+                Spec::Type { name, def, .. } if path.len() == 1 && name.name == path[0] => {
+                    found = Some(def.is_none());
+                }
+                Spec::Module { name, sig, .. } if path.len() > 1 && name.name == path[0] => {
+                    if let Sig::Specs { specs, refine, .. } = &*self.eval_sig(sig)? {
+                        found = if refine.iter().any(|(p, _)| p == &path[1..]) {
+                            Some(false)
+                        } else {
+                            self.abstract_at(specs, &path[1..])?
+                        };
+                    }
+                }
+                Spec::Include(mte, _) => {
+                    if let Sig::Specs { specs, refine, .. } = &*self.eval_sig(mte)? {
+                        let r = if refine.iter().any(|(p, _)| p == path) {
+                            Some(false)
+                        } else {
+                            self.abstract_at(specs, path)?
+                        };
+                        found = r.or(found);
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(found)
+    }
+
+    /// Checks that specifications are well formed: every type they mention
+    /// exists, no name is specified twice. Abstract types stand for fresh
+    /// rigid types here.
+    fn validate_specs(&mut self, specs: &[Spec]) -> Res<()> {
+        let saved = self.scope_now();
+        let r = self.validate_in_scope(specs);
+        self.set_scope(saved);
+        r
+    }
+
+    fn validate_in_scope(&mut self, specs: &[Spec]) -> Res<()> {
+        let mut seen: Vec<(&'static str, String)> = vec![];
+        let mut dup = |kind: &'static str, name: &str, span: Span| {
+            if seen.iter().any(|(k, n)| *k == kind && n == name) {
+                return Err(Diagnostic::error(
+                    span,
+                    format!("Duplicate specification of {kind} '{name}'"),
+                ));
+            }
+            seen.push((kind, name.to_string()));
+            Ok(())
+        };
+        for s in specs {
+            match s {
+                Spec::Type {
+                    name, params, def, span, ..
+                } => {
+                    dup("type", &name.name, *span)?;
+                    let t = match def {
+                        Some(te) => self.type_name_of(params, te)?,
+                        None => self.abstract_type(params),
+                    };
+                    self.types.push((name.name.clone(), t));
+                }
+                Spec::Val {
+                    name,
+                    type_params,
+                    ty,
+                    span,
+                    ..
+                } => {
+                    dup("value", &name.name, *span)?;
+                    self.spec_val_type(type_params, ty)?;
+                }
+                Spec::Module { name, sig, span, .. } => {
+                    dup("module", &name.name, *span)?;
+                    let s = self.eval_sig(sig)?;
+                    if let Sig::Specs { specs, .. } = &*s {
+                        // Its types, for the specifications after it.
+                        let saved = self.scope_now();
+                        self.validate_in_scope(specs)?;
+                        let mut env = ModEnv::default();
+                        for (n, t) in &self.types[saved.types.len()..] {
+                            env.set_type(n, t.clone());
+                        }
+                        self.set_scope(saved);
+                        self.mods
+                            .push((name.name.clone(), Module::Struct(Rc::new(env))));
+                    }
+                }
+                Spec::Include(mte, _) => {
+                    if let Sig::Specs { specs, .. } = &*self.eval_sig(mte)? {
+                        self.validate_in_scope(specs)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A fresh abstract type with the given parameters.
+    fn abstract_type(&mut self, params: &[TypeParam]) -> TypeName {
+        let p = self.new_tparam("abstract");
+        if params.is_empty() {
+            return TypeName::Type(Type::Param(p));
+        }
+        let ps = params
+            .iter()
+            .map(|tp| match tp {
+                TypeParam::Type(id, _) => AbbrevParam::Type(self.new_tparam(&id.name)),
+                TypeParam::Size(_) => AbbrevParam::Size,
+            })
+            .collect();
+        TypeName::Abbrev(ps, Type::Param(p))
+    }
+
+    /// `val f [n] 'a: te`: its type parameters and type.
+    fn spec_val_type(&mut self, tparams: &[TypeParam], te: &TypeExp) -> Res<(Vec<TypeParamId>, Type)> {
+        let mark = self.types.len();
+        let mut ps = vec![];
+        for p in tparams {
+            match p {
+                TypeParam::Type(id, _) => {
+                    let tp = self.new_tparam(&id.name);
+                    ps.push(tp);
+                    self.types.push((id.name.clone(), TypeName::Type(Type::Param(tp))));
+                }
+                TypeParam::Size(id) => self.types.push((id.name.clone(), TypeName::Size)),
+            }
+        }
+        let t = self.type_exp(te);
+        self.types.truncate(mark);
+        Ok((ps, t?))
+    }
+
+    /// `M : S`: the module as `S` shows it, its abstract types hidden.
+    pub fn ascribe(&mut self, m: &Module, s: &Sig, span: Span, name: &str) -> Res<Module> {
+        let path: Vec<String> = if name.is_empty() { vec![] } else { vec![name.to_string()] };
+        self.match_module(m, s, span, &path, &[], true)
+    }
+
+    /// A functor's argument as its parameter's module type shows it.
+    pub fn ascribe_param(&mut self, m: &Module, s: &Sig, span: Span, name: &str) -> Res<Module> {
+        self.match_module(m, s, span, &[name.to_string()], &[], false)
+    }
+
+    fn match_module(
+        &mut self,
+        m: &Module,
+        s: &Sig,
+        span: Span,
+        path: &[String],
+        outer_refine: &[(Vec<String>, TypeName)],
+        opaque: bool,
+    ) -> Res<Module> {
+        match (s, m) {
+            (
+                Sig::Specs {
+                    specs,
+                    closure,
+                    refine,
+                },
+                Module::Struct(env),
+            ) => {
+                let mut all: Vec<(Vec<String>, TypeName)> = outer_refine.to_vec();
+                all.extend(refine.iter().map(|(p, t)| {
+                    let mut full = path.to_vec();
+                    full.extend(p.iter().cloned());
+                    (full, t.clone())
+                }));
+                let saved = self.set_scope(closure.clone());
+                let mut out = ModEnv::default();
+                let r = self.match_specs(env, specs, &all, path, &mut out, span, opaque);
+                self.set_scope(saved);
+                r?;
+                Ok(Module::Struct(Rc::new(out)))
+            }
+            // A numeric module has what the prelude's numeric module types ask for.
+            (Sig::Specs { .. }, Module::Prim(_)) => Ok(m.clone()),
+            (Sig::Functor, Module::Functor(_)) => Ok(m.clone()),
+            (Sig::Specs { .. }, Module::Functor(_)) => Err(Diagnostic::error(
+                span,
+                format!(
+                    "module '{}' is a parametric module, but the module type requires a structure",
+                    path.join(".")
+                ),
+            )),
+            (Sig::Functor, _) => Err(Diagnostic::error(
+                span,
+                format!(
+                    "module '{}' is a structure, but the module type requires a parametric module",
+                    path.join(".")
+                ),
+            )),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn match_specs(
+        &mut self,
+        env: &ModEnv,
+        specs: &[Spec],
+        refine: &[(Vec<String>, TypeName)],
+        path: &[String],
+        out: &mut ModEnv,
+        span: Span,
+        opaque: bool,
+    ) -> Res<()> {
+        for s in specs {
+            match s {
+                Spec::Type {
+                    name,
+                    liftedness,
+                    params,
+                    def,
+                    ..
+                } => {
+                    let qual = qualified(path, &name.name);
+                    let Some(actual) = env.ty(&name.name).cloned() else {
+                        return Err(Diagnostic::error(
+                            span,
+                            format!("module type requires a type '{qual}', which the module does not define"),
+                        ));
+                    };
+                    if type_arity(&actual) != params.len() {
+                        return Err(Diagnostic::error(
+                            span,
+                            format!(
+                                "type '{qual}' takes {} parameters, but the module type requires {}",
+                                type_arity(&actual),
+                                params.len()
+                            ),
+                        ));
+                    }
+                    let mut full = path.to_vec();
+                    full.push(name.name.clone());
+                    let refined = refine.iter().find(|(p, _)| *p == full).map(|(_, t)| t.clone());
+                    let wanted = match def {
+                        Some(te) => Some(self.type_name_of(params, te)?),
+                        None => refined.clone(),
+                    };
+                    if let Some(w) = &wanted {
+                        if !self.same_type_name(w, &actual) {
+                            return Err(Diagnostic::error(
+                                span,
+                                format!(
+                                    "type '{qual}' is '{}', but the module type requires 'type {} = {}'",
+                                    self.show_type_name(&actual),
+                                    name.name,
+                                    self.show_type_name(w)
+                                ),
+                            ));
+                        }
+                    }
+                    let body = match &actual {
+                        TypeName::Type(t) | TypeName::Abbrev(_, t) => t.clone(),
+                        TypeName::Size => Type::unit(),
+                    };
+                    if *liftedness != Liftedness::Lifted && self.has_function(&body) {
+                        return Err(Diagnostic::error(
+                            span,
+                            format!(
+                                "type '{qual}' is declared non-lifted in the module type, but its definition '{}' might contain functions",
+                                self.show_type_name(&actual)
+                            ),
+                        ));
+                    }
+                    let seen = match (&actual, wanted) {
+                        (TypeName::Type(t), None) if opaque => {
+                            let p = self.new_tparam(&qual);
+                            self.abstract_defs.insert(p, t.clone());
+                            TypeName::Type(Type::Param(p))
+                        }
+                        _ => actual,
+                    };
+                    self.types.push((name.name.clone(), seen.clone()));
+                    out.set_type(&name.name, seen);
+                }
+                Spec::Val {
+                    name,
+                    type_params,
+                    ty,
+                    ..
+                } => {
+                    let qual = qualified(path, &name.name);
+                    let Some(g) = env.val(&name.name).cloned() else {
+                        return Err(Diagnostic::error(
+                            span,
+                            format!("module type requires a value 'val {qual}', which the module does not define"),
+                        ));
+                    };
+                    let (tps, spec_ty) = self.spec_val_type(type_params, ty)?;
+                    let concrete = self.expand_abstract(&spec_ty);
+                    let (vps, vty) = g.view.clone().unwrap_or((g.type_params.clone(), g.ty.clone()));
+                    let expanded = self.expand_abstract(&vty);
+                    let (_, _, inst) = self.instantiate(&vps, None, &expanded);
+                    if self.inf.unify(&concrete, &inst).is_err() {
+                        return Err(Diagnostic::error(
+                            span,
+                            format!(
+                                "value '{qual}' has type '{}', but the module type requires 'val {}: {}'",
+                                self.show(&vty),
+                                name.name,
+                                self.show(&spec_ty)
+                            ),
+                        ));
+                    }
+                    let view = if opaque { Some((tps, spec_ty)) } else { g.view.clone() };
+                    out.set_val(&name.name, Global { view, ..g });
+                }
+                Spec::Module { name, sig, .. } => {
+                    let qual = qualified(path, &name.name);
+                    let Some(actual) = env.module(&name.name).cloned() else {
+                        return Err(Diagnostic::error(
+                            span,
+                            format!("module type requires a module '{qual}', which the module does not define"),
+                        ));
+                    };
+                    let s = self.eval_sig(sig)?;
+                    let mut full = path.to_vec();
+                    full.push(name.name.clone());
+                    let m = self.match_module(&actual, &s, span, &full, refine, opaque)?;
+                    self.mods.push((name.name.clone(), m.clone()));
+                    out.set_mod(&name.name, m);
+                }
+                Spec::Include(mte, ispan) => {
+                    let s = self.eval_sig(mte)?;
+                    let Sig::Specs {
+                        specs, refine: r2, ..
+                    } = &*s
+                    else {
+                        return Err(Diagnostic::error(*ispan, "cannot include a parametric module type"));
+                    };
+                    let mut all = refine.to_vec();
+                    all.extend(r2.iter().map(|(p, t)| {
+                        let mut full = path.to_vec();
+                        full.extend(p.iter().cloned());
+                        (full, t.clone())
+                    }));
+                    self.match_specs(env, specs, &all, path, out, span, opaque)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `type t 'a [n] = te` as a type name.
+    pub fn type_name_of(&mut self, params: &[TypeParam], te: &TypeExp) -> Res<TypeName> {
+        let mark = self.types.len();
+        let mut ps = vec![];
+        for p in params {
+            match p {
+                TypeParam::Type(id, _) => {
+                    let tp = self.new_tparam(&id.name);
+                    ps.push(AbbrevParam::Type(tp));
+                    self.types.push((id.name.clone(), TypeName::Type(Type::Param(tp))));
+                }
+                TypeParam::Size(id) => {
+                    ps.push(AbbrevParam::Size);
+                    self.types.push((id.name.clone(), TypeName::Size));
+                }
+            }
+        }
+        let def = self.type_exp(te);
+        self.types.truncate(mark);
+        let def = def?;
+        Ok(if ps.is_empty() {
+            TypeName::Type(def)
+        } else {
+            TypeName::Abbrev(ps, def)
+        })
+    }
+
+    /// Replaces abstract types by their representations.
+    pub fn expand_abstract(&self, t: &Type) -> Type {
+        if self.abstract_defs.is_empty() {
+            return t.clone();
+        }
+        let mut t = t.clone();
+        // Representations may be abstract types of earlier ascriptions.
+        for _ in 0..64 {
+            let changed = std::cell::Cell::new(false);
+            let next = t.subst(&|p| {
+                let d = self.abstract_defs.get(&p).cloned();
+                changed.set(changed.get() || d.is_some());
+                d
+            });
+            t = next;
+            if !changed.get() {
+                break;
+            }
+        }
+        t
+    }
+
+    fn same_type_name(&mut self, a: &TypeName, b: &TypeName) -> bool {
+        let (a, b) = match (a, b) {
+            (TypeName::Type(x), TypeName::Type(y)) => (x.clone(), y.clone()),
+            (TypeName::Abbrev(pa, x), TypeName::Abbrev(pb, y)) if pa.len() == pb.len() => {
+                let mut map = vec![];
+                for (p, q) in pa.iter().zip(pb) {
+                    match (p, q) {
+                        (AbbrevParam::Type(p), AbbrevParam::Type(q)) => map.push((*q, *p)),
+                        (AbbrevParam::Size, AbbrevParam::Size) => {}
+                        _ => return false,
+                    }
+                }
+                let y = y.subst(&|p| map.iter().find(|(q, _)| *q == p).map(|(_, r)| Type::Param(*r)));
+                (x.clone(), y)
+            }
+            (TypeName::Size, TypeName::Size) => return true,
+            _ => return false,
+        };
+        let (a, b) = (self.expand_abstract(&a), self.expand_abstract(&b));
+        self.inf.unify(&a, &b).is_ok()
+    }
+
+    fn show_type_name(&self, t: &TypeName) -> String {
+        match t {
+            TypeName::Type(t) | TypeName::Abbrev(_, t) => self.show(t),
+            TypeName::Size => "a size".to_string(),
+        }
+    }
+
+    fn has_function(&self, t: &Type) -> bool {
+        match self.inf.zonk(t) {
+            Type::Arrow(..) => true,
+            Type::Array(e, _) => self.has_function(&e),
+            Type::Tuple(ts) => ts.iter().any(|t| self.has_function(t)),
+            Type::Record(fs) => fs.iter().any(|(_, t)| self.has_function(t)),
+            Type::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(|t| self.has_function(t))),
+            _ => false,
+        }
+    }
+}
+
+fn type_arity(t: &TypeName) -> usize {
+    match t {
+        TypeName::Abbrev(ps, _) => ps.len(),
+        _ => 0,
+    }
+}
