@@ -7,7 +7,7 @@ use crate::modules::{ModEnv, Module};
 use crate::tast::*;
 use crate::EntryPoint;
 use parad_base::Diagnostic;
-use parad_syntax::ast::{Decl, Liftedness, TypeDecl, ValDecl, ValKind};
+use parad_syntax::ast::{Decl, Liftedness, TypeDecl, TypeParam, ValDecl, ValKind};
 use std::rc::Rc;
 
 impl Checker {
@@ -25,6 +25,7 @@ impl Checker {
                 let tn = self.check_type_decl(t)?;
                 if export {
                     out.set_type(&t.name.name, tn);
+                    out.set_lifted(&t.name.name, t.liftedness);
                 }
             }
             Decl::Module(m) => {
@@ -76,6 +77,19 @@ impl Checker {
 
     fn check_type_decl(&mut self, t: &TypeDecl) -> Res<TypeName> {
         let binding = self.type_name_of(&t.params, &t.def)?;
+        if let Some((name, l)) = t.params.iter().find_map(|p| match p {
+            TypeParam::Type(id, l) if *l != Liftedness::Unlifted && t.liftedness == Liftedness::Unlifted => Some((id, l)),
+            TypeParam::Type(id, Liftedness::Lifted) if t.liftedness == Liftedness::SizeLifted => Some((id, &Liftedness::Lifted)),
+            _ => None,
+        }) {
+            let what = if *l == Liftedness::Lifted { "functions" } else { "size-lifted types" };
+            let kind = if t.liftedness == Liftedness::Unlifted { "Non-lifted" } else { "Size-lifted" };
+            return Err(Diagnostic::error(
+                name.span,
+                format!("{kind} type abbreviations may not contain {what}."),
+            )
+            .with_note(format!("type parameter '{}' may stand for one", name.name)));
+        }
         if t.liftedness == Liftedness::Unlifted {
             if let TypeName::Type(ty) | TypeName::Abbrev(_, ty) = &binding {
                 if contains_arrow(ty) {

@@ -1313,7 +1313,7 @@ impl Checker {
             let d = self.unify_error(rhs.span, &rt, &body.ty, e);
             Diagnostic {
                 message: format!(
-                    "function body does not match the declared return type: {}",
+                    "Function body does not have the declared return type: {}",
                     d.message
                 ),
                 ..d

@@ -104,9 +104,7 @@ fn check_with(ck: &mut env::Checker, file: FileId) -> Result<Program, Diagnostic
         .active
         .push((modules::import_key(Path::new(&name)), name));
     let mut exports = modules::ModEnv::default();
-    for d in &program.decls {
-        ck.check_decl(d, &mut exports, true)?;
-    }
+    ck.check_decls(&program.decls, &mut exports)?;
     Ok(program)
 }
 

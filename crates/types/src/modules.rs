@@ -21,7 +21,7 @@
 use crate::env::{Checker, Global, Res, TypeName};
 use crate::sig::Sig;
 use parad_base::{Diagnostic, PrimType, SourceMap, Span};
-use parad_syntax::ast::{Decl, ModDecl, ModExp, ModParam, ModTypeExp, QualName};
+use parad_syntax::ast::{Decl, Liftedness, ModDecl, ModExp, ModParam, ModTypeExp, QualName};
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 use std::rc::Rc;
@@ -34,6 +34,8 @@ pub(crate) struct ModEnv {
     pub types: Vec<(String, TypeName)>,
     pub mods: Vec<(String, Module)>,
     pub sigs: Vec<(String, Rc<Sig>)>,
+    /// How lifted each type is (`type`, `type~`, `type^`).
+    pub lifted: Vec<(String, Liftedness)>,
 }
 
 fn set<T>(xs: &mut Vec<(String, T)>, name: &str, x: T) {
@@ -72,6 +74,12 @@ impl ModEnv {
     pub fn set_sig(&mut self, name: &str, s: Rc<Sig>) {
         set(&mut self.sigs, name, s)
     }
+    pub fn liftedness(&self, name: &str) -> Liftedness {
+        get(&self.lifted, name).copied().unwrap_or(Liftedness::Unlifted)
+    }
+    pub fn set_lifted(&mut self, name: &str, l: Liftedness) {
+        set(&mut self.lifted, name, l)
+    }
     /// Adds everything `other` defines (for `open`).
     pub fn extend(&mut self, other: &ModEnv) {
         for (n, g) in &other.vals {
@@ -85,6 +93,9 @@ impl ModEnv {
         }
         for (n, s) in &other.sigs {
             self.set_sig(n, s.clone());
+        }
+        for (n, l) in &other.lifted {
+            self.set_lifted(n, *l);
         }
     }
 }
@@ -175,11 +186,30 @@ impl Checker {
             None => self.scope_now(),
         };
         let mut out = ModEnv::default();
-        let r = decls
-            .iter()
-            .try_for_each(|d| self.check_decl(d, &mut out, true));
+        let r = self.check_decls(decls, &mut out);
         self.set_scope(saved);
         r.map(|()| out)
+    }
+
+    /// Checks the declarations of one structure or file, none of which
+    /// may define a name another defines (in the same namespace).
+    pub fn check_decls(&mut self, decls: &[Decl], out: &mut ModEnv) -> Res<()> {
+        let mut seen: HashMap<(&'static str, String), Span> = HashMap::new();
+        for d in decls {
+            let mut names = vec![];
+            defined_names(d, &mut names);
+            for (kind, name, span) in names {
+                if let Some(prev) = seen.insert((kind, name.clone()), span) {
+                    return Err(Diagnostic::error(
+                        span,
+                        format!("Duplicate definition of {kind} '{name}'"),
+                    )
+                    .with_label(prev, "previously defined here"));
+                }
+            }
+            self.check_decl(d, out, true)?;
+        }
+        Ok(())
     }
 
     /// Brings a structure's names into scope.
@@ -291,8 +321,14 @@ impl Checker {
     pub fn lookup_mod_qual(&mut self, q: &QualName) -> Res<Module> {
         let mut path = q.quals.clone();
         path.push(q.name.clone());
+        if q.quals.is_empty() && q.name == "intrinsics" {
+            return Err(Diagnostic::error(
+                q.span,
+                "The 'intrinsics' module may not be used in module expressions.",
+            ));
+        }
         self.lookup_mod_path(&path, q.span)?.ok_or_else(|| {
-            Diagnostic::error(q.span, format!("unknown module '{}'", q.full()))
+            Diagnostic::error(q.span, format!("Unknown module '{}'", q.full()))
         })
     }
 
@@ -447,6 +483,18 @@ impl Checker {
         let env = Rc::new(r?);
         self.files.done.insert(key, env.clone());
         Ok(env)
+    }
+}
+
+/// The names a declaration defines: namespace, name, where.
+fn defined_names(d: &Decl, out: &mut Vec<(&'static str, String, Span)>) {
+    match d {
+        Decl::Val(v) => out.push(("value", v.name.name.clone(), v.name.span)),
+        Decl::Type(t) => out.push(("type", t.name.name.clone(), t.name.span)),
+        Decl::Module(m) => out.push(("module", m.name.name.clone(), m.name.span)),
+        Decl::ModType(m) => out.push(("module type", m.name.name.clone(), m.name.span)),
+        Decl::Local(d, _) => defined_names(d, out),
+        Decl::Open(..) | Decl::Import(..) => {}
     }
 }
 

@@ -76,7 +76,7 @@ impl Checker {
                 path.push(q.name.clone());
                 let def = self.type_name_of(params, te)?;
                 let found = if refine.iter().any(|(p, _)| *p == path) {
-                    Some(false)
+                    Some(None)
                 } else {
                     let saved = self.set_scope(closure.clone());
                     let r = self.abstract_at(specs, &path);
@@ -84,8 +84,19 @@ impl Checker {
                     r?
                 };
                 match found {
-                    Some(true) => {}
-                    Some(false) => {
+                    Some(Some((_, ps))) if !same_params(&ps, params) => {
+                        return Err(Diagnostic::error(
+                            q.span,
+                            format!(
+                                "Cannot refine a type: '{}' is declared with parameters '{}' but refined with '{}'",
+                                q.full(),
+                                show_params(&ps),
+                                show_params(params)
+                            ),
+                        ))
+                    }
+                    Some(Some(_)) => {}
+                    Some(None) => {
                         return Err(Diagnostic::error(
                             q.span,
                             format!(
@@ -147,18 +158,24 @@ impl Checker {
     }
 
     /// Whether the specifications (in the current scope) declare a type at
-    /// `path`: `Some(true)` if it is abstract.
-    fn abstract_at(&mut self, specs: &[Spec], path: &[String]) -> Res<Option<bool>> {
+    /// `path`: `Some(Some(its parameters))` if it is abstract.
+    fn abstract_at(&mut self, specs: &[Spec], path: &[String]) -> Res<Option<Option<Abstract>>> {
         let mut found = None;
         for s in specs {
             match s {
-                Spec::Type { name, def, .. } if path.len() == 1 && name.name == path[0] => {
-                    found = Some(def.is_none());
+                Spec::Type {
+                    name,
+                    def,
+                    params,
+                    liftedness,
+                    ..
+                } if path.len() == 1 && name.name == path[0] => {
+                    found = Some(def.is_none().then(|| (*liftedness, params.clone())));
                 }
                 Spec::Module { name, sig, .. } if path.len() > 1 && name.name == path[0] => {
                     if let Sig::Specs { specs, refine, .. } = &*self.eval_sig(sig)? {
                         found = if refine.iter().any(|(p, _)| p == &path[1..]) {
-                            Some(false)
+                            Some(None)
                         } else {
                             self.abstract_at(specs, &path[1..])?
                         };
@@ -167,7 +184,7 @@ impl Checker {
                 Spec::Include(mte, _) => {
                     if let Sig::Specs { specs, refine, .. } = &*self.eval_sig(mte)? {
                         let r = if refine.iter().any(|(p, _)| p == path) {
-                            Some(false)
+                            Some(None)
                         } else {
                             self.abstract_at(specs, path)?
                         };
@@ -222,7 +239,8 @@ impl Checker {
                     ..
                 } => {
                     dup("value", &name.name, *span)?;
-                    self.spec_val_type(type_params, ty)?;
+                    let (_, t) = self.spec_val_type(type_params, ty)?;
+                    self.bind_size_val(&name.name, &t);
                 }
                 Spec::Module { name, sig, span, .. } => {
                     dup("module", &name.name, *span)?;
@@ -248,6 +266,13 @@ impl Checker {
             }
         }
         Ok(())
+    }
+
+    /// `val n: i64` makes `n` usable in the sizes of later specifications.
+    fn bind_size_val(&mut self, name: &str, t: &Type) {
+        if *t == Type::i64() {
+            self.types.push((name.to_string(), TypeName::Size));
+        }
     }
 
     /// A fresh abstract type with the given parameters.
@@ -393,16 +418,38 @@ impl Checker {
                     };
                     if let Some(w) = &wanted {
                         if !self.same_type_name(w, &actual) {
+                            let want = match w {
+                                TypeName::Type(t) | TypeName::Abbrev(_, t) => self.show(&self.expand_abstract(t)),
+                                TypeName::Size => "a size".to_string(),
+                            };
                             return Err(Diagnostic::error(
                                 span,
                                 format!(
-                                    "type '{qual}' is '{}', but the module type requires 'type {} = {}'",
+                                    "type '{qual}' is '{}', but the module type requires it to be '{want}' ('type {} = {}')",
                                     self.show_type_name(&actual),
                                     name.name,
                                     self.show_type_name(w)
                                 ),
                             ));
                         }
+                    }
+                    let actual_lifted = env.liftedness(&name.name);
+                    if lift_rank(actual_lifted) > lift_rank(*liftedness) {
+                        let (is, declared) = match (actual_lifted, liftedness) {
+                            (Liftedness::Lifted, Liftedness::Unlifted) => ("lifted", "non-lifted"),
+                            (Liftedness::Lifted, _) => ("lifted", "size-lifted"),
+                            _ => ("size-lifted", "non-lifted"),
+                        };
+                        return Err(Diagnostic::error(
+                            span,
+                            format!(
+                                "type '{qual}' is {is} ('type{} {}'), but the module type declares it {declared} ('type{} {}')",
+                                lifted_mark(actual_lifted),
+                                name.name,
+                                lifted_mark(*liftedness),
+                                name.name
+                            ),
+                        ));
                     }
                     let body = match &actual {
                         TypeName::Type(t) | TypeName::Abbrev(_, t) => t.clone(),
@@ -427,6 +474,10 @@ impl Checker {
                     };
                     self.types.push((name.name.clone(), seen.clone()));
                     out.set_type(&name.name, seen);
+                    out.set_lifted(
+                        &name.name,
+                        if opaque && def.is_none() { *liftedness } else { actual_lifted },
+                    );
                 }
                 Spec::Val {
                     name,
@@ -450,13 +501,14 @@ impl Checker {
                         return Err(Diagnostic::error(
                             span,
                             format!(
-                                "value '{qual}' has type '{}', but the module type requires 'val {}: {}'",
-                                self.show(&vty),
+                                "value '{qual}' is specified as 'val {}: {}', but has type '{}'",
                                 name.name,
-                                self.show(&spec_ty)
+                                self.show(&spec_ty),
+                                self.show(&vty)
                             ),
                         ));
                     }
+                    self.bind_size_val(&name.name, &spec_ty);
                     let view = if opaque { Some((tps, spec_ty)) } else { g.view.clone() };
                     out.set_val(&name.name, Global { view, ..g });
                 }
@@ -498,6 +550,21 @@ impl Checker {
 
     /// `type t 'a [n] = te` as a type name.
     pub fn type_name_of(&mut self, params: &[TypeParam], te: &TypeExp) -> Res<TypeName> {
+        for (i, p) in params.iter().enumerate() {
+            let id = match p {
+                TypeParam::Type(id, _) | TypeParam::Size(id) => id,
+            };
+            if let Some(prev) = params[..i].iter().find_map(|q| match q {
+                TypeParam::Type(j, _) | TypeParam::Size(j) if j.name == id.name => Some(j),
+                _ => None,
+            }) {
+                return Err(Diagnostic::error(
+                    id.span,
+                    format!("Duplicate type parameter '{}'", id.name),
+                )
+                .with_label(prev.span, "previously declared here"));
+            }
+        }
         let mark = self.types.len();
         let mut ps = vec![];
         for p in params {
@@ -583,6 +650,51 @@ impl Checker {
             Type::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(|t| self.has_function(t))),
             _ => false,
         }
+    }
+}
+
+/// An abstract type specification: its liftedness and parameters.
+type Abstract = (Liftedness, Vec<TypeParam>);
+
+/// Whether a refinement's parameters are those of the specification:
+/// as many, of the same kinds and liftedness.
+fn same_params(spec: &[TypeParam], refined: &[TypeParam]) -> bool {
+    spec.len() == refined.len()
+        && spec.iter().zip(refined).all(|(a, b)| match (a, b) {
+            (TypeParam::Size(_), TypeParam::Size(_)) => true,
+            (TypeParam::Type(_, l), TypeParam::Type(_, m)) => l == m,
+            _ => false,
+        })
+}
+
+fn show_params(ps: &[TypeParam]) -> String {
+    let s: Vec<String> = ps
+        .iter()
+        .map(|p| match p {
+            TypeParam::Size(id) => format!("[{}]", id.name),
+            TypeParam::Type(id, l) => format!("'{}{}", lifted_mark(*l), id.name),
+        })
+        .collect();
+    if s.is_empty() {
+        "none".to_string()
+    } else {
+        s.join(" ")
+    }
+}
+
+fn lifted_mark(l: Liftedness) -> &'static str {
+    match l {
+        Liftedness::Unlifted => "",
+        Liftedness::SizeLifted => "~",
+        Liftedness::Lifted => "^",
+    }
+}
+
+fn lift_rank(l: Liftedness) -> u8 {
+    match l {
+        Liftedness::Unlifted => 0,
+        Liftedness::SizeLifted => 1,
+        Liftedness::Lifted => 2,
     }
 }
 

@@ -143,7 +143,7 @@ fn modules_unsupported() {
 fn sum_type_errors() {
     assert_eq!(
         error("def f (v: #a | #b) : #a | #c = v"),
-        "1:32: function body does not match the declared return type: cannot unify '#a | #c' with '#a | #b': Unshared constructors: #b, #c."
+        "1:32: Function body does not have the declared return type: cannot unify '#a | #c' with '#a | #b': Unshared constructors: #b, #c."
     );
     assert_eq!(
         error("type t = #a | #b\ndef f (x: t) : i32 =\n  match x case #a -> 1"),
@@ -190,7 +190,7 @@ fn polymorphic_entry() {
 fn rigid_type_parameter() {
     assert_eq!(
         error("def f 'a (x: a) : i32 = x"),
-        "1:25: function body does not match the declared return type: cannot unify 'i32' with 'a'"
+        "1:25: Function body does not have the declared return type: cannot unify 'i32' with 'a'"
     );
 }
 
