@@ -126,7 +126,7 @@ impl Checker {
         let ret = self.resolve(&parts.ret, v.span)?;
         self.finish_exp(&mut parts.body)?;
         self.finish_vars(var_mark)?;
-        let ty = self.resolve(&fty, v.span)?;
+        let ty = self.resolve_keep_abstract(&fty, v.span)?;
         let (scheme, ty) = self.size_scheme(&parts.size_params, &parts.params, &ty, |_| false);
 
         let is_entry = (v.kind == ValKind::Entry || v.name.name == "main")

@@ -695,9 +695,11 @@ impl Checker {
         }
         Err(Diagnostic::error(
             span,
-            format!("unknown variable '{}'", q.full()),
-        )
-        .with_note(format!("there is no module or variable named '{head}' in scope")))
+            format!(
+                "Unknown name '{}': there is no module or variable '{head}' in scope",
+                q.full()
+            ),
+        ))
     }
 
     /// Value `name` of module `m` (named `path`).

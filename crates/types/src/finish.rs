@@ -7,8 +7,16 @@ use crate::tast::*;
 use parad_base::{Diagnostic, PrimType, Span};
 
 impl Checker {
-    /// Resolves a type completely, defaulting what inference left open.
+    /// Resolves a type completely, defaulting what inference left open,
+    /// with abstract types replaced by their representations.
     pub(crate) fn resolve(&mut self, t: &Type, span: Span) -> Res<Type> {
+        let t = self.resolve_keep_abstract(t, span)?;
+        Ok(self.expand_abstract(&t))
+    }
+
+    /// As [`Checker::resolve`], keeping abstract types (for the type a
+    /// function has where it is used).
+    pub(crate) fn resolve_keep_abstract(&mut self, t: &Type, span: Span) -> Res<Type> {
         let mut fv = vec![];
         self.inf.free_vars(t, &mut fv);
         for v in fv {
@@ -54,9 +62,7 @@ impl Checker {
             };
             self.inf.set(v, t);
         }
-        // Abstract types of ascribed modules are their representations
-        // from here on.
-        let t = self.expand_abstract(&self.inf.zonk(t)).map_dims(&close_dim);
+        let t = self.inf.zonk(t).map_dims(&close_dim);
         if array_of_acc(&t) {
             return Err(Diagnostic::error(
                 span,

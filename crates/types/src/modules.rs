@@ -195,21 +195,18 @@ impl Checker {
     /// may define a name another defines (in the same namespace).
     pub fn check_decls(&mut self, decls: &[Decl], out: &mut ModEnv) -> Res<()> {
         let mut seen: HashMap<(&'static str, String), Span> = HashMap::new();
-        for d in decls {
-            let mut names = vec![];
-            defined_names(d, &mut names);
-            for (kind, name, span) in names {
-                if let Some(prev) = seen.insert((kind, name.clone()), span) {
-                    return Err(Diagnostic::error(
-                        span,
-                        format!("Duplicate definition of {kind} '{name}'"),
-                    )
-                    .with_label(prev, "previously defined here"));
-                }
+        let mut names = vec![];
+        decls.iter().for_each(|d| defined_names(d, &mut names));
+        for (kind, name, span) in names {
+            if let Some(prev) = seen.insert((kind, name.clone()), span) {
+                return Err(Diagnostic::error(
+                    span,
+                    format!("Duplicate definition of {kind} '{name}'"),
+                )
+                .with_label(prev, "previously defined here"));
             }
-            self.check_decl(d, out, true)?;
         }
-        Ok(())
+        decls.iter().try_for_each(|d| self.check_decl(d, out, true))
     }
 
     /// Brings a structure's names into scope.

@@ -227,7 +227,7 @@ impl Checker {
                     dup("type", &name.name, *span)?;
                     let t = match def {
                         Some(te) => self.type_name_of(params, te)?,
-                        None => self.abstract_type(params),
+                        None => self.abstract_type(params)?,
                     };
                     self.types.push((name.name.clone(), t));
                 }
@@ -276,10 +276,11 @@ impl Checker {
     }
 
     /// A fresh abstract type with the given parameters.
-    fn abstract_type(&mut self, params: &[TypeParam]) -> TypeName {
+    fn abstract_type(&mut self, params: &[TypeParam]) -> Res<TypeName> {
+        no_duplicate_params(params)?;
         let p = self.new_tparam("abstract");
         if params.is_empty() {
-            return TypeName::Type(Type::Param(p));
+            return Ok(TypeName::Type(Type::Param(p)));
         }
         let ps = params
             .iter()
@@ -288,7 +289,7 @@ impl Checker {
                 TypeParam::Size(_) => AbbrevParam::Size,
             })
             .collect();
-        TypeName::Abbrev(ps, Type::Param(p))
+        Ok(TypeName::Abbrev(ps, Type::Param(p)))
     }
 
     /// `val f [n] 'a: te`: its type parameters and type.
@@ -434,7 +435,7 @@ impl Checker {
                         }
                     }
                     let actual_lifted = env.liftedness(&name.name);
-                    if lift_rank(actual_lifted) > lift_rank(*liftedness) {
+                    if refined.is_none() && lift_rank(actual_lifted) > lift_rank(*liftedness) {
                         let (is, declared) = match (actual_lifted, liftedness) {
                             (Liftedness::Lifted, Liftedness::Unlifted) => ("lifted", "non-lifted"),
                             (Liftedness::Lifted, _) => ("lifted", "size-lifted"),
@@ -550,21 +551,7 @@ impl Checker {
 
     /// `type t 'a [n] = te` as a type name.
     pub fn type_name_of(&mut self, params: &[TypeParam], te: &TypeExp) -> Res<TypeName> {
-        for (i, p) in params.iter().enumerate() {
-            let id = match p {
-                TypeParam::Type(id, _) | TypeParam::Size(id) => id,
-            };
-            if let Some(prev) = params[..i].iter().find_map(|q| match q {
-                TypeParam::Type(j, _) | TypeParam::Size(j) if j.name == id.name => Some(j),
-                _ => None,
-            }) {
-                return Err(Diagnostic::error(
-                    id.span,
-                    format!("Duplicate type parameter '{}'", id.name),
-                )
-                .with_label(prev.span, "previously declared here"));
-            }
-        }
+        no_duplicate_params(params)?;
         let mark = self.types.len();
         let mut ps = vec![];
         for p in params {
@@ -651,6 +638,25 @@ impl Checker {
             _ => false,
         }
     }
+}
+
+fn no_duplicate_params(params: &[TypeParam]) -> Res<()> {
+    for (i, p) in params.iter().enumerate() {
+            let id = match p {
+                TypeParam::Type(id, _) | TypeParam::Size(id) => id,
+            };
+            if let Some(prev) = params[..i].iter().find_map(|q| match q {
+                TypeParam::Type(j, _) | TypeParam::Size(j) if j.name == id.name => Some(j),
+                _ => None,
+            }) {
+                return Err(Diagnostic::error(
+                    id.span,
+                    format!("Duplicate type parameter '{}'", id.name),
+                )
+                .with_label(prev.span, "previously declared here"));
+            }
+        }
+    Ok(())
 }
 
 /// An abstract type specification: its liftedness and parameters.
