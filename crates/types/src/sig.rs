@@ -239,6 +239,7 @@ impl Checker {
                     ..
                 } => {
                     dup("value", &name.name, *span)?;
+                    spec_type_shape(&name.name, ty, &mut vec![])?;
                     let (_, t) = self.spec_val_type(type_params, ty)?;
                     self.bind_size_val(&name.name, &t);
                 }
@@ -637,6 +638,50 @@ impl Checker {
             Type::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(|t| self.has_function(t))),
             _ => false,
         }
+    }
+}
+
+/// A value specification's parameters have distinct names and no
+/// anonymous sizes (`[]`), which would leave the sizes a caller's
+/// arguments must have unsaid.
+fn spec_type_shape<'a>(val: &str, te: &'a TypeExp, names: &mut Vec<&'a str>) -> Res<()> {
+    if let TypeExp::Arrow(name, a, b, _) = te {
+        if let Some(n) = name {
+            if names.contains(&n.name.as_str()) {
+                return Err(Diagnostic::error(
+                    n.span,
+                    format!(
+                        "parameter name '{}' appears twice in the specification of '{val}'",
+                        n.name
+                    ),
+                ));
+            }
+            names.push(&n.name);
+        }
+        if let Some(span) = anonymous_size(a) {
+            return Err(Diagnostic::error(
+                span,
+                format!(
+                    "sizes of parameters in the specification of '{val}' must be non-anonymous: name them ('val {val} [n]: [n]…')"
+                ),
+            ));
+        }
+        return spec_type_shape(val, b, names);
+    }
+    Ok(())
+}
+
+/// The first `[]` of a type expression, outside function types.
+fn anonymous_size(te: &TypeExp) -> Option<Span> {
+    match te {
+        TypeExp::Array(d, t, _) => match &**d {
+            parad_syntax::ast::SizeExp::Any(s) => Some(*s),
+            _ => anonymous_size(t),
+        },
+        TypeExp::Tuple(ts, _) => ts.iter().find_map(anonymous_size),
+        TypeExp::Record(fs, _) => fs.iter().find_map(|(_, t)| anonymous_size(t)),
+        TypeExp::Unique(t, _) => anonymous_size(t),
+        _ => None,
     }
 }
 
