@@ -98,6 +98,8 @@ pub(crate) struct Checker {
     /// The representation of each abstract type that an ascription made
     /// (a rigid type parameter while checking; replaced when finishing).
     pub abstract_defs: HashMap<TypeParamId, Type>,
+    /// Values of stand-in modules made so far ([`Checker::stand_in`]).
+    pub stand_ins: u32,
 }
 
 impl Checker {

@@ -235,13 +235,15 @@ impl Checker {
             for p in rest.iter().rev() {
                 body = ModExp::Lambda(Box::new(p.clone()), result.take(), Box::new(body), m.span);
             }
-            return Ok(Module::Functor(Rc::new(Functor {
+            let f = Rc::new(Functor {
                 name: m.name.name.clone(),
                 param: first.clone(),
                 result,
                 body,
                 closure: self.scope_now(),
-            })));
+            });
+            self.check_functor(&f)?;
+            return Ok(Module::Functor(f));
         }
         let v = self.eval_mod(&m.body)?;
         match &m.sig {
@@ -263,13 +265,17 @@ impl Checker {
                 let s = self.eval_sig(sig)?;
                 self.ascribe(&v, &s, *span, "")
             }
-            ModExp::Lambda(param, result, body, _) => Ok(Module::Functor(Rc::new(Functor {
-                name: "\\".to_string(),
-                param: (**param).clone(),
-                result: result.clone(),
-                body: (**body).clone(),
-                closure: self.scope_now(),
-            }))),
+            ModExp::Lambda(param, result, body, _) => {
+                let f = Rc::new(Functor {
+                    name: "\\".to_string(),
+                    param: (**param).clone(),
+                    result: result.clone(),
+                    body: (**body).clone(),
+                    closure: self.scope_now(),
+                });
+                self.check_functor(&f)?;
+                Ok(Module::Functor(f))
+            }
             ModExp::Apply(f, a, span) => {
                 let fv = self.eval_mod(f)?;
                 let av = self.eval_mod(a)?;
@@ -312,6 +318,41 @@ impl Checker {
             Some(s) if s.file == span.file && span.range().contains(&s.range().start) => d,
             _ => d.with_label(span, format!("in this application of '{}'", f.name)),
         })
+    }
+
+    /// Checks a parametric module's body where it is defined, applied to a
+    /// stand-in for its parameter ([`Checker::stand_in`]), so that errors
+    /// are found even if it is never applied, and the body uses of its
+    /// parameter only what the parameter's module type specifies. What
+    /// this check makes is then forgotten.
+    fn check_functor(&mut self, f: &Functor) -> Res<()> {
+        let funs = self.funs.len();
+        let files: Vec<PathBuf> = self.files.done.keys().cloned().collect();
+        let outer = self.set_scope(f.closure.clone());
+        self.mod_path.push(f.name.clone());
+        let r = (|| {
+            let psig = self.eval_sig(&f.param.sig)?;
+            let Some(arg) = self.stand_in(&psig)? else {
+                return Ok(());
+            };
+            self.mods.push((f.param.name.name.clone(), arg));
+            // A curried functor's inner parametric modules are checked as
+            // they are made.
+            let v = self.eval_mod(&f.body)?;
+            if let Some(sig) = &f.result {
+                let s = self.eval_sig(sig)?;
+                self.ascribe(&v, &s, f.body.span(), "")?;
+            }
+            Ok(())
+        })();
+        self.mod_path.pop();
+        self.set_scope(outer);
+        // Functions made for the stand-in are never used, nor files first
+        // imported here (they are checked again where they are used).
+        self.funs.truncate(funs);
+        self.fun_sizes.retain(|id, _| (id.0 as usize) < funs);
+        self.files.done.retain(|k, _| files.contains(k));
+        r
     }
 
     /// The module a possibly qualified module name refers to.
@@ -422,7 +463,7 @@ impl Checker {
         if path.is_empty() {
             return Err(Diagnostic::error(span, "empty import path"));
         }
-        if path == "intrinsics" || path.starts_with('/') {
+        if path.starts_with('/') {
             return Err(Diagnostic::error(span, format!("cannot import '{path}'")));
         }
         let from = self.files.sources.get(span.file).name.clone();

@@ -312,6 +312,115 @@ impl Checker {
         Ok((ps, t?))
     }
 
+    /// A stand-in for any module of type `s`, to check a parametric
+    /// module's body once where it is defined: abstract types are fresh
+    /// rigid types, values have their specified types (their functions
+    /// never exist: what is checked against a stand-in is discarded).
+    /// `None` for a module type of parametric modules.
+    pub fn stand_in(&mut self, s: &Sig) -> Res<Option<Module>> {
+        let Sig::Specs {
+            specs,
+            closure,
+            refine,
+        } = s
+        else {
+            return Ok(None);
+        };
+        let saved = self.set_scope(closure.clone());
+        let mut out = ModEnv::default();
+        let r = self.stand_in_specs(specs, refine, &[], &mut out);
+        self.set_scope(saved);
+        Ok(r?.then(|| Module::Struct(Rc::new(out))))
+    }
+
+    fn stand_in_specs(
+        &mut self,
+        specs: &[Spec],
+        refine: &[(Vec<String>, TypeName)],
+        path: &[String],
+        out: &mut ModEnv,
+    ) -> Res<bool> {
+        for s in specs {
+            match s {
+                Spec::Type {
+                    name,
+                    liftedness,
+                    params,
+                    def,
+                    ..
+                } => {
+                    let mut full = path.to_vec();
+                    full.push(name.name.clone());
+                    let t = match (def, refine.iter().find(|(p, _)| *p == full)) {
+                        (_, Some((_, t))) => t.clone(),
+                        (Some(te), None) => self.type_name_of(params, te)?,
+                        (None, None) => self.abstract_type(params)?,
+                    };
+                    self.types.push((name.name.clone(), t.clone()));
+                    out.set_type(&name.name, t);
+                    out.set_lifted(&name.name, *liftedness);
+                }
+                Spec::Val {
+                    name,
+                    type_params,
+                    ty,
+                    ..
+                } => {
+                    let (tps, t) = self.spec_val_type(type_params, ty)?;
+                    self.bind_size_val(&name.name, &t);
+                    self.stand_ins += 1;
+                    let g = Global {
+                        id: crate::tast::FunId(u32::MAX - self.stand_ins),
+                        type_params: tps,
+                        ty: t,
+                        view: None,
+                    };
+                    out.set_val(&name.name, g);
+                }
+                Spec::Module { name, sig, .. } => {
+                    let s = self.eval_sig(sig)?;
+                    let Sig::Specs { specs, refine: r2, .. } = &*s else {
+                        return Ok(false);
+                    };
+                    let mut full = path.to_vec();
+                    full.push(name.name.clone());
+                    let mut all = refine.to_vec();
+                    all.extend(r2.iter().map(|(p, t)| {
+                        let mut q = full.clone();
+                        q.extend(p.iter().cloned());
+                        (q, t.clone())
+                    }));
+                    let saved = self.scope_now();
+                    let mut inner = ModEnv::default();
+                    let ok = self.stand_in_specs(specs, &all, &full, &mut inner);
+                    self.set_scope(saved);
+                    if !ok? {
+                        return Ok(false);
+                    }
+                    let m = Module::Struct(Rc::new(inner));
+                    self.mods.push((name.name.clone(), m.clone()));
+                    out.set_mod(&name.name, m);
+                }
+                Spec::Include(mte, _) => {
+                    let s = self.eval_sig(mte)?;
+                    let Sig::Specs { specs, refine: r2, .. } = &*s else {
+                        return Ok(false);
+                    };
+                    let mut all = refine.to_vec();
+                    all.extend(r2.iter().map(|(p, t)| {
+                        let mut q = path.to_vec();
+                        q.extend(p.iter().cloned());
+                        (q, t.clone())
+                    }));
+                    if !self.stand_in_specs(specs, &all, path, out)? {
+                        return Ok(false);
+                    }
+                }
+            }
+        }
+        Ok(true)
+    }
+
     /// `M : S`: the module as `S` shows it, its abstract types hidden.
     pub fn ascribe(&mut self, m: &Module, s: &Sig, span: Span, name: &str) -> Res<Module> {
         let path: Vec<String> = if name.is_empty() { vec![] } else { vec![name.to_string()] };
