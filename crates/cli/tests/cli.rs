@@ -608,7 +608,8 @@ fn an_entry_point_lowering_cannot_handle_is_skipped_alone() {
         "p.fut",
         "-- ==\n-- entry: good bad\n-- input { [1, 2, 3, 4] } output { 10 }\n\
          entry good (xs: []i32) : i32 = i32.sum xs\n\
-         entry bad (xs: []i32) : i32 = i32.sum (map i32.sum (unflatten xs))\n",
+         def resh [n] [m] (xs: [n * m]i32) : [n][m]i32 = unflatten xs\n\
+         entry bad (xs: []i32) : i32 = i32.sum (map i32.sum (resh xs))\n",
     );
     let o = parad(&["test", s(&p)]);
     no_panic(&o);
