@@ -57,9 +57,20 @@ def tokenize(text):
     return out
 
 
-def parse_number(tok):
+def parse_number(tok, want=None):
+    """A number token as (value, type); an unsuffixed one takes the type
+    `want` if given (an entry point's parameter), and must fit in it."""
     m = re.match(r"(.*?)(i8|i16|i32|i64|u8|u16|u32|u64|f16|f32|f64)?$", tok)
     body, suf = m.group(1).replace("_", ""), m.group(2)
+    if suf is None and want is not None and want != "bool":
+        suf = want
+        is_float = re.search(r"[.eE]", body) and not body.lstrip("-")[:2] in ("0x", "0X")
+        if want[0] != "f":
+            if is_float:
+                raise ValueError("%s is not an integer (%s expected)" % (tok, want))
+            v = int(body, 0) if body.lstrip("-")[:2].lower() in ("0x", "0b") else int(body)
+            if fut.wrap(v, want) != v:
+                raise ValueError("%s does not fit in %s" % (tok, want))
     neg = body.startswith("-")
     digits = body[1:] if neg else body
     if digits[:2] in ("0x", "0X"):
@@ -82,17 +93,19 @@ def parse_number(tok):
     return v, suf
 
 
-def parse_values(text):
-    """Parse a sequence of values; returns a list of (value, (rank, elem))."""
+def parse_values(text, expected=()):
+    """Parse a sequence of values; returns a list of (value, (rank, elem)).
+    `expected`: the (rank, elem) types of an entry point's parameters, which
+    unsuffixed numbers take (as parad's reader does for arguments)."""
     toks = tokenize(text)
     pos = 0
 
-    def value():
+    def value(want=None):
         nonlocal pos
         kind, t = toks[pos]
         pos += 1
         if kind == "num":
-            v, suf = parse_number(t)
+            v, suf = parse_number(t, want)
             return v, (0, suf)
         if kind == "special":
             neg = t.startswith("-")
@@ -117,7 +130,8 @@ def parse_values(text):
         if t == "[":
             elems, ty = [], None
             while toks[pos][1] != "]":
-                v, vty = value()
+                v, vty = value(want if ty is None else
+                               (ty[1] if ty[1] == want else None))
                 if ty is None:
                     ty = vty
                 elems.append(coerce(v, ty) if vty[0] == 0 else v)
@@ -131,7 +145,13 @@ def parse_values(text):
 
     out = []
     while pos < len(toks):
-        out.append(value())
+        want = None
+        if len(out) < len(expected):
+            rank, elem = expected[len(out)]
+            # A scalar's type applies to a scalar, an array's to elements.
+            if (toks[pos][1] == "[") == (rank > 0):
+                want = elem
+        out.append(value(want))
     return out
 
 
@@ -465,7 +485,7 @@ def check_file(path, refs, fill=False):
                                         % (where, got))
                         break
                 continue
-            vals = parse_values(c.body)
+            vals = parse_values(c.body, ptys)
             if [ty for _, ty in vals] != ptys:
                 problems.append("%s: input types %s vs params %s"
                                 % (where, [ty for _, ty in vals], ptys))

@@ -70,6 +70,21 @@ def by_coercion(r, c, xs):
     return _rows(xs, c)
 
 
+def _dot(x, y):
+    _need(len(_l(x)) == len(_l(y)))
+    return sum(a * b for a, b in zip(_l(x), _l(y))) + len(_l(x))
+
+
+def _reshape(r, c, xs):
+    _need(r * c == len(_l(xs)))
+    return _rows(_l(xs), c)
+
+
+def _consts(xs, a, b):
+    _need(len(_l(xs)) == a * b)
+    return _rows(_l(xs), b)
+
+
 REFS = {
     "sizes/ad.fut": {
         "unflat_jvp": unflat_jvp,
@@ -98,5 +113,20 @@ REFS = {
         "cube3": lambda xs: xs,
         "by_coercion": by_coercion,
         "local_fun": lambda xs: [[v + 1 for v in r] for r in _l(xs)],
+    },
+    "sizes/abbrev.fut": {
+        "model": lambda p, v: (len(_l(p)), len(_l(v)), sum(x for r in _l(v) for x in r)),
+        "rows": lambda x: (len(_l(x)), len(_l(x)[0])),
+        "dot": _dot,
+        "reshape": _reshape,
+        "bound_in_let": lambda x: len(_l(x)) + 3 * len(_l(x)),
+    },
+    "sizes/constants.fut": {
+        "from_param": lambda xs: _consts(xs, 3, 4),
+        "from_coercion": lambda xs: _consts(xs, 3, 4),
+        "from_result": lambda xs: _consts(xs, 3, 4),
+        "derived": lambda xs: _consts(xs, 3, 2),
+        "filled": lambda x: [[x] * 4 for _ in range(3)],
+        "table": lambda: _rows(list(range(12)), 4),
     },
 }

@@ -9,6 +9,10 @@ def i32(x):
 
 
 REFS = {
+    "syntax/unsuffixed_inputs.fut": {
+        "scalars": lambda a, b, c, d: (a, b, c, d),
+        "arrays": lambda xs, m, bs: (sum(xs), sum(x for r in m for x in r), sum(bs)),
+    },
     "syntax/int_literals.fut": lambda x: (
         wrap(-5 + x, "i8"), wrap(0x7F - x, "i16"), i32(1000000 + x),
         wrap(10 * x, "i64"), wrap(255 - x, "u8"),

@@ -29,7 +29,9 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     std::io::stdin()
         .read_to_end(&mut input)
         .map_err(|e| Failure::msg(format!("cannot read standard input: {e}")))?;
-    let arguments = parad_values::read_values(&input)
+    // Literals without a type suffix take the parameters' types.
+    let params = program.param_types(&args.entry).unwrap_or_default();
+    let arguments = parad_values::read_values_as(&input, &params)
         .map_err(|e| Failure::msg(format!("invalid input on standard input: {e}")))?;
     let results = program.call(&args.entry, arguments).map_err(|e| {
         let msg = e.render();

@@ -315,6 +315,64 @@ fn run_time_errors_are_located() {
 }
 
 #[test]
+fn run_reads_unsuffixed_arguments_at_the_parameter_types() {
+    let d = tempfile::tempdir().unwrap();
+    let p = write(
+        d.path(),
+        "types.fut",
+        "entry main (n: i64) (x: f64) (xs: []f32) (b: u8) : (i64, f64, f32, u8) =\n  \
+         (n, x, f32.sum xs, b)\n",
+    );
+    for backend in ["interp", "c"] {
+        let o = parad_with_stdin(&["run", "--backend", backend, s(&p)], "49 2 [1, 2.5] 255");
+        no_panic(&o);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        assert_eq!(stdout(&o), "49i64\n2.0f64\n3.5f32\n255u8\n", "{backend}");
+    }
+    // A literal that does not fit: a located error, nothing run.
+    let o = parad_with_stdin(&["run", "--backend", "interp", s(&p)], "49 2\n[1, 2] 300");
+    no_panic(&o);
+    assert_eq!(code(&o), 1);
+    let err = stderr(&o);
+    assert!(
+        err.contains("line 2, column 8")
+            && err.contains("300 does not fit in the expected type u8"),
+        "{err}"
+    );
+    let o = parad_with_stdin(&["run", "--backend", "interp", s(&p)], "1.5 2 [1] 1");
+    assert_eq!(code(&o), 1);
+    let err = stderr(&o);
+    assert!(
+        err.contains("line 1, column 1") && err.contains("i64"),
+        "{err}"
+    );
+    // A suffixed literal keeps its type, and a mismatch stays an error.
+    let o = parad_with_stdin(&["run", "--backend", "interp", s(&p)], "49i32 2 [1] 1");
+    assert_eq!(code(&o), 1);
+    let err = stderr(&o);
+    assert!(err.contains("argument 1") && err.contains("i32"), "{err}");
+}
+
+#[test]
+fn test_reads_unsuffixed_inputs_at_the_parameter_types() {
+    let d = tempfile::tempdir().unwrap();
+    let p = write(
+        d.path(),
+        "t.fut",
+        "-- ==\n-- input { 2 [1, 2] } output { 6f64 }\n\
+         -- input { 2 [1.5, 2] } output { 7f64 }\n\
+         -- input { 2 [-1, 2] }\n-- output { 2f64 }\n\
+         entry main (k: f64) (xs: []i64) : f64 = k * f64.i64 (i64.sum xs)\n",
+    );
+    let o = parad(&["test", "--backend", "interp", s(&p)]);
+    no_panic(&o);
+    let out = stdout(&o);
+    // The second case's 1.5 is no i64: a bad input, located in the file.
+    assert!(out.contains("2 passed, 1 failed"), "{out}");
+    assert!(out.contains("line 3") && out.contains("i64"), "{out}");
+}
+
+#[test]
 fn run_reports_compile_errors() {
     let d = tempfile::tempdir().unwrap();
     let p = write(d.path(), "bad.fut", "def main (x: i32) : i32 = (x\n");
@@ -608,7 +666,8 @@ fn an_entry_point_lowering_cannot_handle_is_skipped_alone() {
         "p.fut",
         "-- ==\n-- entry: good bad\n-- input { [1, 2, 3, 4] } output { 10 }\n\
          entry good (xs: []i32) : i32 = i32.sum xs\n\
-         entry bad (xs: []i32) : i32 = i32.sum (map i32.sum (unflatten xs))\n",
+         def resh [n] [m] (xs: [n * m]i32) : [n][m]i32 = unflatten xs\n\
+         entry bad (xs: []i32) : i32 = i32.sum (map i32.sum (resh xs))\n",
     );
     let o = parad(&["test", s(&p)]);
     no_panic(&o);

@@ -39,6 +39,14 @@ pub trait Loaded {
         true
     }
 
+    /// The types of `entry`'s parameters, if known: text arguments are
+    /// read with them, so that literals without a type suffix take the
+    /// parameter's type ([`parad_values::read_values_as`]).
+    fn param_types(&self, entry: &str) -> Option<Vec<parad_values::ValueType>> {
+        let _ = entry;
+        None
+    }
+
     /// How the program was compiled, in one line for people (e.g. the C
     /// backend's compile time and whether its cache had the library);
     /// `parad bench` shows it.

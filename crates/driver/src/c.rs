@@ -174,6 +174,10 @@ impl Loaded for CompiledC {
         self.compiled.has_entry(entry)
     }
 
+    fn param_types(&self, entry: &str) -> Option<Vec<parad_values::ValueType>> {
+        self.compiled.param_types(entry)
+    }
+
     fn compile_note(&self) -> Option<String> {
         Some(self.built.describe())
     }

@@ -53,4 +53,8 @@ impl Loaded for Interpreted {
     fn has_entry(&self, entry: &str) -> bool {
         self.0.has_entry(entry)
     }
+
+    fn param_types(&self, entry: &str) -> Option<Vec<parad_values::ValueType>> {
+        self.0.param_types(entry)
+    }
 }

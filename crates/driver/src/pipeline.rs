@@ -58,6 +58,22 @@ impl Compiled {
     pub fn has_entry(&self, entry: &str) -> bool {
         self.program.entry(entry).is_some() || self.left_out.iter().any(|l| l.entry == entry)
     }
+
+    /// The types of `entry`'s parameters, for reading its arguments (see
+    /// [`parad_values::read_values_as`]); `None` for an entry point that
+    /// is not in the program.
+    pub fn param_types(&self, entry: &str) -> Option<Vec<parad_values::ValueType>> {
+        let e = self.program.entry(entry)?;
+        Some(
+            e.params
+                .iter()
+                .map(|p| parad_values::ValueType {
+                    rank: p.rank,
+                    elem: p.elem,
+                })
+                .collect(),
+        )
+    }
 }
 
 /// Runs `config.passes` in order on `c`, each followed by

@@ -214,7 +214,7 @@ impl<'p> Lowerer<'p> {
     /// The value of a dimension in `env`, if it is known there.
     pub fn dim_value(&mut self, b: &mut Builder, env: &Env<'p>, d: &Dim) -> Option<Operand> {
         match d {
-            Dim::Any | Dim::Infer(_) => None,
+            Dim::Any | Dim::Infer(_) | Dim::AbbrevParam(_) => None,
             Dim::Const(c) => Some(Operand::i64(*c)),
             Dim::Var(v) => match env.vars.get(v) {
                 Some(SV::Prim(o)) => Some(*o),
@@ -395,7 +395,7 @@ impl<'p> Lowerer<'p> {
     /// A dimension as written in the source (`n * m`).
     pub fn show_dim(&self, d: &Dim) -> String {
         match d {
-            Dim::Any | Dim::Infer(_) => "?".to_string(),
+            Dim::Any | Dim::Infer(_) | Dim::AbbrevParam(_) => "?".to_string(),
             Dim::Const(c) => c.to_string(),
             Dim::Var(v) => self.var_name(*v).to_string(),
             Dim::Op(op, x, y) => {

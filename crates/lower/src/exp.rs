@@ -23,11 +23,14 @@ impl<'p> Lowerer<'p> {
                 span,
             )?))),
             TExpKind::Var(v, inst, sinst) => {
-                let sv = env
-                    .vars
-                    .get(v)
-                    .cloned()
-                    .ok_or_else(|| self.unbound(*v, span))?;
+                let sv = env.vars.get(v).cloned().ok_or_else(|| {
+                    // Inside inlined prelude code, point at the user's call.
+                    let at = match b.pinned_span() {
+                        Some(p) if self.prelude_files.contains(&span.file) => p,
+                        _ => span,
+                    };
+                    self.unbound(*v, at)
+                })?;
                 match sv {
                     SV::Fun(c) if !inst.is_empty() || !sinst.is_empty() => {
                         let mut c = (*c).clone();

@@ -209,14 +209,19 @@ fn sizes_from_the_context() {
 
 #[test]
 fn sizes_nothing_determines_are_reported() {
-    let (sources, checked) =
-        parad_types::check_source("t.fut", "entry main (xs: []i32) : [][]i32 = unflatten xs\n");
+    // `resh`'s `m` is unknown at the call, so `unflatten` inside it cannot
+    // be given its size: the error points at that call, not the prelude.
+    let src = "def resh [n] [m] (xs: [n * m]i32) : [n][m]i32 = unflatten xs\n\
+               entry main (k: i64) (xs: []i32) : [k][]i32 = resh xs\n";
+    let (sources, checked) = parad_types::check_source("t.fut", src);
     let e = lower(&checked.unwrap()).unwrap_err();
     assert_eq!(e.kind, ErrorKind::Unsupported);
-    assert!(e
-        .diagnostic()
-        .render(&sources)
-        .contains("determined by the context"));
+    let msg = e.diagnostic().render(&sources);
+    assert!(msg.contains("determined by the context"), "{msg}");
+    assert!(
+        msg.contains("t.fut:1:") && !msg.contains("prelude"),
+        "{msg}"
+    );
 }
 
 #[test]

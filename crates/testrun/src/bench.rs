@@ -222,7 +222,8 @@ fn bench_case(
     if !program.has_entry(entry) {
         return Err(Fail(format!("the program has no entry point `{entry}`")));
     }
-    let Some(args) = data::case_input(path, case).map_err(Fail)? else {
+    let params = program.param_types(entry).unwrap_or_default();
+    let Some(args) = data::case_input(path, case, &params).map_err(Fail)? else {
         return Ok(None);
     };
     let call = |p: &mut dyn Loaded| p.call(entry, args.clone()).map_err(problem);

@@ -2,15 +2,21 @@
 //! located in the test file.
 
 use crate::spec::{Case, Input, Values};
-use parad_values::{DataError, Location, Value};
+use parad_values::{DataError, Location, Value, ValueType};
 use rand::{Rng, SeedableRng};
 use std::path::Path;
 
-/// The arguments of a case of the program at `path`; `None` for inputs
-/// that cannot be produced yet (FutharkScript).
-pub fn case_input(path: &Path, case: &Case) -> Result<Option<Vec<Value>>, String> {
+/// The arguments of a case of the program at `path`, for an entry point
+/// whose parameters have types `params` (unsuffixed literals in text
+/// values take them; empty if unknown); `None` for inputs that cannot be
+/// produced yet (FutharkScript).
+pub fn case_input(
+    path: &Path,
+    case: &Case,
+    params: &[ValueType],
+) -> Result<Option<Vec<Value>>, String> {
     match &case.input {
-        Input::Values(v) => read(v).map(Some),
+        Input::Values(v) => read_as(v, params).map(Some),
         Input::Random { items, .. } => {
             let mut rng = rand::rngs::StdRng::seed_from_u64(seed(path, case.line, items));
             items
@@ -22,7 +28,7 @@ pub fn case_input(path: &Path, case: &Case) -> Result<Option<Vec<Value>>, String
         Input::Script(Values::Inline { text, .. }) => match load_data_script(text) {
             Some(file) => {
                 let dir = path.parent().unwrap_or(Path::new(""));
-                read(&Values::File(dir.join(file))).map(Some)
+                read_as(&Values::File(dir.join(file)), params).map(Some)
             }
             None => Ok(None),
         },
@@ -32,16 +38,22 @@ pub fn case_input(path: &Path, case: &Case) -> Result<Option<Vec<Value>>, String
 
 /// Values written in a test block or stored in a file.
 pub(crate) fn read(v: &Values) -> Result<Vec<Value>, String> {
+    read_as(v, &[])
+}
+
+/// Values written in a test block or stored in a file, as values of types
+/// `types` (see [`parad_values::read_values_as`]).
+fn read_as(v: &Values, types: &[ValueType]) -> Result<Vec<Value>, String> {
     match v {
-        Values::Inline { text, line } => read_inline(text, *line),
-        Values::File(f) => read_file(f),
+        Values::Inline { text, line } => read_inline(text, *line, types),
+        Values::File(f) => read_file(f, types),
     }
 }
 
 /// Parses values written in a test block whose opening brace is on line
 /// `first_line`; errors name the line of the `.fut` file.
-fn read_inline(text: &str, first_line: usize) -> Result<Vec<Value>, String> {
-    parad_values::read_values(text.as_bytes()).map_err(|e| match e.location {
+fn read_inline(text: &str, first_line: usize, types: &[ValueType]) -> Result<Vec<Value>, String> {
+    parad_values::read_values_as(text.as_bytes(), types).map_err(|e| match e.location {
         Some(Location::Line { line, .. }) => {
             format!("line {}: {}", first_line + line - 1, e.message)
         }
@@ -50,8 +62,8 @@ fn read_inline(text: &str, first_line: usize) -> Result<Vec<Value>, String> {
 }
 
 /// Reads a data file (text or binary, possibly gzip-compressed).
-fn read_file(path: &Path) -> Result<Vec<Value>, String> {
-    parad_values::read_file(path).map_err(|e: DataError| e.to_string())
+fn read_file(path: &Path, types: &[ValueType]) -> Result<Vec<Value>, String> {
+    parad_values::read_file_as(path, types).map_err(|e: DataError| e.to_string())
 }
 
 /// One argument of a `random input` block: a type with sizes such as

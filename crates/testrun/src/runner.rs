@@ -313,7 +313,8 @@ impl FileRun<'_> {
                 &format!("the program has no entry point `{}`", at.entry),
             );
         }
-        let args = match data::case_input(self.path, case) {
+        let params = program.param_types(at.entry).unwrap_or_default();
+        let args = match data::case_input(self.path, case, &params) {
             Ok(Some(a)) => a,
             Ok(None) => return self.skip(1, at, "script inputs are not supported yet"),
             Err(e) => return self.fail(at, &format!("bad input: {e}")),

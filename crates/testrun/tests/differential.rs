@@ -328,7 +328,8 @@ impl FileRun<'_> {
                 skip(&at, &format!("marked `{m}`"));
                 continue;
             }
-            let args = match case_input(self.path, case) {
+            let params = ip.param_types(entry).unwrap_or_default();
+            let args = match case_input(self.path, case, &params) {
                 Ok(Some(a)) => a,
                 _ => continue,
             };

@@ -75,7 +75,8 @@ fn optimised_and_unoptimised_programs_give_identical_results() {
             if case.modifiers.iter().any(|m| m == "compiled") {
                 continue;
             }
-            let Ok(Some(args)) = case_input(&path, case) else {
+            let params = a.param_types(entry).unwrap_or_default();
+            let Ok(Some(args)) = case_input(&path, case, &params) else {
                 continue;
             };
             let ra = exact(&a.call(entry, args.clone()));

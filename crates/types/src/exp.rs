@@ -64,9 +64,11 @@ fn var_exp(v: VarId, ty: Type, span: Span) -> TExp {
 
 /// The dimension an argument denotes when passed for a parameter used as
 /// a size (`tabulate (n * m) f` has type `[n * m]a`).
-fn exp_dim(e: &TExp) -> Dim {
+/// `constant` gives the values of top-level constants that are known.
+fn exp_dim(e: &TExp, constant: &impl Fn(FunId) -> Option<i64>) -> Dim {
     match &e.kind {
         TExpKind::Lit(Literal::Int(v)) => i64::try_from(*v).map_or(Dim::Any, Dim::Const),
+        TExpKind::Global(f, _, _) => constant(*f).map_or(Dim::Any, Dim::Const),
         TExpKind::Var(v, inst, _) if inst.is_empty() => Dim::Var(*v),
         TExpKind::Apply(f, args) if args.len() == 2 => {
             let op = match &f.kind {
@@ -78,7 +80,7 @@ fn exp_dim(e: &TExp) -> Dim {
                 },
                 _ => return Dim::Any,
             };
-            match (exp_dim(&args[0]), exp_dim(&args[1])) {
+            match (exp_dim(&args[0], constant), exp_dim(&args[1], constant)) {
                 (Dim::Any, _) | (_, Dim::Any) => Dim::Any,
                 (a, b) => Dim::Op(op, Box::new(a), Box::new(b)),
             }
@@ -927,7 +929,8 @@ impl Checker {
                 d.with_note(format!("in argument {} of {what}", i + 1))
             })?;
             if let Some(d) = self.param_dim(&f, i) {
-                self.inf.unify_dim(&d, &exp_dim(a));
+                let ad = exp_dim(a, &|f| self.constant(f, 0));
+                self.inf.unify_dim(&d, &ad);
             }
             fty = r;
         }

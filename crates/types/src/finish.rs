@@ -155,11 +155,18 @@ impl Checker {
         e.ty = self.resolve(&e.ty, span)?;
         match &mut e.kind {
             TExpKind::Lit(l) => *l = fix_literal(*l, &e.ty, span)?,
-            TExpKind::Var(_, inst, sizes) | TExpKind::Global(_, inst, sizes) => {
+            TExpKind::Var(_, inst, sizes) => {
                 self.finish_types(inst, span)?;
                 for (_, d) in sizes {
                     *d = close_dim(&self.inf.zonk_dim(d));
                 }
+            }
+            TExpKind::Global(f, inst, sizes) => {
+                self.finish_types(inst, span)?;
+                for (_, d) in sizes.iter_mut() {
+                    *d = close_dim(&self.inf.zonk_dim(d));
+                }
+                self.check_context_sizes(*f, sizes, span)?;
             }
             TExpKind::Intrinsic(_, inst) => self.finish_types(inst, span)?,
             TExpKind::Tuple(es) | TExpKind::ArrayLit(es) => {
@@ -257,6 +264,34 @@ impl Checker {
         Ok(())
     }
 
+    /// A prelude function whose size parameters no argument determines
+    /// (`unflatten`, `split`) takes them from the context of a use in the
+    /// program: they must be known there.
+    fn check_context_sizes(&self, f: FunId, sizes: &[SizeInst], span: Span) -> Res<()> {
+        let fun = &self.funs[f.0 as usize];
+        if self.in_prelude || !fun.prelude {
+            return Ok(());
+        }
+        for (v, d) in sizes {
+            let from_args = fun.size_sources.iter().any(|s| s.size == *v);
+            if *d == Dim::Any && !from_args && fun.size_params.contains(v) {
+                return Err(Diagnostic::error(
+                    span,
+                    format!(
+                        "the size '{}' of '{}' cannot be inferred here",
+                        self.vars[v.0 as usize].name, fun.name
+                    ),
+                )
+                .with_note(
+                    "nothing determines it: give the result a type with this size \
+                     (`let ys: [n][m]t = ...`, a return type) or coerce the argument \
+                     (`xs :> [n * m]t`), using sizes that are in scope",
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// Resolves the types of the variables created since `mark`.
     pub(crate) fn finish_vars(&mut self, mark: usize) -> Res<()> {
         for i in mark..self.vars.len() {
@@ -271,7 +306,7 @@ impl Checker {
 /// unknown.
 fn close_dim(d: &Dim) -> Dim {
     match d {
-        Dim::Infer(_) => Dim::Any,
+        Dim::Infer(_) | Dim::AbbrevParam(_) => Dim::Any,
         Dim::Op(o, a, b) => match (close_dim(a), close_dim(b)) {
             (Dim::Any, _) | (_, Dim::Any) => Dim::Any,
             (a, b) => Dim::Op(*o, Box::new(a), Box::new(b)),

@@ -2,9 +2,9 @@
 //! parameters can be read off the shapes of bound values.
 
 use crate::env::{Checker, Res};
-use crate::tast::{Literal, SizeSource, TExpKind, TPat, Type, VarId};
+use crate::tast::{Dim, Literal, SizeSource, TExpKind, TPat, Type, VarId};
 use parad_base::{Diagnostic, Span};
-use parad_syntax::ast::{ExpKind, Pat, SizeExp, TypeExp};
+use parad_syntax::ast::Pat;
 
 /// Size parameters being bound (`[n]` of a function or `let`) and the
 /// sources found for them so far.
@@ -15,44 +15,38 @@ pub(crate) struct Sizes {
 }
 
 impl Sizes {
-    fn source(&mut self, name: &str, of: VarId, path: &[String], dim: u32) {
-        // Every source is kept: lowering binds the size from the first
-        // and checks at run time that the others agree.
-        if let Some((_, v)) = self.pending.iter().find(|(n, _)| n == name) {
-            self.found.push(SizeSource {
-                size: *v,
-                of,
-                path: path.to_vec(),
-                dim,
-            });
-        }
-    }
-
-    /// Records the sources of size parameters named in a declared type.
-    fn walk(&mut self, te: &TypeExp, of: VarId, path: &mut Vec<String>, dim: u32) {
-        match te {
-            TypeExp::Array(size, inner, _) => {
-                if let SizeExp::Exp(e) = &**size {
-                    if let ExpKind::Var(q) = &e.kind {
-                        if q.quals.is_empty() {
-                            self.source(&q.name, of, path, dim);
+    /// Records the sources of the pending size parameters that a declared
+    /// type names as dimensions (`[n]f32`, also through type abbreviations
+    /// such as `vec [n]`): dimension `dim` of the value at `path` in `of`.
+    /// Every source is kept: lowering binds the size from the first and
+    /// checks at run time that the others agree.
+    fn walk(&mut self, t: &Type, of: VarId, path: &mut Vec<String>, dim: u32) {
+        match t {
+            Type::Array(elem, dims) => {
+                for (k, d) in dims.iter().enumerate() {
+                    if let Dim::Var(v) = d {
+                        if self.pending.iter().any(|(_, p)| p == v) {
+                            self.found.push(SizeSource {
+                                size: *v,
+                                of,
+                                path: path.clone(),
+                                dim: dim + k as u32,
+                            });
                         }
                     }
                 }
-                self.walk(inner, of, path, dim + 1);
+                self.walk(elem, of, path, dim + dims.len() as u32);
             }
-            TypeExp::Unique(t, _) => self.walk(t, of, path, dim),
-            TypeExp::Tuple(ts, _) if ts.len() == 1 => self.walk(&ts[0], of, path, dim),
-            TypeExp::Tuple(ts, _) => {
+            Type::Tuple(ts) => {
                 for (i, t) in ts.iter().enumerate() {
                     path.push(i.to_string());
                     self.walk(t, of, path, dim);
                     path.pop();
                 }
             }
-            TypeExp::Record(fs, _) => {
+            Type::Record(fs) => {
                 for (n, t) in fs {
-                    path.push(n.name.clone());
+                    path.push(n.clone());
                     self.walk(t, of, path, dim);
                     path.pop();
                 }
@@ -71,12 +65,12 @@ pub(crate) struct Binding {
 
 impl Checker {
     /// Checks pattern `p` against type `ty`. `decl` is the type the user
-    /// wrote for this part of the pattern, if any (for size sources).
+    /// declared for this part of the pattern, if any (for size sources).
     pub fn check_pat(
         &mut self,
         p: &Pat,
         ty: &Type,
-        decl: Option<&TypeExp>,
+        decl: Option<&Type>,
         sizes: &mut Sizes,
         binds: &mut Vec<Binding>,
     ) -> Res<TPat> {
@@ -125,10 +119,8 @@ impl Checker {
                         ),
                     )
                 })?;
-                let decls: Vec<Option<&TypeExp>> = match decl {
-                    Some(TypeExp::Tuple(ts, _)) if ts.len() == ps.len() => {
-                        ts.iter().map(Some).collect()
-                    }
+                let decls: Vec<Option<&Type>> = match decl {
+                    Some(Type::Tuple(ts)) if ts.len() == ps.len() => ts.iter().map(Some).collect(),
                     _ => vec![None; ps.len()],
                 };
                 let mut out = vec![];
@@ -167,8 +159,8 @@ impl Checker {
                 let mut out = vec![];
                 for ((name, p, nspan), (_, t)) in sorted.iter().zip(&comps) {
                     let d = match decl {
-                        Some(TypeExp::Record(fs, _)) => {
-                            fs.iter().find(|(n, _)| n.name == *name).map(|(_, t)| t)
+                        Some(Type::Record(fs)) => {
+                            fs.iter().find(|(n, _)| n == name).map(|(_, t)| t)
                         }
                         _ => None,
                     };
@@ -189,7 +181,7 @@ impl Checker {
             Pat::Ascribe(inner, te, _) => {
                 let declared = self.type_exp(te)?;
                 self.unify_at(inner.span(), &declared, ty)?;
-                self.check_pat(inner, ty, Some(te), sizes, binds)
+                self.check_pat(inner, ty, Some(&declared), sizes, binds)
             }
             Pat::Attr(_, inner, _) => self.check_pat(inner, ty, decl, sizes, binds),
             // Literal patterns are refutable: `finish` rejects them outside

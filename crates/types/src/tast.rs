@@ -47,6 +47,13 @@ pub enum Dim {
     /// A size inference variable. Only exists while checking.
     #[doc(hidden)]
     Infer(u32),
+    /// A size parameter of a type abbreviation inside the abbreviation's
+    /// definition (`n` of `type vec [n] = [n]f32`), named by the position
+    /// of its binding in the checker's scope of type names; each use of
+    /// the abbreviation replaces it by the size argument. Only exists
+    /// while checking.
+    #[doc(hidden)]
+    AbbrevParam(u32),
 }
 
 impl Dim {

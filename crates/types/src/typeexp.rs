@@ -3,7 +3,8 @@
 //! constants, `+`, `-` or `*` of these; anything else is an unknown size.
 
 use crate::env::{AbbrevParam, Checker, Res, TypeName};
-use crate::tast::{Dim, SizeOp, Type, TypeParamId};
+use crate::intrinsics::Intrinsic;
+use crate::tast::{Dim, FunId, Literal, SizeOp, TExp, TExpKind, Type, TypeParamId};
 use parad_base::{Diagnostic, PrimType};
 use parad_syntax::ast::{ExpKind, Lit, SizeExp, TypeArg, TypeExp};
 
@@ -38,15 +39,26 @@ impl Checker {
                                 ),
                             ));
                         }
+                        // The abbreviation's parameters were bound at the
+                        // positions following its own in the type scope
+                        // while its definition was checked.
+                        let at = self
+                            .types
+                            .iter()
+                            .rposition(|(n, _)| *n == name.name)
+                            .unwrap_or(0) as u32;
                         let mut subst: Vec<(TypeParamId, Type)> = vec![];
-                        for (p, a) in params.iter().zip(args) {
+                        let mut sizes: Vec<(u32, Dim)> = vec![];
+                        for (i, (p, a)) in params.iter().zip(args).enumerate() {
+                            let pos = at + i as u32;
                             match (p, a) {
                                 (AbbrevParam::Type(id), TypeArg::Type(t)) => {
                                     let t = self.type_exp(t)?;
                                     subst.push((*id, t));
                                 }
                                 (AbbrevParam::Size, TypeArg::Size(s)) => {
-                                    self.size_exp(s)?;
+                                    let d = self.size_exp(s)?;
+                                    sizes.push((pos, d));
                                 }
                                 (
                                     AbbrevParam::Size,
@@ -61,6 +73,7 @@ impl Checker {
                                     {
                                         return Err(unknown_size(n.span, &n.name));
                                     }
+                                    sizes.push((pos, self.name_dim(&n.name)));
                                 }
                                 (AbbrevParam::Type(_), TypeArg::Size(s)) => {
                                     return Err(Diagnostic::error(
@@ -76,6 +89,9 @@ impl Checker {
                                 }
                             }
                         }
+                        // Sizes first: the type arguments may mention
+                        // parameters of an enclosing abbreviation.
+                        let body = body.map_dims(&|d| subst_abbrev_params(d, &sizes));
                         Ok(body.subst(&|p| {
                             subst.iter().find(|(q, _)| *q == p).map(|(_, t)| t.clone())
                         }))
@@ -181,7 +197,7 @@ impl Checker {
                 }
                 let b = self.type_exp(b);
                 self.types.truncate(mark);
-                Ok(Type::arrow(a, b?))
+                Ok(Type::arrow(a, forget_bound_sizes(&b?, mark)))
             }
             TypeExp::Sum(cs, span) => {
                 if cs.len() > 256 {
@@ -224,7 +240,7 @@ impl Checker {
                 }
                 let t = self.type_exp(t);
                 self.types.truncate(mark);
-                t
+                Ok(forget_bound_sizes(&t?, mark))
             }
         }
     }
@@ -268,19 +284,70 @@ impl Checker {
         }
     }
 
+    /// The dimension a name used as a size denotes: a size bound in a
+    /// type (a parameter of the type abbreviation being defined, or one
+    /// bound by `?[k].` or `(n: i64) ->`, which the binder makes unknown),
+    /// an `i64` variable in scope, or a top-level constant whose value is
+    /// known.
+    fn name_dim(&self, name: &str) -> Dim {
+        if let Some(p) = self.types.iter().rposition(|(n, _)| n == name) {
+            if matches!(self.types[p].1, TypeName::Size) {
+                return Dim::AbbrevParam(p as u32);
+            }
+        }
+        match self.lookup(name) {
+            Some(l) if l.poly.is_empty() => Dim::Var(l.var),
+            Some(_) => Dim::Any,
+            None => self.constant_dim(name),
+        }
+    }
+
+    /// The value of top-level constant `name` if it is an `i64` computed
+    /// from integer literals and other such constants by `+`, `-` and `*`
+    /// (`def n = 3 * 4`), as a constant dimension; otherwise unknown.
+    fn constant_dim(&self, name: &str) -> Dim {
+        match self.globals.get(name).and_then(|g| self.constant(g.id, 0)) {
+            Some(v) => Dim::Const(v),
+            None => Dim::Any,
+        }
+    }
+
+    /// The value of top-level constant `id` if it is known (see
+    /// [`Checker::constant_dim`]).
+    pub(crate) fn constant(&self, id: FunId, depth: u32) -> Option<i64> {
+        let f = self.funs.get(id.0 as usize)?;
+        if !f.params.is_empty() || !f.type_params.is_empty() || f.ret != Type::i64() || depth > 64 {
+            return None;
+        }
+        self.fold_i64(&f.body, depth + 1)
+    }
+
+    fn fold_i64(&self, e: &TExp, depth: u32) -> Option<i64> {
+        match &e.kind {
+            TExpKind::Lit(Literal::Int(v)) => i64::try_from(*v).ok(),
+            TExpKind::Global(id, _, _) => self.constant(*id, depth),
+            TExpKind::Apply(f, args) if args.len() == 2 && e.ty == Type::i64() => {
+                let TExpKind::Intrinsic(name, _) = &f.kind else {
+                    return None;
+                };
+                let a = self.fold_i64(&args[0], depth)?;
+                let b = self.fold_i64(&args[1], depth)?;
+                match Intrinsic::from_name(name)? {
+                    Intrinsic::Add => a.checked_add(b),
+                    Intrinsic::Sub => a.checked_sub(b),
+                    Intrinsic::Mul => a.checked_mul(b),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
     fn size_dim(&self, e: &parad_syntax::ast::Exp) -> Dim {
         match &e.kind {
             // Sizes bound only in types (`?[k].`, `(n: i64) ->`, parameters
             // of type abbreviations) stand for no variable here.
-            ExpKind::Var(q) if q.quals.is_empty() => match self.lookup(&q.name) {
-                Some(l)
-                    if l.poly.is_empty()
-                        && !matches!(self.lookup_type(&q.name), Some(TypeName::Size)) =>
-                {
-                    Dim::Var(l.var)
-                }
-                _ => Dim::Any,
-            },
+            ExpKind::Var(q) if q.quals.is_empty() => self.name_dim(&q.name),
             ExpKind::Lit(Lit::Int { value, .. }) => match i64::try_from(*value) {
                 Ok(v) => Dim::Const(v),
                 Err(_) => Dim::Any,
@@ -335,6 +402,40 @@ impl Checker {
             _ => Ok(()),
         }
     }
+}
+
+/// Replaces the size parameters of a type abbreviation in its definition
+/// by the arguments (`sizes`: position of the parameter, argument); any
+/// other parameter is unknown.
+fn subst_abbrev_params(d: &Dim, sizes: &[(u32, Dim)]) -> Dim {
+    match d {
+        Dim::AbbrevParam(p) => sizes
+            .iter()
+            .find(|(q, _)| q == p)
+            .map(|(_, d)| d.clone())
+            .unwrap_or(Dim::Any),
+        Dim::Op(o, a, b) => match (subst_abbrev_params(a, sizes), subst_abbrev_params(b, sizes)) {
+            (Dim::Any, _) | (_, Dim::Any) => Dim::Any,
+            (a, b) => Dim::Op(*o, Box::new(a), Box::new(b)),
+        },
+        d => d.clone(),
+    }
+}
+
+/// `t` with the sizes bound from position `mark` of the type scope on
+/// (`?[k].`, `(n: i64) ->`) made unknown.
+fn forget_bound_sizes(t: &Type, mark: usize) -> Type {
+    fn go(d: &Dim, mark: usize) -> Dim {
+        match d {
+            Dim::AbbrevParam(p) if *p as usize >= mark => Dim::Any,
+            Dim::Op(o, a, b) => match (go(a, mark), go(b, mark)) {
+                (Dim::Any, _) | (_, Dim::Any) => Dim::Any,
+                (a, b) => Dim::Op(*o, Box::new(a), Box::new(b)),
+            },
+            d => d.clone(),
+        }
+    }
+    t.map_dims(&|d| go(d, mark))
 }
 
 pub(crate) fn unknown_size(span: parad_base::Span, name: &str) -> Diagnostic {

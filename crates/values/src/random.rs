@@ -72,7 +72,7 @@ pub fn parse_gen_specs(s: &str) -> Result<Vec<GenSpec>, DataError> {
             specs.push(GenSpec::Random(shape, t));
             end
         } else {
-            let (v, end) = reader.read_value(pos)?;
+            let (v, end) = reader.read_value(pos, None)?;
             specs.push(GenSpec::Fixed(v));
             end
         };

@@ -12,7 +12,7 @@ use half::f16;
 use parad_base::{FloatType, IntType, PrimType};
 
 use crate::error::{line_col, DataError};
-use crate::value::{ArrayData, ArrayValue, Scalar, Value};
+use crate::value::{ArrayData, ArrayValue, Scalar, Value, ValueType};
 
 /// The deepest array nesting accepted (the binary format's limit).
 pub const MAX_RANK: usize = 255;
@@ -29,6 +29,8 @@ enum LitKind<'a> {
     Int {
         wrapped: u64,
         digits: Option<Cow<'a, str>>,
+        /// The value does not fit in 64 bits (`wrapped` lost bits).
+        overflow: bool,
     },
     /// Decimal float without sign or `_`, e.g. `1.5e3`.
     Dec(Cow<'a, str>),
@@ -88,7 +90,12 @@ impl Literal<'_> {
                 let c = *c as u64;
                 Ok(int_scalar(it, if self.neg { c.wrapping_neg() } else { c }))
             }
-            (LitKind::Int { wrapped, digits }, PrimType::Float(ft)) => {
+            (
+                LitKind::Int {
+                    wrapped, digits, ..
+                },
+                PrimType::Float(ft),
+            ) => {
                 let s = match digits {
                     Some(d) => parse_float(ft, d),
                     None => Scalar::from_float(ft, *wrapped as f64),
@@ -108,6 +115,40 @@ impl Literal<'_> {
             (LitKind::Bool(b), PrimType::Bool) => Ok(Scalar::Bool(*b)),
             _ => Err(mismatch()),
         }
+    }
+}
+
+impl Literal<'_> {
+    /// The literal's value at type `t` when it was written without a suffix
+    /// where a value of type `t` is expected: like [`Literal::to_scalar`],
+    /// but an integer must be within `t`'s range instead of wrapping.
+    fn fit_scalar(&self, t: PrimType) -> Result<Scalar, String> {
+        if let (
+            LitKind::Int {
+                wrapped, overflow, ..
+            },
+            PrimType::Int(it),
+        ) = (&self.kind, t)
+        {
+            let v = i128::from(*wrapped) * if self.neg { -1 } else { 1 };
+            let bits = it.bits();
+            let (lo, hi) = if it.signed() {
+                (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+            } else {
+                (0, (1i128 << bits) - 1)
+            };
+            if *overflow || v < lo || v > hi {
+                let shown = if *overflow {
+                    "this integer".to_string()
+                } else {
+                    format!("{v}")
+                };
+                return Err(format!(
+                    "{shown} does not fit in the expected type {t} ({lo} to {hi})"
+                ));
+            }
+        }
+        self.to_scalar(t)
     }
 }
 
@@ -201,20 +242,34 @@ impl<'a> TextReader<'a> {
         }
     }
 
-    /// Reads one text value starting at `pos` (no leading blanks).
-    /// Returns it and the offset just past it.
-    pub(crate) fn read_value(&self, pos: usize) -> Result<(Value, usize), DataError> {
+    /// Reads one text value starting at `pos` (no leading blanks), where a
+    /// value of type `expected` is wanted, if known: numeric literals
+    /// without a suffix then get its element type (a scalar's, or an
+    /// array's elements') when they fit in it. Returns the value and the
+    /// offset just past it.
+    pub(crate) fn read_value(
+        &self,
+        pos: usize,
+        expected: Option<ValueType>,
+    ) -> Result<(Value, usize), DataError> {
+        let elem = |array: bool| {
+            expected
+                .filter(|t| (t.rank > 0) == array && t.elem != PrimType::Bool)
+                .map(|t| t.elem)
+        };
         match self.peek(pos) {
-            Some(b'[') => self.read_array(pos),
+            Some(b'[') => self.read_array(pos, elem(true)),
             Some(b'"') => self.read_string(pos),
             _ if self.input[pos..].starts_with(b"empty") && !self.word_continues(pos + 5) => {
                 self.read_empty(pos)
             }
             _ => {
                 let (lit, end) = self.read_literal(pos)?;
-                let s = lit
-                    .to_scalar(lit.own_type())
-                    .map_err(|m| self.err(lit.offset, m))?;
+                let s = match (lit.typed, elem(false)) {
+                    (None, Some(t)) => lit.fit_scalar(t),
+                    _ => lit.to_scalar(lit.own_type()),
+                };
+                let s = s.map_err(|m| self.err(lit.offset, m))?;
                 Ok((Value::Scalar(s), end))
             }
         }
@@ -350,11 +405,12 @@ impl<'a> TextReader<'a> {
             } else if !frac.is_empty() || b.get(int_end) == Some(&b'.') {
                 return Err(self.err(at, "hexadecimal float needs a 'p' exponent"));
             } else {
-                let v = radix_value(&word[2..int_end], 16);
+                let (v, overflow) = radix_value(&word[2..int_end], 16);
                 (
                     LitKind::Int {
                         wrapped: v,
                         digits: None,
+                        overflow,
                     },
                     int_end,
                     false,
@@ -365,11 +421,12 @@ impl<'a> TextReader<'a> {
             if end == 2 {
                 return Err(self.err(at, "expected binary digits after '0b'"));
             }
-            let v = radix_value(&word[2..end], 2);
+            let (v, overflow) = radix_value(&word[2..end], 2);
             (
                 LitKind::Int {
                     wrapped: v,
                     digits: None,
+                    overflow,
                 },
                 end,
                 false,
@@ -402,11 +459,12 @@ impl<'a> TextReader<'a> {
             if is_float {
                 (LitKind::Dec(text), i, true)
             } else {
-                let v = radix_value(&text, 10);
+                let (v, overflow) = radix_value(&text, 10);
                 (
                     LitKind::Int {
                         wrapped: v,
                         digits: Some(text),
+                        overflow,
                     },
                     i,
                     false,
@@ -607,7 +665,12 @@ impl<'a> TextReader<'a> {
 
     /// Reads a bracketed array literal. Iterative, so deep nesting cannot
     /// overflow the stack.
-    fn read_array(&self, start: usize) -> Result<(Value, usize), DataError> {
+    /// `elem`: the element type expected, if known.
+    fn read_array(
+        &self,
+        start: usize,
+        elem: Option<PrimType>,
+    ) -> Result<(Value, usize), DataError> {
         // Per open bracket: elements completed so far, offset of the '['.
         let mut open: Vec<(usize, usize)> = Vec::new();
         // Size seen at each depth (0 = outermost), to enforce regularity.
@@ -666,7 +729,7 @@ impl<'a> TextReader<'a> {
                         ));
                     }
                     let (lit, end) = self.read_literal(pos)?;
-                    self.push_element(&mut data, &lit)?;
+                    self.push_element(&mut data, &lit, elem)?;
                     open.last_mut().expect("inside an array").0 += 1;
                     pos = end;
                 }
@@ -719,9 +782,19 @@ impl<'a> TextReader<'a> {
     }
 
     /// Appends a literal to the array's storage; the first element fixes
-    /// the element type.
-    fn push_element(&self, data: &mut Option<ArrayData>, lit: &Literal) -> Result<(), DataError> {
-        let data = data.get_or_insert_with(|| ArrayData::empty(lit.own_type()));
+    /// the element type (the expected one, `elem`, if it has no suffix).
+    fn push_element(
+        &self,
+        data: &mut Option<ArrayData>,
+        lit: &Literal,
+        elem: Option<PrimType>,
+    ) -> Result<(), DataError> {
+        let data = data.get_or_insert_with(|| {
+            ArrayData::empty(match (lit.typed, elem) {
+                (None, Some(t)) => t,
+                _ => lit.own_type(),
+            })
+        });
         let t = data.elem_type();
         if let Some(lt) = lit.typed {
             if lt != t {
@@ -731,9 +804,13 @@ impl<'a> TextReader<'a> {
                 ));
             }
         }
-        let s = lit
-            .to_scalar(t)
-            .map_err(|m| self.err(lit.offset, format!("{m} (the type of the first element)")))?;
+        let s = match (lit.typed, elem) {
+            (None, Some(e)) if e == t => lit.fit_scalar(t),
+            _ => lit
+                .to_scalar(t)
+                .map_err(|m| format!("{m} (the type of the first element)")),
+        };
+        let s = s.map_err(|m| self.err(lit.offset, m))?;
         data.push(s);
         Ok(())
     }
@@ -768,13 +845,16 @@ fn truncate(s: &str) -> Cow<'_, str> {
     }
 }
 
-/// The value of digits (with `_`) in `radix`, modulo 2^64.
-fn radix_value(digits: &str, radix: u32) -> u64 {
+/// The value of digits (with `_`) in `radix`, modulo 2^64, and whether it
+/// exceeds 64 bits.
+fn radix_value(digits: &str, radix: u32) -> (u64, bool) {
     digits
         .chars()
         .filter_map(|c| c.to_digit(radix))
-        .fold(0u64, |acc, d| {
-            acc.wrapping_mul(radix as u64).wrapping_add(d as u64)
+        .fold((0u64, false), |(acc, over), d| {
+            let (m, o1) = acc.overflowing_mul(radix as u64);
+            let (v, o2) = m.overflowing_add(d as u64);
+            (v, over || o1 || o2)
         })
 }
 

@@ -30,6 +30,14 @@ pub struct ArrayValue {
     pub data: ArrayData,
 }
 
+/// The type of a value as a program's entry point expects it: rank and
+/// element type (for reading text values whose literals have no suffix).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ValueType {
+    pub rank: usize,
+    pub elem: PrimType,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
     Scalar(Scalar),
