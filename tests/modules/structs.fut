@@ -9,6 +9,8 @@
 -- input { 4i64 } output { [0i64, 1i64, 4i64, 9i64] 5i64 }
 -- entry: records
 -- input { } output { 3i32 4.5f64 }
+-- entry: sized
+-- input { [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]] } output { 2i64 3i64 6i64 }
 
 module arith = {
   def two = 2i32
@@ -59,3 +61,21 @@ module consts = {
 }
 
 entry records : (i32, f64) = (consts.r.a, consts.r.b)
+
+-- A size-parameterised type used qualified and after `open`, with other
+-- types defined in between: its sizes are its arguments wherever used.
+module shapes = {
+  type other = i32
+  type mat [r] [c] = [r][c]f64
+}
+
+def rows [r] [c] (_: shapes.mat [r] [c]) : i64 = r
+
+module more = {
+  type filler = bool
+  open shapes
+  def cols [r] [c] (_: mat [r] [c]) : i64 = c
+}
+
+entry sized [r] [c] (m: [r][c]f64) : (i64, i64, i64) =
+  (rows m, more.cols m, rows m * more.cols m)

@@ -37,7 +37,9 @@ pub(crate) enum TypeName {
 #[derive(Clone, Debug)]
 pub(crate) enum AbbrevParam {
     Type(TypeParamId),
-    Size,
+    /// A size parameter, which the definition mentions as
+    /// `Dim::AbbrevParam` of this number (unique to the parameter).
+    Size(u32),
 }
 
 /// How the sizes of a function's type are instantiated at each use.
@@ -100,6 +102,8 @@ pub(crate) struct Checker {
     pub abstract_defs: HashMap<TypeParamId, Type>,
     /// Values of stand-in modules made so far ([`Checker::stand_in`]).
     pub stand_ins: u32,
+    /// Size parameters of type abbreviations numbered so far.
+    pub abbrev_sizes: u32,
 }
 
 impl Checker {

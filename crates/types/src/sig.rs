@@ -19,7 +19,7 @@
 
 use crate::env::{AbbrevParam, Checker, Global, Res, TypeName};
 use crate::modules::{ModEnv, Module, Scope};
-use crate::tast::{Type, TypeParamId};
+use crate::tast::{Dim, Type, TypeParamId};
 use parad_base::{Diagnostic, Span};
 use parad_syntax::ast::{Liftedness, ModTypeExp, QualName, Spec, TypeExp, TypeParam};
 use std::rc::Rc;
@@ -287,7 +287,7 @@ impl Checker {
             .iter()
             .map(|tp| match tp {
                 TypeParam::Type(id, _) => AbbrevParam::Type(self.new_tparam(&id.name)),
-                TypeParam::Size(_) => AbbrevParam::Size,
+                TypeParam::Size(_) => AbbrevParam::Size(self.fresh_abbrev_size()),
             })
             .collect();
         Ok(TypeName::Abbrev(ps, Type::Param(p)))
@@ -664,6 +664,9 @@ impl Checker {
         no_duplicate_params(params)?;
         let mark = self.types.len();
         let mut ps = vec![];
+        // Size parameters are named by their position in the type scope
+        // while the definition is checked, then by a number of their own.
+        let mut numbers = vec![];
         for p in params {
             match p {
                 TypeParam::Type(id, _) => {
@@ -672,19 +675,27 @@ impl Checker {
                     self.types.push((id.name.clone(), TypeName::Type(Type::Param(tp))));
                 }
                 TypeParam::Size(id) => {
-                    ps.push(AbbrevParam::Size);
+                    let n = self.fresh_abbrev_size();
+                    numbers.push((self.types.len() as u32, n));
+                    ps.push(AbbrevParam::Size(n));
                     self.types.push((id.name.clone(), TypeName::Size));
                 }
             }
         }
         let def = self.type_exp(te);
         self.types.truncate(mark);
-        let def = def?;
+        let def = renumber_sizes(&def?, &numbers);
         Ok(if ps.is_empty() {
             TypeName::Type(def)
         } else {
             TypeName::Abbrev(ps, def)
         })
+    }
+
+    fn fresh_abbrev_size(&mut self) -> u32 {
+        self.abbrev_sizes += 1;
+        // Above any position in the type scope.
+        (1 << 30) + self.abbrev_sizes
     }
 
     /// Replaces abstract types by their representations.
@@ -714,13 +725,15 @@ impl Checker {
             (TypeName::Type(x), TypeName::Type(y)) => (x.clone(), y.clone()),
             (TypeName::Abbrev(pa, x), TypeName::Abbrev(pb, y)) if pa.len() == pb.len() => {
                 let mut map = vec![];
+                let mut sizes = vec![];
                 for (p, q) in pa.iter().zip(pb) {
                     match (p, q) {
                         (AbbrevParam::Type(p), AbbrevParam::Type(q)) => map.push((*q, *p)),
-                        (AbbrevParam::Size, AbbrevParam::Size) => {}
+                        (AbbrevParam::Size(m), AbbrevParam::Size(n)) => sizes.push((*n, *m)),
                         _ => return false,
                     }
                 }
+                let y = renumber_sizes(y, &sizes);
                 let y = y.subst(&|p| map.iter().find(|(q, _)| *q == p).map(|(_, r)| Type::Param(*r)));
                 (x.clone(), y)
             }
@@ -856,6 +869,24 @@ fn lift_rank(l: Liftedness) -> u8 {
         Liftedness::SizeLifted => 1,
         Liftedness::Lifted => 2,
     }
+}
+
+/// `t` with `Dim::AbbrevParam(from)` renamed `Dim::AbbrevParam(to)`.
+fn renumber_sizes(t: &Type, map: &[(u32, u32)]) -> Type {
+    fn go(d: &Dim, map: &[(u32, u32)]) -> Dim {
+        match d {
+            Dim::AbbrevParam(p) => match map.iter().find(|(q, _)| q == p) {
+                Some((_, n)) => Dim::AbbrevParam(*n),
+                None => d.clone(),
+            },
+            Dim::Op(o, a, b) => Dim::Op(*o, Box::new(go(a, map)), Box::new(go(b, map))),
+            d => d.clone(),
+        }
+    }
+    if map.is_empty() {
+        return t.clone();
+    }
+    t.map_dims(&|d| go(d, map))
 }
 
 fn type_arity(t: &TypeName) -> usize {

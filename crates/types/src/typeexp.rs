@@ -39,29 +39,20 @@ impl Checker {
                                 ),
                             ));
                         }
-                        // The abbreviation's parameters were bound at the
-                        // positions following its own in the type scope
-                        // while its definition was checked.
-                        let at = self
-                            .types
-                            .iter()
-                            .rposition(|(n, _)| *n == name.name)
-                            .unwrap_or(0) as u32;
                         let mut subst: Vec<(TypeParamId, Type)> = vec![];
                         let mut sizes: Vec<(u32, Dim)> = vec![];
-                        for (i, (p, a)) in params.iter().zip(args).enumerate() {
-                            let pos = at + i as u32;
+                        for (p, a) in params.iter().zip(args) {
                             match (p, a) {
                                 (AbbrevParam::Type(id), TypeArg::Type(t)) => {
                                     let t = self.type_exp(t)?;
                                     subst.push((*id, t));
                                 }
-                                (AbbrevParam::Size, TypeArg::Size(s)) => {
+                                (AbbrevParam::Size(pos), TypeArg::Size(s)) => {
                                     let d = self.size_exp(s)?;
-                                    sizes.push((pos, d));
+                                    sizes.push((*pos, d));
                                 }
                                 (
-                                    AbbrevParam::Size,
+                                    AbbrevParam::Size(pos),
                                     TypeArg::Type(TypeExp::Named { name: n, args, .. }),
                                 ) if args.is_empty() && n.quals.is_empty() => {
                                     // A bare name parses as a type; it is a size here.
@@ -73,7 +64,7 @@ impl Checker {
                                     {
                                         return Err(unknown_size(n.span, &n.name));
                                     }
-                                    sizes.push((pos, self.name_dim(&n.name)));
+                                    sizes.push((*pos, self.name_dim(&n.name)));
                                 }
                                 (AbbrevParam::Type(_), TypeArg::Size(s)) => {
                                     return Err(Diagnostic::error(
@@ -81,7 +72,7 @@ impl Checker {
                                         "expected a type argument, found a size",
                                     ))
                                 }
-                                (AbbrevParam::Size, TypeArg::Type(t)) => {
+                                (AbbrevParam::Size(_), TypeArg::Type(t)) => {
                                     return Err(Diagnostic::error(
                                         t.span(),
                                         "expected a size argument, found a type",
@@ -405,7 +396,7 @@ impl Checker {
 }
 
 /// Replaces the size parameters of a type abbreviation in its definition
-/// by the arguments (`sizes`: position of the parameter, argument); any
+/// by the arguments (`sizes`: number of the parameter, argument); any
 /// other parameter is unknown.
 fn subst_abbrev_params(d: &Dim, sizes: &[(u32, Dim)]) -> Dim {
     match d {
