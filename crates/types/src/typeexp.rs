@@ -177,6 +177,22 @@ impl Checker {
                         "arrays of accumulators are not allowed",
                     ));
                 }
+                // A module's type declared lifted (`type^`) may be a function.
+                if let TypeExp::Named { name, .. } = &**elem {
+                    if let Some(crate::modules::Module::Struct(env)) =
+                        self.qualifier(&name.quals, name.span)?
+                    {
+                        if env.liftedness(&name.name) == parad_syntax::ast::Liftedness::Lifted {
+                            return Err(Diagnostic::error(
+                                elem.span(),
+                                format!(
+                                    "Cannot create array of type '{}': it is lifted ('type^') and might contain functions",
+                                    name.full()
+                                ),
+                            ));
+                        }
+                    }
+                }
                 Ok(Type::array_dims(e, vec![d]))
             }
             TypeExp::Unique(t, _) => self.type_exp(t),
