@@ -11,6 +11,8 @@
 -- input { [1.0f32, 2.0f32] } output { [2.0f32, 3.0f32] 2i64 }
 -- entry: nested
 -- input { 2i32 } output { 4i32 true }
+-- entry: included
+-- input { 3.0f64 4.0f64 } output { 25.0f64 6.0f64 }
 
 module type counter = {
   type t
@@ -82,3 +84,31 @@ module p : pair_of = {
 }
 
 entry nested (x: i32) : (i32, bool) = (x * p.num, p.sub.is_even (p.sub.mk x))
+
+-- A module type that includes another, refining the included types in
+-- terms of its own abstract type, then refined itself.
+module type space = {
+  type scalar
+  type vec
+  val dot : vec -> vec -> scalar
+  val scale : scalar -> vec -> vec
+}
+
+module type plane = {
+  type scalar
+  include space with scalar = scalar with vec = {x: scalar, y: scalar}
+}
+
+module mk_plane (R: { type t val + : t -> t -> t val * : t -> t -> t })
+  : plane with scalar = R.t = {
+  type scalar = R.t
+  type vec = {x: scalar, y: scalar}
+  def dot (a: vec) (b: vec) = R.(a.x * b.x + a.y * b.y)
+  def scale (k: scalar) (a: vec) : vec = R.({x = k * a.x, y = k * a.y})
+}
+
+module p64 = mk_plane f64
+
+entry included (x: f64) (y: f64) : (f64, f64) =
+  let v : p64.vec = {x, y}
+  in (p64.dot v v, (p64.scale 2 v).x)

@@ -169,15 +169,27 @@ impl Checker {
                     params,
                     liftedness,
                     ..
-                } if path.len() == 1 && name.name == path[0] => {
-                    found = Some(def.is_none().then(|| (*liftedness, params.clone())));
+                } => {
+                    if path.len() == 1 && name.name == path[0] {
+                        found = Some(def.is_none().then(|| (*liftedness, params.clone())));
+                    }
+                    // Later specifications (`include s with t = t`) may
+                    // mention it.
+                    let t = match def {
+                        Some(te) => self.type_name_of(params, te)?,
+                        None => self.abstract_type(params)?,
+                    };
+                    self.types.push((name.name.clone(), t));
                 }
                 Spec::Module { name, sig, .. } if path.len() > 1 && name.name == path[0] => {
                     if let Sig::Specs { specs, refine, .. } = &*self.eval_sig(sig)? {
                         found = if refine.iter().any(|(p, _)| p == &path[1..]) {
                             Some(None)
                         } else {
-                            self.abstract_at(specs, &path[1..])?
+                            let saved = self.scope_now();
+                            let r = self.abstract_at(specs, &path[1..]);
+                            self.set_scope(saved);
+                            r?
                         };
                     }
                 }
@@ -188,7 +200,11 @@ impl Checker {
                         } else {
                             self.abstract_at(specs, path)?
                         };
-                        found = r.or(found);
+                        // An earlier abstract specification stays abstract
+                        // (`type real  include s with real = real`).
+                        if !matches!(found, Some(Some(_))) {
+                            found = r.or(found);
+                        }
                     }
                 }
                 _ => {}
@@ -575,7 +591,12 @@ impl Checker {
                             ),
                         ));
                     }
+                    // Outside, the type is the module's where the module
+                    // type defines it; its refinement where refined (which
+                    // may be in terms of abstract types: `with real =
+                    // real`); otherwise a fresh abstract type.
                     let seen = match (&actual, wanted) {
+                        (_, Some(w)) if opaque && def.is_none() => w,
                         (TypeName::Type(t), None) if opaque => {
                             let p = self.new_tparam(&qual);
                             self.abstract_defs.insert(p, t.clone());
