@@ -47,10 +47,7 @@ impl Checker {
                     Module::Struct(env) => env,
                     Module::Prim(p) => Rc::new(self.prim_module_env(p, *span)),
                     Module::Functor(_) => {
-                        return Err(Diagnostic::error(
-                            *span,
-                            "cannot open a parametric module",
-                        ))
+                        return Err(Diagnostic::error(*span, "cannot open a parametric module"))
                     }
                 };
                 self.open_env(&env);
@@ -78,12 +75,26 @@ impl Checker {
     fn check_type_decl(&mut self, t: &TypeDecl) -> Res<TypeName> {
         let binding = self.type_name_of(&t.params, &t.def)?;
         if let Some((name, l)) = t.params.iter().find_map(|p| match p {
-            TypeParam::Type(id, l) if *l != Liftedness::Unlifted && t.liftedness == Liftedness::Unlifted => Some((id, l)),
-            TypeParam::Type(id, Liftedness::Lifted) if t.liftedness == Liftedness::SizeLifted => Some((id, &Liftedness::Lifted)),
+            TypeParam::Type(id, l)
+                if *l != Liftedness::Unlifted && t.liftedness == Liftedness::Unlifted =>
+            {
+                Some((id, l))
+            }
+            TypeParam::Type(id, Liftedness::Lifted) if t.liftedness == Liftedness::SizeLifted => {
+                Some((id, &Liftedness::Lifted))
+            }
             _ => None,
         }) {
-            let what = if *l == Liftedness::Lifted { "functions" } else { "size-lifted types" };
-            let kind = if t.liftedness == Liftedness::Unlifted { "Non-lifted" } else { "Size-lifted" };
+            let what = if *l == Liftedness::Lifted {
+                "functions"
+            } else {
+                "size-lifted types"
+            };
+            let kind = if t.liftedness == Liftedness::Unlifted {
+                "Non-lifted"
+            } else {
+                "Size-lifted"
+            };
             return Err(Diagnostic::error(
                 name.span,
                 format!("{kind} type abbreviations may not contain {what}."),
@@ -97,7 +108,10 @@ impl Checker {
                         t.span,
                         "Non-lifted type abbreviations may not contain functions.",
                     )
-                    .with_note(format!("declare it as 'type^ {}' to allow functions", t.name.name)));
+                    .with_note(format!(
+                        "declare it as 'type^ {}' to allow functions",
+                        t.name.name
+                    )));
                 }
             }
         }

@@ -4,12 +4,12 @@
 use crate::modules::{Files, ModEnv, Module};
 use crate::print::write_type;
 use crate::sig::Sig;
-use crate::EntryPoint;
-use std::rc::Rc;
 use crate::tast::{FunId, TFun, Type, TypeParamId, VarId, VarInfo};
 use crate::unify::{Infer, UnifyError};
+use crate::EntryPoint;
 use parad_base::{Diagnostic, PrimType, Span};
 use std::collections::HashMap;
+use std::rc::Rc;
 
 pub(crate) type Res<T> = Result<T, Diagnostic>;
 

@@ -1,8 +1,8 @@
 //! Type inference for expressions.
 
 use crate::env::{no_field, Checker, Global, Local, Res, SizeScheme, TypeName};
-use crate::modules::Module;
 use crate::intrinsics::{array_intrinsic, module_intrinsic, Intrinsic};
+use crate::modules::Module;
 use crate::pat::Sizes;
 use crate::tast::*;
 use crate::unify::{field_type, ClassSet, UnifyError};
@@ -659,7 +659,12 @@ impl Checker {
             }
             Ok(e)
         };
-        let all: Vec<String> = q.quals.iter().chain(std::iter::once(&q.name)).cloned().collect();
+        let all: Vec<String> = q
+            .quals
+            .iter()
+            .chain(std::iter::once(&q.name))
+            .cloned()
+            .collect();
         if self.lookup(head).is_some() && self.opened_val(head).is_none() {
             let e = self.check_name(head, span)?;
             return project(self, e, &all[1..]);

@@ -75,7 +75,9 @@ impl ModEnv {
         set(&mut self.sigs, name, s)
     }
     pub fn liftedness(&self, name: &str) -> Liftedness {
-        get(&self.lifted, name).copied().unwrap_or(Liftedness::Unlifted)
+        get(&self.lifted, name)
+            .copied()
+            .unwrap_or(Liftedness::Unlifted)
     }
     pub fn set_lifted(&mut self, name: &str, l: Liftedness) {
         set(&mut self.lifted, name, l)
@@ -258,7 +260,9 @@ impl Checker {
     pub fn eval_mod(&mut self, me: &ModExp) -> Res<Module> {
         match me {
             ModExp::Var(q) => self.lookup_mod_qual(q),
-            ModExp::Struct(decls, _) => Ok(Module::Struct(Rc::new(self.check_struct(decls, None)?))),
+            ModExp::Struct(decls, _) => {
+                Ok(Module::Struct(Rc::new(self.check_struct(decls, None)?)))
+            }
             ModExp::Import(path, span) => Ok(Module::Struct(self.import(path, *span)?)),
             ModExp::Ascribe(e, sig, span) => {
                 let v = self.eval_mod(e)?;
@@ -286,13 +290,18 @@ impl Checker {
 
     /// `f a`: checks the functor's body with its parameter bound to the
     /// argument, seen through the parameter's module type.
-    pub fn apply_functor(&mut self, f: &Module, arg: &Module, fspan: Span, span: Span) -> Res<Module> {
+    pub fn apply_functor(
+        &mut self,
+        f: &Module,
+        arg: &Module,
+        fspan: Span,
+        span: Span,
+    ) -> Res<Module> {
         let Module::Functor(f) = f else {
-            return Err(Diagnostic::error(
-                fspan,
-                "cannot apply a module that is not parametric",
-            )
-            .with_note(format!("this is {}", f.describe())));
+            return Err(
+                Diagnostic::error(fspan, "cannot apply a module that is not parametric")
+                    .with_note(format!("this is {}", f.describe())),
+            );
         };
         let outer = self.set_scope(f.closure.clone());
         let r = (|| {
@@ -365,9 +374,8 @@ impl Checker {
                 "The 'intrinsics' module may not be used in module expressions.",
             ));
         }
-        self.lookup_mod_path(&path, q.span)?.ok_or_else(|| {
-            Diagnostic::error(q.span, format!("Unknown module '{}'", q.full()))
-        })
+        self.lookup_mod_path(&path, q.span)?
+            .ok_or_else(|| Diagnostic::error(q.span, format!("Unknown module '{}'", q.full())))
     }
 
     /// The module at `path` (`M`, `M.N`), if its first name is a module.
@@ -419,7 +427,9 @@ impl Checker {
             return Ok(None);
         };
         match m {
-            Module::Prim(p) if q.name == "t" => Ok(Some(TypeName::Type(crate::tast::Type::Prim(p)))),
+            Module::Prim(p) if q.name == "t" => {
+                Ok(Some(TypeName::Type(crate::tast::Type::Prim(p))))
+            }
             Module::Struct(env) => match env.ty(&q.name) {
                 Some(t) => Ok(Some(t.clone())),
                 None => Err(Diagnostic::error(
@@ -429,7 +439,12 @@ impl Checker {
             },
             m => Err(Diagnostic::error(
                 q.span,
-                format!("'{}' is {}, which has no type '{}'", q.quals.join("."), m.describe(), q.name),
+                format!(
+                    "'{}' is {}, which has no type '{}'",
+                    q.quals.join("."),
+                    m.describe(),
+                    q.name
+                ),
             )),
         }
     }
@@ -506,10 +521,15 @@ impl Checker {
                 None => d,
             }
         })?;
-        let fid = self.files.sources.add(name.display().to_string(), text.clone());
+        let fid = self
+            .files
+            .sources
+            .add(name.display().to_string(), text.clone());
         let (prog, next) = parad_syntax::parse_with_ids(fid, &text, self.files.next_id)?;
         self.files.next_id = next;
-        self.files.active.push((key.clone(), name.display().to_string()));
+        self.files
+            .active
+            .push((key.clone(), name.display().to_string()));
         // Entry points of imported files are ordinary functions.
         let was = std::mem::replace(&mut self.in_import, true);
         let path_was = std::mem::take(&mut self.mod_path);

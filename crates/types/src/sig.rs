@@ -154,7 +154,8 @@ impl Checker {
                 _ => None,
             }
         };
-        found.ok_or_else(|| Diagnostic::error(q.span, format!("unknown module type '{}'", q.full())))
+        found
+            .ok_or_else(|| Diagnostic::error(q.span, format!("unknown module type '{}'", q.full())))
     }
 
     /// Whether the specifications (in the current scope) declare a type at
@@ -238,7 +239,11 @@ impl Checker {
         for s in specs {
             match s {
                 Spec::Type {
-                    name, params, def, span, ..
+                    name,
+                    params,
+                    def,
+                    span,
+                    ..
                 } => {
                     dup("type", &name.name, *span)?;
                     let t = match def {
@@ -259,7 +264,9 @@ impl Checker {
                     let (_, t) = self.spec_val_type(type_params, ty)?;
                     self.bind_size_val(&name.name, &t);
                 }
-                Spec::Module { name, sig, span, .. } => {
+                Spec::Module {
+                    name, sig, span, ..
+                } => {
                     dup("module", &name.name, *span)?;
                     let s = self.eval_sig(sig)?;
                     if let Sig::Specs { specs, .. } = &*s {
@@ -310,7 +317,11 @@ impl Checker {
     }
 
     /// `val f [n] 'a: te`: its type parameters and type.
-    fn spec_val_type(&mut self, tparams: &[TypeParam], te: &TypeExp) -> Res<(Vec<TypeParamId>, Type)> {
+    fn spec_val_type(
+        &mut self,
+        tparams: &[TypeParam],
+        te: &TypeExp,
+    ) -> Res<(Vec<TypeParamId>, Type)> {
         let mark = self.types.len();
         let mut ps = vec![];
         for p in tparams {
@@ -318,7 +329,8 @@ impl Checker {
                 TypeParam::Type(id, _) => {
                     let tp = self.new_tparam(&id.name);
                     ps.push(tp);
-                    self.types.push((id.name.clone(), TypeName::Type(Type::Param(tp))));
+                    self.types
+                        .push((id.name.clone(), TypeName::Type(Type::Param(tp))));
                 }
                 TypeParam::Size(id) => self.types.push((id.name.clone(), TypeName::Size)),
             }
@@ -395,7 +407,10 @@ impl Checker {
                 }
                 Spec::Module { name, sig, .. } => {
                     let s = self.eval_sig(sig)?;
-                    let Sig::Specs { specs, refine: r2, .. } = &*s else {
+                    let Sig::Specs {
+                        specs, refine: r2, ..
+                    } = &*s
+                    else {
                         return Ok(false);
                     };
                     let mut full = path.to_vec();
@@ -419,7 +434,10 @@ impl Checker {
                 }
                 Spec::Include(mte, _) => {
                     let s = self.eval_sig(mte)?;
-                    let Sig::Specs { specs, refine: r2, .. } = &*s else {
+                    let Sig::Specs {
+                        specs, refine: r2, ..
+                    } = &*s
+                    else {
                         return Ok(false);
                     };
                     let mut all = refine.to_vec();
@@ -439,7 +457,11 @@ impl Checker {
 
     /// `M : S`: the module as `S` shows it, its abstract types hidden.
     pub fn ascribe(&mut self, m: &Module, s: &Sig, span: Span, name: &str) -> Res<Module> {
-        let path: Vec<String> = if name.is_empty() { vec![] } else { vec![name.to_string()] };
+        let path: Vec<String> = if name.is_empty() {
+            vec![]
+        } else {
+            vec![name.to_string()]
+        };
         self.match_module(m, s, span, &path, &[], true)
     }
 
@@ -538,7 +560,10 @@ impl Checker {
                     }
                     let mut full = path.to_vec();
                     full.push(name.name.clone());
-                    let refined = refine.iter().find(|(p, _)| *p == full).map(|(_, t)| t.clone());
+                    let refined = refine
+                        .iter()
+                        .find(|(p, _)| *p == full)
+                        .map(|(_, t)| t.clone());
                     let wanted = match def {
                         Some(te) => Some(self.type_name_of(params, te)?),
                         None => refined.clone(),
@@ -546,7 +571,9 @@ impl Checker {
                     if let Some(w) = &wanted {
                         if !self.same_type_name(w, &actual) {
                             let want = match w {
-                                TypeName::Type(t) | TypeName::Abbrev(_, t) => self.show(&self.expand_abstract(t)),
+                                TypeName::Type(t) | TypeName::Abbrev(_, t) => {
+                                    self.show(&self.expand_abstract(t))
+                                }
                                 TypeName::Size => "a size".to_string(),
                             };
                             return Err(Diagnostic::error(
@@ -608,7 +635,11 @@ impl Checker {
                     out.set_type(&name.name, seen);
                     out.set_lifted(
                         &name.name,
-                        if opaque && def.is_none() { *liftedness } else { actual_lifted },
+                        if opaque && def.is_none() {
+                            *liftedness
+                        } else {
+                            actual_lifted
+                        },
                     );
                 }
                 Spec::Val {
@@ -626,7 +657,10 @@ impl Checker {
                     };
                     let (tps, spec_ty) = self.spec_val_type(type_params, ty)?;
                     let concrete = self.expand_abstract(&spec_ty);
-                    let (vps, vty) = g.view.clone().unwrap_or((g.type_params.clone(), g.ty.clone()));
+                    let (vps, vty) = g
+                        .view
+                        .clone()
+                        .unwrap_or((g.type_params.clone(), g.ty.clone()));
                     let expanded = self.expand_abstract(&vty);
                     let (_, _, inst) = self.instantiate(&vps, None, &expanded);
                     if self.inf.unify(&concrete, &inst).is_err() {
@@ -641,7 +675,11 @@ impl Checker {
                         ));
                     }
                     self.bind_size_val(&name.name, &spec_ty);
-                    let view = if opaque { Some((tps, spec_ty)) } else { g.view.clone() };
+                    let view = if opaque {
+                        Some((tps, spec_ty))
+                    } else {
+                        g.view.clone()
+                    };
                     out.set_val(&name.name, Global { view, ..g });
                 }
                 Spec::Module { name, sig, .. } => {
@@ -665,7 +703,10 @@ impl Checker {
                         specs, refine: r2, ..
                     } = &*s
                     else {
-                        return Err(Diagnostic::error(*ispan, "cannot include a parametric module type"));
+                        return Err(Diagnostic::error(
+                            *ispan,
+                            "cannot include a parametric module type",
+                        ));
                     };
                     let mut all = refine.to_vec();
                     all.extend(r2.iter().map(|(p, t)| {
@@ -693,7 +734,8 @@ impl Checker {
                 TypeParam::Type(id, _) => {
                     let tp = self.new_tparam(&id.name);
                     ps.push(AbbrevParam::Type(tp));
-                    self.types.push((id.name.clone(), TypeName::Type(Type::Param(tp))));
+                    self.types
+                        .push((id.name.clone(), TypeName::Type(Type::Param(tp))));
                 }
                 TypeParam::Size(id) => {
                     let n = self.fresh_abbrev_size();
@@ -755,7 +797,11 @@ impl Checker {
                     }
                 }
                 let y = renumber_sizes(y, &sizes);
-                let y = y.subst(&|p| map.iter().find(|(q, _)| *q == p).map(|(_, r)| Type::Param(*r)));
+                let y = y.subst(&|p| {
+                    map.iter()
+                        .find(|(q, _)| *q == p)
+                        .map(|(_, r)| Type::Param(*r))
+                });
                 (x.clone(), y)
             }
             (TypeName::Size, TypeName::Size) => return true,
@@ -778,7 +824,9 @@ impl Checker {
             Type::Array(e, _) => self.has_function(&e),
             Type::Tuple(ts) => ts.iter().any(|t| self.has_function(t)),
             Type::Record(fs) => fs.iter().any(|(_, t)| self.has_function(t)),
-            Type::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(|t| self.has_function(t))),
+            Type::Sum(cs) => cs
+                .iter()
+                .any(|(_, ts)| ts.iter().any(|t| self.has_function(t))),
             _ => false,
         }
     }
@@ -830,20 +878,20 @@ fn anonymous_size(te: &TypeExp) -> Option<Span> {
 
 fn no_duplicate_params(params: &[TypeParam]) -> Res<()> {
     for (i, p) in params.iter().enumerate() {
-            let id = match p {
-                TypeParam::Type(id, _) | TypeParam::Size(id) => id,
-            };
-            if let Some(prev) = params[..i].iter().find_map(|q| match q {
-                TypeParam::Type(j, _) | TypeParam::Size(j) if j.name == id.name => Some(j),
-                _ => None,
-            }) {
-                return Err(Diagnostic::error(
-                    id.span,
-                    format!("Duplicate type parameter '{}'", id.name),
-                )
-                .with_label(prev.span, "previously declared here"));
-            }
+        let id = match p {
+            TypeParam::Type(id, _) | TypeParam::Size(id) => id,
+        };
+        if let Some(prev) = params[..i].iter().find_map(|q| match q {
+            TypeParam::Type(j, _) | TypeParam::Size(j) if j.name == id.name => Some(j),
+            _ => None,
+        }) {
+            return Err(Diagnostic::error(
+                id.span,
+                format!("Duplicate type parameter '{}'", id.name),
+            )
+            .with_label(prev.span, "previously declared here"));
         }
+    }
     Ok(())
 }
 

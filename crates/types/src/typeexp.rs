@@ -8,85 +8,85 @@ use crate::tast::{Dim, FunId, Literal, SizeOp, TExp, TExpKind, Type, TypeParamId
 use parad_base::{Diagnostic, PrimType};
 use parad_syntax::ast::{ExpKind, Lit, SizeExp, TypeArg, TypeExp};
 
-
 impl Checker {
     /// A type name applied to its arguments (`t`, `vec 3 f32`, `M.t`).
-    fn apply_type_name(&mut self, name: &str, tn: TypeName, args: &[TypeArg], span: parad_base::Span) -> Res<Type> {
+    fn apply_type_name(
+        &mut self,
+        name: &str,
+        tn: TypeName,
+        args: &[TypeArg],
+        span: parad_base::Span,
+    ) -> Res<Type> {
         match tn {
             TypeName::Size => Err(Diagnostic::error(
+                span,
+                format!("'{}' is a size, not a type", name),
+            )),
+            TypeName::Type(t) => {
+                if !args.is_empty() {
+                    return Err(Diagnostic::error(
                         span,
-                        format!("'{}' is a size, not a type", name),
-                    )),
-                    TypeName::Type(t) => {
-                        if !args.is_empty() {
-                            return Err(Diagnostic::error(
-                                span,
-                                format!("type '{}' takes no arguments", name),
-                            ));
+                        format!("type '{}' takes no arguments", name),
+                    ));
+                }
+                Ok(t)
+            }
+            TypeName::Abbrev(params, body) => {
+                if params.len() != args.len() {
+                    return Err(Diagnostic::error(
+                        span,
+                        format!(
+                            "type '{}' takes {} argument{} but is given {}",
+                            name,
+                            params.len(),
+                            if params.len() == 1 { "" } else { "s" },
+                            args.len()
+                        ),
+                    ));
+                }
+                let mut subst: Vec<(TypeParamId, Type)> = vec![];
+                let mut sizes: Vec<(u32, Dim)> = vec![];
+                for (p, a) in params.iter().zip(args) {
+                    match (p, a) {
+                        (AbbrevParam::Type(id), TypeArg::Type(t)) => {
+                            let t = self.type_exp(t)?;
+                            subst.push((*id, t));
                         }
-                        Ok(t)
-                    }
-                    TypeName::Abbrev(params, body) => {
-                        if params.len() != args.len() {
-                            return Err(Diagnostic::error(
-                                span,
-                                format!(
-                                    "type '{}' takes {} argument{} but is given {}",
-                                    name,
-                                    params.len(),
-                                    if params.len() == 1 { "" } else { "s" },
-                                    args.len()
-                                ),
-                            ));
+                        (AbbrevParam::Size(pos), TypeArg::Size(s)) => {
+                            let d = self.size_exp(s)?;
+                            sizes.push((*pos, d));
                         }
-                        let mut subst: Vec<(TypeParamId, Type)> = vec![];
-                        let mut sizes: Vec<(u32, Dim)> = vec![];
-                        for (p, a) in params.iter().zip(args) {
-                            match (p, a) {
-                                (AbbrevParam::Type(id), TypeArg::Type(t)) => {
-                                    let t = self.type_exp(t)?;
-                                    subst.push((*id, t));
-                                }
-                                (AbbrevParam::Size(pos), TypeArg::Size(s)) => {
-                                    let d = self.size_exp(s)?;
-                                    sizes.push((*pos, d));
-                                }
-                                (
-                                    AbbrevParam::Size(pos),
-                                    TypeArg::Type(TypeExp::Named { name: n, args, .. }),
-                                ) if args.is_empty() && n.quals.is_empty() => {
-                                    // A bare name parses as a type; it is a size here.
-                                    if self.lookup(&n.name).is_none()
-                                        && !matches!(
-                                            self.lookup_type(&n.name),
-                                            Some(TypeName::Size)
-                                        )
-                                    {
-                                        return Err(unknown_size(n.span, &n.name));
-                                    }
-                                    sizes.push((*pos, self.name_dim(&n.name)));
-                                }
-                                (AbbrevParam::Type(_), TypeArg::Size(s)) => {
-                                    return Err(Diagnostic::error(
-                                        s.span(),
-                                        "expected a type argument, found a size",
-                                    ))
-                                }
-                                (AbbrevParam::Size(_), TypeArg::Type(t)) => {
-                                    return Err(Diagnostic::error(
-                                        t.span(),
-                                        "expected a size argument, found a type",
-                                    ))
-                                }
+                        (
+                            AbbrevParam::Size(pos),
+                            TypeArg::Type(TypeExp::Named { name: n, args, .. }),
+                        ) if args.is_empty() && n.quals.is_empty() => {
+                            // A bare name parses as a type; it is a size here.
+                            if self.lookup(&n.name).is_none()
+                                && !matches!(self.lookup_type(&n.name), Some(TypeName::Size))
+                            {
+                                return Err(unknown_size(n.span, &n.name));
                             }
+                            sizes.push((*pos, self.name_dim(&n.name)));
                         }
-                        // Sizes first: the type arguments may mention
-                        // parameters of an enclosing abbreviation.
-                        let body = body.map_dims(&|d| subst_abbrev_params(d, &sizes));
-                        Ok(body.subst(&|p| {
-                            subst.iter().find(|(q, _)| *q == p).map(|(_, t)| t.clone())
-                        }))
+                        (AbbrevParam::Type(_), TypeArg::Size(s)) => {
+                            return Err(Diagnostic::error(
+                                s.span(),
+                                "expected a type argument, found a size",
+                            ))
+                        }
+                        (AbbrevParam::Size(_), TypeArg::Type(t)) => {
+                            return Err(Diagnostic::error(
+                                t.span(),
+                                "expected a size argument, found a type",
+                            ))
+                        }
                     }
+                }
+                // Sizes first: the type arguments may mention
+                // parameters of an enclosing abbreviation.
+                let body = body.map_dims(&|d| subst_abbrev_params(d, &sizes));
+                Ok(body.subst(&|p| subst.iter().find(|(q, _)| *q == p).map(|(_, t)| t.clone())))
+            }
         }
     }
 
