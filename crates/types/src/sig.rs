@@ -37,6 +37,29 @@ pub(crate) enum Sig {
     Functor,
 }
 
+/// `base` and the refinements `more` of a module type at `path`, all
+/// by their paths from the outermost module type.
+fn refinements(
+    base: &[(Vec<String>, TypeName)],
+    path: &[String],
+    more: &[(Vec<String>, TypeName)],
+) -> Vec<(Vec<String>, TypeName)> {
+    let mut all = base.to_vec();
+    all.extend(more.iter().map(|(p, t)| {
+        let mut q = path.to_vec();
+        q.extend(p.iter().cloned());
+        (q, t.clone())
+    }));
+    all
+}
+
+/// `path.name`.
+fn child(path: &[String], name: &str) -> Vec<String> {
+    let mut full = path.to_vec();
+    full.push(name.to_string());
+    full
+}
+
 /// `M.N.x` for diagnostics.
 fn qualified(path: &[String], name: &str) -> String {
     let mut s = path.join(".");
@@ -377,8 +400,7 @@ impl Checker {
                     def,
                     ..
                 } => {
-                    let mut full = path.to_vec();
-                    full.push(name.name.clone());
+                    let full = child(path, &name.name);
                     let t = match (def, refine.iter().find(|(p, _)| *p == full)) {
                         (_, Some((_, t))) => t.clone(),
                         (Some(te), None) => self.type_name_of(params, te)?,
@@ -413,14 +435,8 @@ impl Checker {
                     else {
                         return Ok(false);
                     };
-                    let mut full = path.to_vec();
-                    full.push(name.name.clone());
-                    let mut all = refine.to_vec();
-                    all.extend(r2.iter().map(|(p, t)| {
-                        let mut q = full.clone();
-                        q.extend(p.iter().cloned());
-                        (q, t.clone())
-                    }));
+                    let full = child(path, &name.name);
+                    let all = refinements(refine, &full, r2);
                     let saved = self.scope_now();
                     let mut inner = ModEnv::default();
                     let ok = self.stand_in_specs(specs, &all, &full, &mut inner);
@@ -440,12 +456,7 @@ impl Checker {
                     else {
                         return Ok(false);
                     };
-                    let mut all = refine.to_vec();
-                    all.extend(r2.iter().map(|(p, t)| {
-                        let mut q = path.to_vec();
-                        q.extend(p.iter().cloned());
-                        (q, t.clone())
-                    }));
+                    let all = refinements(refine, &path, r2);
                     if !self.stand_in_specs(specs, &all, path, out)? {
                         return Ok(false);
                     }
@@ -488,12 +499,7 @@ impl Checker {
                 },
                 Module::Struct(env),
             ) => {
-                let mut all: Vec<(Vec<String>, TypeName)> = outer_refine.to_vec();
-                all.extend(refine.iter().map(|(p, t)| {
-                    let mut full = path.to_vec();
-                    full.extend(p.iter().cloned());
-                    (full, t.clone())
-                }));
+                let all = refinements(outer_refine, &path, refine);
                 let saved = self.set_scope(closure.clone());
                 let mut out = ModEnv::default();
                 let r = self.match_specs(env, specs, &all, path, &mut out, span, opaque);
@@ -558,8 +564,7 @@ impl Checker {
                             ),
                         ));
                     }
-                    let mut full = path.to_vec();
-                    full.push(name.name.clone());
+                    let full = child(path, &name.name);
                     let refined = refine
                         .iter()
                         .find(|(p, _)| *p == full)
@@ -691,8 +696,7 @@ impl Checker {
                         ));
                     };
                     let s = self.eval_sig(sig)?;
-                    let mut full = path.to_vec();
-                    full.push(name.name.clone());
+                    let full = child(path, &name.name);
                     let m = self.match_module(&actual, &s, span, &full, refine, opaque)?;
                     self.mods.push((name.name.clone(), m.clone()));
                     out.set_mod(&name.name, m);
@@ -708,12 +712,7 @@ impl Checker {
                             "cannot include a parametric module type",
                         ));
                     };
-                    let mut all = refine.to_vec();
-                    all.extend(r2.iter().map(|(p, t)| {
-                        let mut full = path.to_vec();
-                        full.extend(p.iter().cloned());
-                        (full, t.clone())
-                    }));
+                    let all = refinements(refine, &path, r2);
                     self.match_specs(env, specs, &all, path, out, span, opaque)?;
                 }
             }
