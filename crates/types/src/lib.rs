@@ -187,13 +187,29 @@ fn import_file(
         .with_note("a file cannot import a file that (directly or indirectly) imports it"));
     }
     let text = std::fs::read_to_string(&name).map_err(|e| {
-        Diagnostic::error(
+        let d = Diagnostic::error(
             span,
             format!(
                 "cannot import '{path}': cannot read {}: {e}",
                 name.display()
             ),
-        )
+        );
+        // `lib/github.com/owner/repo/...`: a file of a package.
+        let parts: Vec<&str> = path.split('/').collect();
+        match parts.as_slice() {
+            ["lib", host, owner, repo, _, ..]
+                if e.kind() == std::io::ErrorKind::NotFound
+                    && host.contains('.')
+                    && !dir.join("lib").join(host).join(owner).join(repo).is_dir() =>
+            {
+                d.with_note(format!(
+                    "the package '{host}/{owner}/{repo}' is not installed (no {}); \
+                     `futhark pkg sync` installs the packages that futhark.pkg requires",
+                    normalise(&dir.join("lib").join(host).join(owner).join(repo)).display()
+                ))
+            }
+            _ => d,
+        }
     })?;
     let fid = sources.add(name.display().to_string(), text.clone());
     let (prog, next) = parad_syntax::parse_with_ids(fid, &text, imports.next_id)?;
