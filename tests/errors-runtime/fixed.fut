@@ -1,7 +1,8 @@
 -- Programs that crashed the compiler before (found by fuzzing), now with
 -- Futhark's meaning: `x[]` is `x`, `x with [] = v` is `v`, `copy` of a
--- scalar or a function is itself, a later entry point of the same name
--- shadows an earlier one, and a huge strip-mining factor is harmless.
+-- scalar or a function is itself, and a huge strip-mining factor is
+-- harmless. (Two definitions of one name are an error:
+-- tests/errors/duplicate_definition.fut.)
 -- ==
 -- entry: empty_index
 -- input { 7i32 } output { 7i32 }
@@ -9,8 +10,6 @@
 -- input { 7i32 } output { 2i32 }
 -- entry: copies
 -- input { 7i32 1.5f64 } output { 8i32 1.5f64 }
--- entry: shadowed
--- input { 7i32 } output { 8i32 }
 -- entry: strip_huge
 -- input { 1.5f64 3i64 } output { 5.0625f64 }
 
@@ -21,9 +20,6 @@ entry empty_update (x: i32) : i32 = let y = x let y[] = 2 in y
 def g (x: i32) : i32 = x + 1
 
 entry copies (x: i32) (y: f64) : (i32, f64) = let h = copy g in (h x, copy y)
-
-entry shadowed (x: i32) : i32 = x
-entry shadowed (x: i32) : i32 = x + 1
 
 entry strip_huge (x: f64) (n: i64) : f64 =
   #[stripmine(2147483647)] loop y = x for _i < n do y * x

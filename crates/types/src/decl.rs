@@ -1,56 +1,111 @@
-//! Top-level declarations: functions and constants (`def`, `entry`),
-//! type abbreviations; modules are rejected with a located error.
+//! Declarations: functions and constants (`def`, `entry`), type
+//! abbreviations, and the module-level ones (modules, module types,
+//! `open`, `import`, `local`), which add to the structure being checked.
 
-use crate::env::{AbbrevParam, Checker, Global, Res, TypeName};
+use crate::env::{Checker, Global, Res, TypeName};
+use crate::modules::{ModEnv, Module};
 use crate::tast::*;
-use crate::typeexp::unsupported_modules;
 use crate::EntryPoint;
 use parad_base::Diagnostic;
-use parad_syntax::ast::{Decl, TypeDecl, TypeParam, ValDecl, ValKind};
+use parad_syntax::ast::{Decl, Liftedness, TypeDecl, TypeParam, ValDecl, ValKind};
+use std::rc::Rc;
 
 impl Checker {
-    pub(crate) fn check_decl(&mut self, d: &Decl, entries: &mut Vec<EntryPoint>) -> Res<()> {
+    /// Checks one declaration of a structure (or file) and, when `export`,
+    /// adds what it defines to `out`.
+    pub(crate) fn check_decl(&mut self, d: &Decl, out: &mut ModEnv, export: bool) -> Res<()> {
         match d {
-            Decl::Val(v) => self.check_val(v, entries),
-            Decl::Type(t) => self.check_type_decl(t),
-            Decl::Module(m) => Err(unsupported_modules(m.span)),
-            Decl::ModType(m) => Err(unsupported_modules(m.span)),
-            // `import` is handled by the caller (`check_file`).
-            Decl::Open(_, span) | Decl::Import(_, span) => Err(unsupported_modules(*span)),
-            Decl::Local(d, _) => self.check_decl(d, entries),
-        }
-    }
-
-    fn check_type_decl(&mut self, t: &TypeDecl) -> Res<()> {
-        let mark = self.types.len();
-        let mut params = vec![];
-        for p in &t.params {
-            match p {
-                TypeParam::Type(id, _) => {
-                    let tp = self.new_tparam(&id.name);
-                    params.push(AbbrevParam::Type(tp));
-                    self.types
-                        .push((id.name.clone(), TypeName::Type(Type::Param(tp))));
-                }
-                TypeParam::Size(id) => {
-                    params.push(AbbrevParam::Size);
-                    self.types.push((id.name.clone(), TypeName::Size));
+            Decl::Val(v) => {
+                let g = self.check_val(v)?;
+                if export {
+                    out.set_val(&v.name.name, g);
                 }
             }
+            Decl::Type(t) => {
+                let tn = self.check_type_decl(t)?;
+                if export {
+                    out.set_type(&t.name.name, tn);
+                    out.set_lifted(&t.name.name, t.liftedness);
+                }
+            }
+            Decl::Module(m) => {
+                let v = self.check_mod_decl(m)?;
+                self.mods.push((m.name.name.clone(), v.clone()));
+                if export {
+                    out.set_mod(&m.name.name, v);
+                }
+            }
+            Decl::ModType(m) => {
+                let s = self.eval_sig(&m.def)?;
+                self.sigs.push((m.name.name.clone(), s.clone()));
+                if export {
+                    out.set_sig(&m.name.name, s);
+                }
+            }
+            Decl::Open(me, span) => {
+                let env = match self.eval_mod(me)? {
+                    Module::Struct(env) => env,
+                    Module::Prim(p) => Rc::new(self.prim_module_env(p, *span)),
+                    Module::Functor(_) => {
+                        return Err(Diagnostic::error(
+                            *span,
+                            "cannot open a parametric module",
+                        ))
+                    }
+                };
+                self.open_env(&env);
+                if export {
+                    out.extend(&env);
+                }
+            }
+            Decl::Import(path, span) => {
+                let env = self.import(path, *span)?;
+                self.open_env(&env);
+            }
+            Decl::Local(d, _) => self.check_decl(d, out, false)?,
         }
-        let def = self.type_exp(&t.def);
-        self.types.truncate(mark);
-        let def = def?;
-        let binding = if params.is_empty() {
-            TypeName::Type(def)
-        } else {
-            TypeName::Abbrev(params, def)
-        };
-        self.types.push((t.name.name.clone(), binding));
         Ok(())
     }
 
-    fn check_val(&mut self, v: &ValDecl, entries: &mut Vec<EntryPoint>) -> Res<()> {
+    /// `open f64`: a built-in numeric module's type `t` (its functions
+    /// stay reachable through the module's name only).
+    fn prim_module_env(&mut self, p: parad_base::PrimType, _span: parad_base::Span) -> ModEnv {
+        let mut env = ModEnv::default();
+        env.set_type("t", TypeName::Type(Type::Prim(p)));
+        env
+    }
+
+    fn check_type_decl(&mut self, t: &TypeDecl) -> Res<TypeName> {
+        let binding = self.type_name_of(&t.params, &t.def)?;
+        if let Some((name, l)) = t.params.iter().find_map(|p| match p {
+            TypeParam::Type(id, l) if *l != Liftedness::Unlifted && t.liftedness == Liftedness::Unlifted => Some((id, l)),
+            TypeParam::Type(id, Liftedness::Lifted) if t.liftedness == Liftedness::SizeLifted => Some((id, &Liftedness::Lifted)),
+            _ => None,
+        }) {
+            let what = if *l == Liftedness::Lifted { "functions" } else { "size-lifted types" };
+            let kind = if t.liftedness == Liftedness::Unlifted { "Non-lifted" } else { "Size-lifted" };
+            return Err(Diagnostic::error(
+                name.span,
+                format!("{kind} type abbreviations may not contain {what}."),
+            )
+            .with_note(format!("type parameter '{}' may stand for one", name.name)));
+        }
+        if t.liftedness == Liftedness::Unlifted {
+            if let TypeName::Type(ty) | TypeName::Abbrev(_, ty) = &binding {
+                if contains_arrow(ty) {
+                    return Err(Diagnostic::error(
+                        t.span,
+                        "Non-lifted type abbreviations may not contain functions.",
+                    )
+                    .with_note(format!("declare it as 'type^ {}' to allow functions", t.name.name)));
+                }
+            }
+        }
+        self.types.push((t.name.name.clone(), binding.clone()));
+        Ok(binding)
+    }
+
+    fn check_val(&mut self, v: &ValDecl) -> Res<Global> {
         let var_mark = self.vars.len();
         let (smark, tmark) = (self.scope.len(), self.types.len());
         self.inf.level = 1;
@@ -71,10 +126,12 @@ impl Checker {
         let ret = self.resolve(&parts.ret, v.span)?;
         self.finish_exp(&mut parts.body)?;
         self.finish_vars(var_mark)?;
-        let ty = self.resolve(&fty, v.span)?;
+        let ty = self.resolve_keep_abstract(&fty, v.span)?;
         let (scheme, ty) = self.size_scheme(&parts.size_params, &parts.params, &ty, |_| false);
 
-        let is_entry = (v.kind == ValKind::Entry || v.name.name == "main") && !self.in_import;
+        let is_entry = (v.kind == ValKind::Entry || v.name.name == "main")
+            && !self.in_import
+            && self.mod_path.is_empty();
         if is_entry && !self.in_prelude {
             if !type_params.is_empty() {
                 return Err(Diagnostic::error(
@@ -114,7 +171,7 @@ impl Checker {
                 Type::Tuple(ts) if !ts.is_empty() => ts.iter().map(show).collect(),
                 t => vec![show(t)],
             };
-            entries.push(EntryPoint {
+            self.entries.push(EntryPoint {
                 name: v.name.name.clone(),
                 params,
                 results,
@@ -131,7 +188,7 @@ impl Checker {
         }
         self.funs.push(TFun {
             id,
-            name: v.name.name.clone(),
+            name: self.qualified_fun_name(&v.name.name),
             type_params: type_params.clone(),
             size_params: parts.size_params,
             size_sources: parts.size_sources,
@@ -142,15 +199,14 @@ impl Checker {
             entry: is_entry && !self.in_prelude,
             prelude: self.in_prelude,
         });
-        self.globals.insert(
-            v.name.name.clone(),
-            Global {
-                id,
-                type_params,
-                ty,
-            },
-        );
-        Ok(())
+        let g = Global {
+            id,
+            type_params,
+            ty,
+            view: None,
+        };
+        self.globals.insert(v.name.name.clone(), g.clone());
+        Ok(g)
     }
 }
 

@@ -1,7 +1,11 @@
 //! The checker's state: inference variables, scopes of values and types,
 //! global functions, and the output tables (variables, type parameters).
 
+use crate::modules::{Files, ModEnv, Module};
 use crate::print::write_type;
+use crate::sig::Sig;
+use crate::EntryPoint;
+use std::rc::Rc;
 use crate::tast::{FunId, TFun, Type, TypeParamId, VarId, VarInfo};
 use crate::unify::{Infer, UnifyError};
 use parad_base::{Diagnostic, PrimType, Span};
@@ -33,7 +37,9 @@ pub(crate) enum TypeName {
 #[derive(Clone, Debug)]
 pub(crate) enum AbbrevParam {
     Type(TypeParamId),
-    Size,
+    /// A size parameter, which the definition mentions as
+    /// `Dim::AbbrevParam` of this number (unique to the parameter).
+    Size(u32),
 }
 
 /// How the sizes of a function's type are instantiated at each use.
@@ -46,10 +52,16 @@ pub(crate) struct SizeScheme {
     pub params: Vec<Option<VarId>>,
 }
 
+#[derive(Clone, Debug)]
 pub(crate) struct Global {
     pub id: FunId,
     pub type_params: Vec<TypeParamId>,
     pub ty: Type,
+    /// The type a module type gives the value outside an ascription that
+    /// made some of its types abstract: its own type parameters and the
+    /// type in terms of them and of the abstract types
+    /// ([`Checker::abstract_defs`]).
+    pub view: Option<(Vec<TypeParamId>, Type)>,
 }
 
 #[derive(Default)]
@@ -71,6 +83,27 @@ pub(crate) struct Checker {
     /// Size schemes of top-level and local functions that have sizes.
     pub fun_sizes: HashMap<FunId, SizeScheme>,
     pub local_sizes: HashMap<VarId, SizeScheme>,
+    /// Modules in scope, innermost last.
+    pub mods: Vec<(String, Module)>,
+    /// Module types in scope, innermost last.
+    pub sigs: Vec<(String, Rc<Sig>)>,
+    /// Structures opened by `M.(e)`: the length of `scope` when each was
+    /// opened (locals bound after it shadow it) and its contents.
+    pub opened_envs: Vec<(usize, Rc<ModEnv>)>,
+    /// The names of the modules being checked, outermost first (for the
+    /// names of their functions in dumps).
+    pub mod_path: Vec<String>,
+    /// The program's entry points, in order.
+    pub entries: Vec<EntryPoint>,
+    /// Imported files, checked once each.
+    pub files: Files,
+    /// The representation of each abstract type that an ascription made
+    /// (a rigid type parameter while checking; replaced when finishing).
+    pub abstract_defs: HashMap<TypeParamId, Type>,
+    /// Values of stand-in modules made so far ([`Checker::stand_in`]).
+    pub stand_ins: u32,
+    /// Size parameters of type abbreviations numbered so far.
+    pub abbrev_sizes: u32,
 }
 
 impl Checker {

@@ -1,10 +1,10 @@
 //! Type inference for expressions.
 
-use crate::env::{no_field, Checker, Local, Res, SizeScheme, TypeName};
+use crate::env::{no_field, Checker, Global, Local, Res, SizeScheme, TypeName};
+use crate::modules::Module;
 use crate::intrinsics::{array_intrinsic, module_intrinsic, Intrinsic};
 use crate::pat::Sizes;
 use crate::tast::*;
-use crate::typeexp::unsupported_modules;
 use crate::unify::{field_type, ClassSet, UnifyError};
 use parad_base::{Diagnostic, IntType, PrimType, Span};
 use parad_syntax::ast::{
@@ -510,14 +510,32 @@ impl Checker {
                 Ok(t)
             }
             ExpKind::QualParens(q, inner) => {
-                match (q.quals.is_empty(), PrimType::from_name(&q.name)) {
-                    (true, Some(p)) => {
+                let mut path = q.quals.clone();
+                path.push(q.name.clone());
+                match self.lookup_mod_path(&path, q.span)? {
+                    Some(Module::Prim(p)) => {
                         self.opened.push(p);
                         let r = self.check_exp(inner);
                         self.opened.pop();
                         r
                     }
-                    _ => Err(unsupported_modules(q.span)),
+                    Some(Module::Struct(env)) => {
+                        let mark = self.types.len();
+                        self.types.extend(env.types.iter().cloned());
+                        self.opened_envs.push((self.scope.len(), env));
+                        let r = self.check_exp(inner);
+                        self.opened_envs.pop();
+                        self.types.truncate(mark);
+                        r
+                    }
+                    Some(Module::Functor(_)) => Err(Diagnostic::error(
+                        q.span,
+                        format!("cannot open '{}': it is a parametric module", q.full()),
+                    )),
+                    None => Err(Diagnostic::error(
+                        q.span,
+                        format!("unknown module '{}'", q.full()),
+                    )),
                 }
             }
         }
@@ -587,7 +605,7 @@ impl Checker {
 
     /// Instantiates a type scheme with fresh variables, and its sizes
     /// with fresh size variables.
-    fn instantiate(
+    pub(crate) fn instantiate(
         &mut self,
         params: &[TypeParamId],
         sizes: Option<SizeScheme>,
@@ -635,14 +653,36 @@ impl Checker {
             return self.check_name(&q.name, span);
         }
         let head = &q.quals[0];
-        if self.lookup(head).is_some()
-            || (self.globals.contains_key(head) && PrimType::from_name(head).is_none())
-        {
-            let mut e = self.check_name(head, span)?;
-            for f in q.quals[1..].iter().chain(std::iter::once(&q.name)) {
-                e = self.project(e, f, span)?;
+        let project = |ck: &mut Self, mut e: TExp, fields: &[String]| -> Res<TExp> {
+            for f in fields {
+                e = ck.project(e, f, span)?;
             }
-            return Ok(e);
+            Ok(e)
+        };
+        let all: Vec<String> = q.quals.iter().chain(std::iter::once(&q.name)).cloned().collect();
+        if self.lookup(head).is_some() && self.opened_val(head).is_none() {
+            let e = self.check_name(head, span)?;
+            return project(self, e, &all[1..]);
+        }
+        // The longest prefix of module names: `M.N.x.f` is field `f` of
+        // value `x` of module `M.N`.
+        if let Some(mut m) = self.lookup_mod(head).filter(|_| head != "intrinsics") {
+            let mut k = 1;
+            while k + 1 < all.len() {
+                match &m {
+                    Module::Struct(env) if env.module(&all[k]).is_some() => {
+                        m = env.module(&all[k]).cloned().expect("checked");
+                        k += 1;
+                    }
+                    _ => break,
+                }
+            }
+            let e = self.module_member(&m, &all[..k], &all[k], span)?;
+            return project(self, e, &all[k + 1..]);
+        }
+        if self.globals.contains_key(head) {
+            let e = self.check_name(head, span)?;
+            return project(self, e, &all[1..]);
         }
         // `intrinsics.scatter_stream` and friends: the array intrinsics
         // that Futhark's `intrinsics` module offers to programs.
@@ -655,19 +695,56 @@ impl Checker {
                 format!("module 'intrinsics' has no member '{}'", q.name),
             ));
         }
-        if let (Some(p), 1) = (PrimType::from_name(head), q.quals.len()) {
-            return match self.numeric_member(p, &q.name, span)? {
-                Some(e) => Ok(e),
-                None => Err(Diagnostic::error(
-                    span,
-                    format!("module '{head}' has no member '{}'", q.name),
-                )),
-            };
+        Err(Diagnostic::error(
+            span,
+            format!(
+                "Unknown name '{}': there is no module or variable '{head}' in scope",
+                q.full()
+            ),
+        ))
+    }
+
+    /// Value `name` of module `m` (named `path`).
+    fn module_member(&mut self, m: &Module, path: &[String], name: &str, span: Span) -> Res<TExp> {
+        let missing = || {
+            Diagnostic::error(
+                span,
+                format!("module '{}' has no member '{name}'", path.join(".")),
+            )
+        };
+        match m {
+            Module::Prim(p) => self.numeric_member(*p, name, span)?.ok_or_else(missing),
+            Module::Struct(env) => {
+                let g = env.val(name).cloned().ok_or_else(missing)?;
+                Ok(self.global_exp(&g, span))
+            }
+            Module::Functor(_) => Err(Diagnostic::error(
+                span,
+                format!(
+                    "'{}' is a parametric module; apply it to a module before using its members",
+                    path.join(".")
+                ),
+            )),
         }
-        Err(
-            Diagnostic::error(span, format!("unknown variable '{}'", q.full()))
-                .with_note("modules are not supported yet"),
-        )
+    }
+
+    /// A use of a top-level value, at fresh types; a value seen through
+    /// an ascription has the type the module type gives it.
+    pub(crate) fn global_exp(&mut self, g: &Global, span: Span) -> TExp {
+        let sizes = self.fun_sizes.get(&g.id).cloned();
+        let (inst, sinst, ty) = self.instantiate(&g.type_params, sizes, &g.ty);
+        let ty = match &g.view {
+            None => ty,
+            Some((vps, vty)) => {
+                let (_, _, v) = self.instantiate(vps, None, vty);
+                let expanded = self.expand_abstract(&v);
+                // Ascription checked that the types agree; this resolves
+                // the function's own type arguments.
+                let _ = self.inf.unify(&expanded, &ty);
+                v
+            }
+        };
+        TExp::new(TExpKind::Global(g.id, inst, sinst), ty, span)
     }
 
     /// A use of an array intrinsic, at fresh types.
@@ -682,6 +759,9 @@ impl Checker {
     }
 
     fn check_name(&mut self, name: &str, span: Span) -> Res<TExp> {
+        if let Some(g) = self.opened_val(name) {
+            return Ok(self.global_exp(&g, span));
+        }
         if let Some(l) = self.lookup(name).cloned() {
             let sizes = self.local_sizes.get(&l.var).cloned();
             let (inst, sinst, ty) = self.instantiate(&l.poly, sizes, &l.ty);
@@ -692,11 +772,8 @@ impl Checker {
                 return Ok(e);
             }
         }
-        if let Some(g) = self.globals.get(name) {
-            let (id, params, ty) = (g.id, g.type_params.clone(), g.ty.clone());
-            let sizes = self.fun_sizes.get(&id).cloned();
-            let (inst, sinst, ty) = self.instantiate(&params, sizes, &ty);
-            return Ok(TExp::new(TExpKind::Global(id, inst, sinst), ty, span));
+        if let Some(g) = self.globals.get(name).cloned() {
+            return Ok(self.global_exp(&g, span));
         }
         if let Some(sig) = array_intrinsic(name) {
             return Ok(self.intrinsic_exp(sig, span));
@@ -889,8 +966,9 @@ impl Checker {
     fn check_binop(&mut self, op: &QualName, a: &Exp, b: &Exp, span: Span) -> Res<TExp> {
         let name = op.name.as_str();
         let user_defined = op.quals.is_empty()
-            && (self.lookup(name).is_some() || self.globals.contains_key(name))
-            && self.opened.is_empty();
+            && (self.opened_val(name).is_some()
+                || ((self.lookup(name).is_some() || self.globals.contains_key(name))
+                    && self.opened.is_empty()));
         if op.quals.is_empty() && !user_defined && (name == "&&" || name == "||") {
             let ta = self.check_exp(a)?;
             self.expect_bool(&ta, &format!("operand of '{name}'"))?;
@@ -1037,8 +1115,9 @@ impl Checker {
         if !op.quals.is_empty() {
             return self.check_var(op);
         }
-        if self.opened.is_empty()
-            && (self.lookup(name).is_some() || self.globals.contains_key(name))
+        if self.opened_val(name).is_some()
+            || (self.opened.is_empty()
+                && (self.lookup(name).is_some() || self.globals.contains_key(name)))
         {
             return self.check_name(name, span);
         }
@@ -1239,7 +1318,7 @@ impl Checker {
             let d = self.unify_error(rhs.span, &rt, &body.ty, e);
             Diagnostic {
                 message: format!(
-                    "function body does not match the declared return type: {}",
+                    "Function body does not have the declared return type: {}",
                     d.message
                 ),
                 ..d

@@ -9,4 +9,5 @@ pub const FILES: &[(&str, &str)] = &[
     ("functional.fut", include_str!("../prelude/functional.fut")),
     ("ad.fut", include_str!("../prelude/ad.fut")),
     ("misc.fut", include_str!("../prelude/misc.fut")),
+    ("math.fut", include_str!("../prelude/math.fut")),
 ];

@@ -48,10 +48,12 @@ pub enum Dim {
     #[doc(hidden)]
     Infer(u32),
     /// A size parameter of a type abbreviation inside the abbreviation's
-    /// definition (`n` of `type vec [n] = [n]f32`), named by the position
-    /// of its binding in the checker's scope of type names; each use of
-    /// the abbreviation replaces it by the size argument. Only exists
-    /// while checking.
+    /// definition (`n` of `type vec [n] = [n]f32`): while the definition
+    /// is checked, the position of its binding in the checker's scope of
+    /// type names; in the definition kept, a number unique to the
+    /// parameter (`AbbrevParam::Size`), so that the abbreviation can be
+    /// used from any scope (`M.vec [3]`). Each use replaces it by the
+    /// size argument. Only exists while checking.
     #[doc(hidden)]
     AbbrevParam(u32),
 }

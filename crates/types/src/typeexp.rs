@@ -8,11 +8,88 @@ use crate::tast::{Dim, FunId, Literal, SizeOp, TExp, TExpKind, Type, TypeParamId
 use parad_base::{Diagnostic, PrimType};
 use parad_syntax::ast::{ExpKind, Lit, SizeExp, TypeArg, TypeExp};
 
-pub(crate) fn unsupported_modules(span: parad_base::Span) -> Diagnostic {
-    Diagnostic::error(span, "modules are not supported yet")
-}
 
 impl Checker {
+    /// A type name applied to its arguments (`t`, `vec 3 f32`, `M.t`).
+    fn apply_type_name(&mut self, name: &str, tn: TypeName, args: &[TypeArg], span: parad_base::Span) -> Res<Type> {
+        match tn {
+            TypeName::Size => Err(Diagnostic::error(
+                        span,
+                        format!("'{}' is a size, not a type", name),
+                    )),
+                    TypeName::Type(t) => {
+                        if !args.is_empty() {
+                            return Err(Diagnostic::error(
+                                span,
+                                format!("type '{}' takes no arguments", name),
+                            ));
+                        }
+                        Ok(t)
+                    }
+                    TypeName::Abbrev(params, body) => {
+                        if params.len() != args.len() {
+                            return Err(Diagnostic::error(
+                                span,
+                                format!(
+                                    "type '{}' takes {} argument{} but is given {}",
+                                    name,
+                                    params.len(),
+                                    if params.len() == 1 { "" } else { "s" },
+                                    args.len()
+                                ),
+                            ));
+                        }
+                        let mut subst: Vec<(TypeParamId, Type)> = vec![];
+                        let mut sizes: Vec<(u32, Dim)> = vec![];
+                        for (p, a) in params.iter().zip(args) {
+                            match (p, a) {
+                                (AbbrevParam::Type(id), TypeArg::Type(t)) => {
+                                    let t = self.type_exp(t)?;
+                                    subst.push((*id, t));
+                                }
+                                (AbbrevParam::Size(pos), TypeArg::Size(s)) => {
+                                    let d = self.size_exp(s)?;
+                                    sizes.push((*pos, d));
+                                }
+                                (
+                                    AbbrevParam::Size(pos),
+                                    TypeArg::Type(TypeExp::Named { name: n, args, .. }),
+                                ) if args.is_empty() && n.quals.is_empty() => {
+                                    // A bare name parses as a type; it is a size here.
+                                    if self.lookup(&n.name).is_none()
+                                        && !matches!(
+                                            self.lookup_type(&n.name),
+                                            Some(TypeName::Size)
+                                        )
+                                    {
+                                        return Err(unknown_size(n.span, &n.name));
+                                    }
+                                    sizes.push((*pos, self.name_dim(&n.name)));
+                                }
+                                (AbbrevParam::Type(_), TypeArg::Size(s)) => {
+                                    return Err(Diagnostic::error(
+                                        s.span(),
+                                        "expected a type argument, found a size",
+                                    ))
+                                }
+                                (AbbrevParam::Size(_), TypeArg::Type(t)) => {
+                                    return Err(Diagnostic::error(
+                                        t.span(),
+                                        "expected a size argument, found a type",
+                                    ))
+                                }
+                            }
+                        }
+                        // Sizes first: the type arguments may mention
+                        // parameters of an enclosing abbreviation.
+                        let body = body.map_dims(&|d| subst_abbrev_params(d, &sizes));
+                        Ok(body.subst(&|p| {
+                            subst.iter().find(|(q, _)| *q == p).map(|(_, t)| t.clone())
+                        }))
+                    }
+        }
+    }
+
     pub fn type_exp(&mut self, te: &TypeExp) -> Res<Type> {
         match te {
             TypeExp::Named { name, args, span } => {
@@ -29,7 +106,13 @@ impl Checker {
                             return self.acc_type(args, *span);
                         }
                     }
-                    return Err(unsupported_modules(*span));
+                    return match self.qual_type(name)? {
+                        Some(tn) => self.apply_type_name(&name.full(), tn, args, *span),
+                        None => Err(Diagnostic::error(
+                            name.span,
+                            format!("unknown module '{}'", name.quals.join(".")),
+                        )),
+                    };
                 }
                 if let Some(p) = PrimType::from_name(&name.name) {
                     if !args.is_empty() {
@@ -45,89 +128,7 @@ impl Checker {
                         name.span,
                         format!("type '{}' is not defined", name.name),
                     )),
-                    Some(TypeName::Size) => Err(Diagnostic::error(
-                        name.span,
-                        format!("'{}' is a size, not a type", name.name),
-                    )),
-                    Some(TypeName::Type(t)) => {
-                        if !args.is_empty() {
-                            return Err(Diagnostic::error(
-                                *span,
-                                format!("type '{}' takes no arguments", name.name),
-                            ));
-                        }
-                        Ok(t)
-                    }
-                    Some(TypeName::Abbrev(params, body)) => {
-                        if params.len() != args.len() {
-                            return Err(Diagnostic::error(
-                                *span,
-                                format!(
-                                    "type '{}' takes {} argument{} but is given {}",
-                                    name.name,
-                                    params.len(),
-                                    if params.len() == 1 { "" } else { "s" },
-                                    args.len()
-                                ),
-                            ));
-                        }
-                        // The abbreviation's parameters were bound at the
-                        // positions following its own in the type scope
-                        // while its definition was checked.
-                        let at = self
-                            .types
-                            .iter()
-                            .rposition(|(n, _)| *n == name.name)
-                            .unwrap_or(0) as u32;
-                        let mut subst: Vec<(TypeParamId, Type)> = vec![];
-                        let mut sizes: Vec<(u32, Dim)> = vec![];
-                        for (i, (p, a)) in params.iter().zip(args).enumerate() {
-                            let pos = at + i as u32;
-                            match (p, a) {
-                                (AbbrevParam::Type(id), TypeArg::Type(t)) => {
-                                    let t = self.type_exp(t)?;
-                                    subst.push((*id, t));
-                                }
-                                (AbbrevParam::Size, TypeArg::Size(s)) => {
-                                    let d = self.size_exp(s)?;
-                                    sizes.push((pos, d));
-                                }
-                                (
-                                    AbbrevParam::Size,
-                                    TypeArg::Type(TypeExp::Named { name: n, args, .. }),
-                                ) if args.is_empty() && n.quals.is_empty() => {
-                                    // A bare name parses as a type; it is a size here.
-                                    if self.lookup(&n.name).is_none()
-                                        && !matches!(
-                                            self.lookup_type(&n.name),
-                                            Some(TypeName::Size)
-                                        )
-                                    {
-                                        return Err(unknown_size(n.span, &n.name));
-                                    }
-                                    sizes.push((pos, self.name_dim(&n.name)));
-                                }
-                                (AbbrevParam::Type(_), TypeArg::Size(s)) => {
-                                    return Err(Diagnostic::error(
-                                        s.span(),
-                                        "expected a type argument, found a size",
-                                    ))
-                                }
-                                (AbbrevParam::Size, TypeArg::Type(t)) => {
-                                    return Err(Diagnostic::error(
-                                        t.span(),
-                                        "expected a size argument, found a type",
-                                    ))
-                                }
-                            }
-                        }
-                        // Sizes first: the type arguments may mention
-                        // parameters of an enclosing abbreviation.
-                        let body = body.map_dims(&|d| subst_abbrev_params(d, &sizes));
-                        Ok(body.subst(&|p| {
-                            subst.iter().find(|(q, _)| *q == p).map(|(_, t)| t.clone())
-                        }))
-                    }
+                    Some(tn) => self.apply_type_name(&name.name, tn, args, *span),
                 }
             }
             TypeExp::Tuple(ts, _) => {
@@ -395,7 +396,7 @@ impl Checker {
 }
 
 /// Replaces the size parameters of a type abbreviation in its definition
-/// by the arguments (`sizes`: position of the parameter, argument); any
+/// by the arguments (`sizes`: number of the parameter, argument); any
 /// other parameter is unknown.
 fn subst_abbrev_params(d: &Dim, sizes: &[(u32, Dim)]) -> Dim {
     match d {

@@ -132,10 +132,26 @@ fn float_index() {
 }
 
 #[test]
-fn modules_unsupported() {
+fn module_errors() {
     assert_eq!(
-        error("module m = { def x = 1 }"),
-        "1:1: modules are not supported yet"
+        error("module m = { def x = 1 }\ndef y = m.z"),
+        "2:9: module 'm' has no member 'z'"
+    );
+    assert_eq!(
+        error("module m : { val x : i32 } = { def x = 1f32 }"),
+        "1:30: value 'm.x' is specified as 'val x: i32', but has type 'f32'"
+    );
+    assert_eq!(
+        error("module m : { type t } = { def x = 1 }"),
+        "1:25: module type requires a type 'm.t', which the module does not define"
+    );
+    assert_eq!(
+        error("module type s = { type t = i32 }\nmodule type u = s with t = i64"),
+        "2:24: Cannot refine a type: 't' is not an abstract type of the module type"
+    );
+    assert_eq!(
+        error("def y = q.z"),
+        "1:9: Unknown name 'q.z': there is no module or variable 'q' in scope"
     );
 }
 
@@ -143,7 +159,7 @@ fn modules_unsupported() {
 fn sum_type_errors() {
     assert_eq!(
         error("def f (v: #a | #b) : #a | #c = v"),
-        "1:32: function body does not match the declared return type: cannot unify '#a | #c' with '#a | #b': Unshared constructors: #b, #c."
+        "1:32: Function body does not have the declared return type: cannot unify '#a | #c' with '#a | #b': Unshared constructors: #b, #c."
     );
     assert_eq!(
         error("type t = #a | #b\ndef f (x: t) : i32 =\n  match x case #a -> 1"),
@@ -190,7 +206,7 @@ fn polymorphic_entry() {
 fn rigid_type_parameter() {
     assert_eq!(
         error("def f 'a (x: a) : i32 = x"),
-        "1:25: function body does not match the declared return type: cannot unify 'i32' with 'a'"
+        "1:25: Function body does not have the declared return type: cannot unify 'i32' with 'a'"
     );
 }
 

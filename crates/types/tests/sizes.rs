@@ -244,7 +244,7 @@ fn sizes_bound_inside_an_abbreviation_stay_unknown() {
     // `k` is existential and `n` of the function type is bound there:
     // neither is a size of the abbreviation's uses.
     let src = "type ex [n] = ?[k].([n]f64, [k]f64)
-               type fn [n] = (k: i64) -> [n][k]f64
+               type^ fn [n] = (k: i64) -> [n][k]f64
                def first [n] (e: ex [n]) : i64 = n
                def app [n] (f: fn [n]) : [n][2]f64 = f 2
                entry g (x: []f64) (y: []f64) = first (x, y)";

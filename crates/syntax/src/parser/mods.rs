@@ -82,10 +82,9 @@ impl<'a> Parser<'a> {
                 return Ok(body);
             }
             let mut e = p.mod_atom()?;
-            while matches!(
-                p.tok(),
-                Tok::Ident(_) | Tok::LParen | Tok::LBrace | Tok::Kw(Kw::Import)
-            ) {
+            // An argument is never `import "file"`: a declaration
+            // `import "file"` after a module declaration starts a new one.
+            while matches!(p.tok(), Tok::Ident(_) | Tok::LParen | Tok::LBrace) {
                 let arg = p.mod_atom()?;
                 e = ModExp::Apply(Box::new(e), Box::new(arg), p.span_from(start));
             }
