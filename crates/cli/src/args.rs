@@ -27,6 +27,25 @@ pub enum Command {
     Bench(BenchArgs),
     /// Print the program as one stage of the compiler sees it.
     Dump(DumpArgs),
+    /// Packages of a project (`futhark pkg` layout).
+    Pkg(PkgArgs),
+}
+
+#[derive(Args)]
+pub struct PkgArgs {
+    #[command(subcommand)]
+    pub command: PkgCommand,
+}
+
+#[derive(Subcommand)]
+pub enum PkgCommand {
+    /// Check that every package `DIR/futhark.pkg` requires is installed
+    /// under `DIR/lib/`.
+    Check {
+        /// The project's folder.
+        #[arg(default_value = ".")]
+        dir: PathBuf,
+    },
 }
 
 #[derive(Args)]

@@ -7,6 +7,7 @@ mod args;
 mod bench;
 mod check;
 mod dump;
+mod pkg;
 mod run;
 mod test;
 
@@ -59,6 +60,7 @@ fn command(cli: Cli) -> ExitCode {
         Command::Test(a) => test::test(&a),
         Command::Bench(a) => bench::bench(&a),
         Command::Dump(a) => dump::dump(&a),
+        Command::Pkg(a) => pkg::pkg(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -514,11 +514,13 @@ impl Checker {
                     name.display()
                 ),
             );
+            // A package whose folder exists is installed: the file is
+            // what is missing.
             match package_of(path) {
-                Some(pkg) => d.with_note(format!(
+                Some(pkg) if !dir.join("lib").join(&pkg).is_dir() => d.with_note(format!(
                     "the package '{pkg}' is not installed here; `futhark pkg add {pkg}` and `futhark pkg sync` install it under lib/"
                 )),
-                None => d,
+                _ => d,
             }
         })?;
         let fid = self
