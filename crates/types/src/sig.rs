@@ -146,14 +146,20 @@ impl Checker {
                     refine,
                 }))
             }
-            ModTypeExp::Arrow(_, a, b, _) => {
-                self.eval_sig(a)?;
-                Ok(Rc::new(Sig::Functor)).and_then(|s| {
-                    // The result type is checked for well-formedness only
-                    // when it does not mention the parameter.
-                    let _ = b;
-                    Ok(s)
-                })
+            ModTypeExp::Arrow(p, a, b, _) => {
+                // Both sides must be well formed; the result may mention
+                // the parameter, which stands for any module of its type.
+                let arg = self.eval_sig(a)?;
+                let saved = self.scope_now();
+                let r = (|| {
+                    if let (Some(p), Some(m)) = (p, self.stand_in(&arg)?) {
+                        self.mods.push((p.name.clone(), m));
+                    }
+                    self.eval_sig(b)
+                })();
+                self.set_scope(saved);
+                r?;
+                Ok(Rc::new(Sig::Functor))
             }
         }
     }
@@ -456,7 +462,7 @@ impl Checker {
                     else {
                         return Ok(false);
                     };
-                    let all = refinements(refine, &path, r2);
+                    let all = refinements(refine, path, r2);
                     if !self.stand_in_specs(specs, &all, path, out)? {
                         return Ok(false);
                     }
@@ -499,7 +505,7 @@ impl Checker {
                 },
                 Module::Struct(env),
             ) => {
-                let all = refinements(outer_refine, &path, refine);
+                let all = refinements(outer_refine, path, refine);
                 let saved = self.set_scope(closure.clone());
                 let mut out = ModEnv::default();
                 let r = self.match_specs(env, specs, &all, path, &mut out, span, opaque);
@@ -712,7 +718,7 @@ impl Checker {
                             "cannot include a parametric module type",
                         ));
                     };
-                    let all = refinements(refine, &path, r2);
+                    let all = refinements(refine, path, r2);
                     self.match_specs(env, specs, &all, path, out, span, opaque)?;
                 }
             }
