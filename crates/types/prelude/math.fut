@@ -84,6 +84,7 @@ module type real = {
   val to_f64 : t -> f64
   val sqrt : t -> t
   val cbrt : t -> t
+  val recip : t -> t
   val exp : t -> t
   val log : t -> t
   val log2 : t -> t

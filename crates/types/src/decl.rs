@@ -143,6 +143,16 @@ impl Checker {
         let ty = self.resolve_keep_abstract(&fty, v.span)?;
         let (scheme, ty) = self.size_scheme(&parts.size_params, &parts.params, &ty, |_| false);
 
+        if v.kind == ValKind::Entry && !self.mod_path.is_empty() {
+            return Err(Diagnostic::error(
+                v.name.span,
+                format!(
+                    "Entry points may only be declared at the top level of a file, not in a module ('{}')",
+                    v.name.name
+                ),
+            )
+            .with_note("declare it with 'def' here and an entry point outside that calls it"));
+        }
         let is_entry = (v.kind == ValKind::Entry || v.name.name == "main")
             && !self.in_import
             && self.mod_path.is_empty();
