@@ -7,6 +7,7 @@ mod args;
 mod bench;
 mod check;
 mod dump;
+mod oom;
 mod out;
 mod pkg;
 mod run;
@@ -42,7 +43,11 @@ impl Failure {
 /// enough for every pass at that bound. Only touched pages are committed.
 const STACK_SIZE: usize = 1 << 30;
 
+#[global_allocator]
+static ALLOC: oom::NoteFailures = oom::NoteFailures;
+
 fn main() -> ExitCode {
+    oom::install();
     let cli = Cli::parse();
     // Run on a thread with a big stack; on the main thread if none starts.
     let worker = std::thread::Builder::new()

@@ -1570,6 +1570,19 @@ fn binary_input_too_big_for_memory_is_an_error() {
     );
 }
 
+#[test]
+fn allocation_failures_anywhere_are_errors_not_aborts() {
+    // Reversing 2.4 GB under a 4 GiB address space: wherever the memory
+    // runs out (a fallible allocation with a located error, or one that
+    // would abort), parad ends with an out-of-memory error and status 1
+    // (or manages without the memory).
+    let (code, _, _, err) = run_big("def main = reverse (iota 300000000)", &["-b"], b"", 0);
+    assert!(
+        code == Some(0) || (code == Some(1) && err.to_lowercase().contains("out of memory")),
+        "{code:?}: {err}"
+    );
+}
+
 /// FNV-1a, so that a program's cases do not change when others are added.
 fn hash(s: &str) -> u64 {
     s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
