@@ -379,6 +379,8 @@ impl Checker {
                             .as_ref()
                             .map(crate::unique::UShape::of_type)
                             .unwrap_or(crate::unique::UShape::Shared),
+                        globals: vec![],
+                        inferred: None,
                     },
                 );
                 let mark = self.scope.len();

@@ -70,6 +70,12 @@ impl UShape {
 pub(crate) struct USig {
     pub params: Vec<UShape>,
     pub ret: UShape,
+    /// The top-level constants its result may alias.
+    pub globals: Vec<FunId>,
+    /// For a function without a declared return type, the parameters its
+    /// result may alias (as its body shows); otherwise every parameter
+    /// not consumed.
+    pub inferred: Option<Vec<usize>>,
 }
 
 /// What a value may alias.
@@ -147,6 +153,9 @@ struct U<'a> {
     /// The array of the in-place update being checked: the parser repeats
     /// it inside the value for `a with [i].f = v`, where it is one value.
     updating: Option<(Span, Option<Al>)>,
+    /// Uses of variables bound outside the lambda, loop or local function
+    /// being checked.
+    outer_uses: Vec<(VarId, Span)>,
 }
 
 fn has_array(t: &Type) -> bool {
@@ -164,9 +173,10 @@ impl Checker {
     pub(crate) fn check_uniqueness(
         &self,
         params: &[TPat],
-        sig: &USig,
+        sig: &mut USig,
         body: &TExp,
         name: &str,
+        declared_ret: Option<&parad_syntax::ast::TypeExp>,
     ) -> Res<()> {
         let mut u = U {
             ck: self,
@@ -175,12 +185,41 @@ impl Checker {
             depth: 0,
             local: HashMap::new(),
             updating: None,
+            outer_uses: vec![],
         };
         for (p, shape) in params.iter().zip(&sig.params) {
             u.bind_param(p, shape);
         }
         let al = u.exp(body)?;
-        u.check_result(&al, &sig.ret, body.span, name)
+        // A function (not a constant) may not return a top-level array.
+        if !params.is_empty() {
+            u.check_globals(&al, body.span, name)?;
+        }
+        u.check_result(&al, &sig.ret, body.span, name)?;
+        sig.globals = al
+            .all()
+            .into_iter()
+            .filter_map(|n| match n {
+                Name::Global(f) => Some(f),
+                Name::Var(_) => None,
+            })
+            .collect();
+        if declared_ret.is_none() {
+            let names = al.all();
+            sig.inferred = Some(
+                params
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, p)| {
+                        let mut vs = vec![];
+                        p.vars(&mut vs);
+                        vs.iter().any(|v| names.contains(&Name::Var(*v)))
+                    })
+                    .map(|(i, _)| i)
+                    .collect(),
+            );
+        }
+        Ok(())
     }
 }
 
@@ -266,29 +305,39 @@ impl U<'_> {
     }
 
     /// The aliases of variable `v`, after checking it is not consumed.
-    fn observe(&self, v: VarId, span: Span) -> Res<Al> {
+    fn observe(&mut self, v: VarId, span: Span) -> Res<Al> {
         let Some(b) = self.vars.get(&v) else {
             return Ok(Al::none());
         };
-        for n in b.al.all().into_iter().chain([Name::Var(v)]) {
+        let al = b.al.clone();
+        if b.depth < self.depth {
+            self.outer_uses.push((v, span));
+        }
+        self.check_live(v, &al, span)?;
+        Ok(al)
+    }
+
+    /// A use of `v` (aliases `al`) must not follow its consumption.
+    fn check_live(&self, v: VarId, al: &Al, span: Span) -> Res<()> {
+        for n in al.all().into_iter().chain([Name::Var(v)]) {
             if let Some(at) = self.consumed.get(&n) {
-                let what = self.name(Name::Var(v));
                 let through = if n == Name::Var(v) {
                     String::new()
                 } else {
-                    format!(" (through \"{}\", which it aliases)", self.name(n))
+                    format!(" (\"{}\" aliases it)", self.name(Name::Var(v)))
                 };
                 return Err(Diagnostic::error(
                     span,
                     format!(
-                        "Using \"{what}\", but this was consumed at {}{through}.",
+                        "Using \"{}\", but this was consumed at {}.{through}",
+                        self.name(n),
                         self.loc(*at)
                     ),
                 )
                 .with_label(*at, "consumed here"));
             }
         }
-        Ok(b.al.clone())
+        Ok(())
     }
 
     /// Consumes everything `al` may alias.
@@ -299,7 +348,7 @@ impl U<'_> {
                     return Err(Diagnostic::error(
                         span,
                         format!(
-                            "Consuming \"{}\", a top-level constant, which is not consumable.",
+                            "Consuming a value that aliases the free variable \"{}\", a top-level constant, which is not consumable.",
                             self.name(n)
                         ),
                     ))
@@ -503,27 +552,58 @@ impl U<'_> {
                 let sig = self.ck.local_uniq.get(&lf.var).cloned().unwrap_or(USig {
                     params: vec![UShape::Shared; lf.params.len()],
                     ret: UShape::Shared,
+                    globals: vec![],
+                    inferred: None,
                 });
                 // Its body runs wherever it is called: what is bound
-                // outside cannot be consumed there.
-                self.nested(|u| {
+                // outside cannot be consumed there, and a use of the
+                // function is a use of what it uses.
+                let uses = std::mem::take(&mut self.outer_uses);
+                let r = self.nested(|u| {
                     for (p, shape) in lf.params.iter().zip(&sig.params) {
                         u.bind_param(p, shape);
                     }
                     let al = u.exp(&lf.body)?;
                     let name = u.name(Name::Var(lf.var));
                     u.check_result(&al, &sig.ret, lf.body.span, &name)
-                })?;
+                });
+                let inner = std::mem::replace(&mut self.outer_uses, uses);
+                r?;
+                let mut free = Al::none();
+                for (v, span) in inner {
+                    if let Some(b) = self.vars.get(&v) {
+                        if b.depth < self.depth {
+                            self.outer_uses.push((v, span));
+                        }
+                        free = free.union(&b.al.with(Name::Var(v)).flat());
+                    }
+                }
+                self.vars.insert(
+                    lf.var,
+                    Bound {
+                        al: free,
+                        depth: self.depth,
+                        shared_param: false,
+                    },
+                );
                 self.local.insert(lf.var, sig);
                 self.exp(body)
             }
             TExpKind::Lambda(params, body) => {
-                self.nested(|u| {
+                let uses = std::mem::take(&mut self.outer_uses);
+                let r = self.nested(|u| {
                     for p in params {
                         u.bind_param(p, &UShape::Unique);
                     }
                     u.exp(body).map(|_| ())
-                })?;
+                });
+                let inner = std::mem::replace(&mut self.outer_uses, uses);
+                r?;
+                for (v, span) in inner {
+                    if self.vars.get(&v).is_some_and(|b| b.depth < self.depth) {
+                        self.outer_uses.push((v, span));
+                    }
+                }
                 Ok(Al::none())
             }
             TExpKind::Loop {
@@ -608,7 +688,7 @@ impl U<'_> {
                     return Err(Diagnostic::error(
                         args[*i].span,
                         format!(
-                            "Cannot apply \"{fname}\": argument {} is consumed, but argument {} aliases it (through \"{}\").",
+                            "Cannot apply \"{fname}\" to argument {}: Argument is consumed, but argument {} aliases it (through \"{}\").",
                             i + 1,
                             j + 1,
                             self.name(*n)
@@ -625,10 +705,12 @@ impl U<'_> {
         Ok(if sig.ret.any_unique() && !partial {
             Al::none()
         } else {
+            let globals = Al::Set(sig.globals.iter().map(|f| Name::Global(*f)).collect());
             als.iter()
                 .enumerate()
                 .filter(|(i, _)| !consumed.iter().any(|(j, _)| j == i))
-                .fold(Al::none(), |acc, (_, a)| acc.union(&a.flat()))
+                .filter(|(i, _)| partial || sig.inferred.as_ref().is_none_or(|ps| ps.contains(i)))
+                .fold(globals, |acc, (_, a)| acc.union(&a.flat()))
         })
     }
 
@@ -636,6 +718,7 @@ impl U<'_> {
         let ai = self.exp(init)?;
         let mut params = vec![];
         pat.vars(&mut params);
+        let outer_uses = std::mem::take(&mut self.outer_uses);
         let body_consumed = self.nested(|u| {
             let before = u.consumed.clone();
             // Loop parameters are fresh in each iteration.
@@ -684,11 +767,28 @@ impl U<'_> {
             }
             u.consumed = after;
             Ok((consumed, ab))
-        })?;
-        let (consumed, ab) = body_consumed;
+        });
+        let uses = std::mem::replace(&mut self.outer_uses, outer_uses);
+        let (consumed, ab) = body_consumed?;
+        let body_consumed = (consumed, ab, uses.clone());
+        // Uses of what is bound further out are uses here too.
+        for (v, span) in uses {
+            if self.vars.get(&v).is_some_and(|b| b.depth < self.depth) {
+                self.outer_uses.push((v, span));
+            }
+        }
+        let (consumed, ab, uses) = body_consumed;
         if !consumed.is_empty() {
-            // The initial values of consumed parameters are consumed.
-            self.consume(&init_part(pat, &ai, &consumed), init.span)?;
+            // The initial values of consumed parameters are consumed
+            // before the loop runs: the body may not use them otherwise.
+            let part = init_part(pat, &ai, &consumed);
+            self.consume(&part, init.span)?;
+            for (v, span) in uses {
+                if let Some(b) = self.vars.get(&v) {
+                    let al = b.al.clone();
+                    self.check_live(v, &al, span)?;
+                }
+            }
         }
         let from_params = ab
             .all()
@@ -711,6 +811,20 @@ impl U<'_> {
         Ok(self.live(&al))
     }
 
+    /// A function's result may not alias a top-level constant.
+    fn check_globals(&self, al: &Al, span: Span, fname: &str) -> Res<()> {
+        match al.all().into_iter().find(|n| matches!(n, Name::Global(_))) {
+            Some(n) => Err(Diagnostic::error(
+                span,
+                format!(
+                    "The result of function \"{fname}\" aliases the free variable \"{}\"; return a copy.",
+                    self.name(n)
+                ),
+            )),
+            None => Ok(()),
+        }
+    }
+
     /// A unique result may alias neither a shared parameter nor a
     /// constant, nor another unique component.
     fn check_result(&self, al: &Al, ret: &UShape, span: Span, fname: &str) -> Res<()> {
@@ -723,7 +837,7 @@ impl U<'_> {
                         return Err(Diagnostic::error(
                             span,
                             format!(
-                                "A unique-typed result of \"{fname}\" aliases the free variable \"{}\".",
+                                "Unique-typed return value of \"{fname}\" aliases the free variable \"{}\".",
                                 self.name(*n)
                             ),
                         ))
@@ -733,7 +847,7 @@ impl U<'_> {
                             return Err(Diagnostic::error(
                                 span,
                                 format!(
-                                    "A unique-typed result of \"{fname}\" is aliased to \"{}\", which is not consumable: declare the parameter unique ('*') or return a copy.",
+                                    "Unique-typed return value of \"{fname}\" is aliased to \"{}\", which is not consumable: declare the parameter unique ('*') or return a copy.",
                                     self.name(*n)
                                 ),
                             ));
@@ -748,7 +862,7 @@ impl U<'_> {
                     return Err(Diagnostic::error(
                         span,
                         format!(
-                            "A unique-typed component of the result of \"{fname}\" is self-aliased: two unique components alias \"{}\".",
+                            "A unique-typed component of the return value of \"{fname}\" is aliased to some other component (self-aliased: both alias \"{}\").",
                             self.name(*n)
                         ),
                     ));
