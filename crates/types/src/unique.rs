@@ -321,18 +321,18 @@ impl U<'_> {
     fn check_live(&self, v: VarId, al: &Al, span: Span) -> Res<()> {
         for n in al.all().into_iter().chain([Name::Var(v)]) {
             if let Some(at) = self.consumed.get(&n) {
-                let through = if n == Name::Var(v) {
-                    String::new()
+                let what = if n == Name::Var(v) {
+                    format!("\"{}\"", self.name(n))
                 } else {
-                    format!(" (\"{}\" aliases it)", self.name(Name::Var(v)))
+                    format!(
+                        "\"{}\", which aliases \"{}\"",
+                        self.name(Name::Var(v)),
+                        self.name(n)
+                    )
                 };
                 return Err(Diagnostic::error(
                     span,
-                    format!(
-                        "Using \"{}\", but this was consumed at {}.{through}",
-                        self.name(n),
-                        self.loc(*at)
-                    ),
+                    format!("Using {what}, but this was consumed at {}.", self.loc(*at)),
                 )
                 .with_label(*at, "consumed here"));
             }
@@ -679,6 +679,39 @@ impl U<'_> {
                 consumed.push((i, part));
             }
         }
+        let partial = args.len() < sig.params.len();
+        if let (true, Some((i, _))) = (partial, consumed.first()) {
+            return Err(Diagnostic::error(
+                args[*i].span,
+                format!(
+                    "Partial application of \"{fname}\" with consumption of argument {}: the function value could be called many times.",
+                    i + 1
+                ),
+            ));
+        }
+        // Consumed components of one argument must not alias each other.
+        for (i, (al, shape)) in als.iter().zip(&sig.params).enumerate() {
+            if let (Al::Comps(cs), UShape::Comps(ss)) = (al, shape) {
+                let parts: Vec<BTreeSet<Name>> = cs
+                    .iter()
+                    .zip(ss)
+                    .map(|(c, s)| consumed_part(c, s).all())
+                    .filter(|p| !p.is_empty())
+                    .collect();
+                for (k, a) in parts.iter().enumerate() {
+                    if let Some(n) = parts[k + 1..].iter().find_map(|b| a.intersection(b).next()) {
+                        return Err(Diagnostic::error(
+                            args[i].span,
+                            format!(
+                                "Cannot apply \"{fname}\": argument {} is self-aliased: two of its consumed components alias \"{}\".",
+                                i + 1,
+                                self.name(*n)
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
         for (i, part) in &consumed {
             for (j, other) in als.iter().enumerate() {
                 if i == &j {
@@ -701,7 +734,6 @@ impl U<'_> {
             self.consume(part, args[*i].span)
                 .map_err(|d| d.with_label(span, format!("in this application of \"{fname}\"")))?;
         }
-        let partial = args.len() < sig.params.len();
         Ok(if sig.ret.any_unique() && !partial {
             Al::none()
         } else {

@@ -1,6 +1,6 @@
 -- Consuming an array consumes what aliases it.
 -- ==
--- error: Using "xs", but this was consumed at 8:7. \("row" aliases it\)
+-- error: Using "row", which aliases "xs", but this was consumed at 8:7.
 
 def main (n: i64) : i64 =
   let xs = replicate n (iota n)
