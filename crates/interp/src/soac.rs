@@ -4,11 +4,34 @@
 use crate::error::{shape_str, Msg, RunError};
 use crate::eval::{at, release, Env, Interp};
 use crate::prim;
-use crate::value::{extend, range, set, write_range, Acc, Array, Val};
-use parad_base::Span;
-use parad_core::{AccInput, AccOp, Dim, Lambda, Operand, ScatterDest, Screma, Type, VName};
+use crate::value::{extend, set, write_range, Acc, Array, Val};
+use parad_base::{PrimType, Span};
+use parad_core::{
+    AccInput, AccOp, BasicOp, BinOp, Dim, Exp, Lambda, Operand, ScatterDest, Screma, Type, VName,
+};
 use parad_values::ArrayData;
 use std::rc::Rc;
+
+/// The number of rows a reduction folds sequentially before combining
+/// partial results pairwise.
+const REDUCE_BLOCK: usize = 1024;
+
+/// The operator and type of a lambda `\(x, y) -> x op y` on scalars.
+fn simple_binop(lam: &Lambda) -> Option<(BinOp, PrimType, Span)> {
+    let ([x, y], [stm], [Operand::Var(r)]) =
+        (&lam.params[..], &lam.body.stms[..], &lam.body.result[..])
+    else {
+        return None;
+    };
+    match (&stm.exp, &stm.pat[..]) {
+        (Exp::Basic(BasicOp::BinOp(op, t, Operand::Var(a), Operand::Var(b))), [p])
+            if *a == x.name && *b == y.name && p.name == *r =>
+        {
+            Some((*op, *t, stm.span))
+        }
+        _ => None,
+    }
+}
 
 /// Collects per-iteration results into an array with outer size `w`.
 struct Stack {
@@ -18,7 +41,7 @@ struct Stack {
 
 impl Stack {
     fn push(&mut self, v: &Val) -> Result<(), Msg> {
-        let (shape, data) = v.flat().ok_or("internal error: accumulator in an array")?;
+        let (shape, data) = v.flat()?;
         match (&self.shape, &mut self.data) {
             (Some(s), Some(d)) => {
                 if *s != shape {
@@ -32,7 +55,7 @@ impl Stack {
             }
             _ => {
                 self.shape = Some(shape);
-                self.data = Some(data);
+                self.data = Some(data.into_owned());
                 Ok(())
             }
         }
@@ -92,23 +115,26 @@ fn block_offset(shape: &[usize], idx: &[i64]) -> Option<usize> {
     Some(off * shape[idx.len()..].iter().product::<usize>())
 }
 
-/// The element block of `a` at flat offset `off` (a scalar if `a`'s
-/// indexed dimensions are all of them).
-fn block(a: &Array, k: usize, off: usize) -> Val {
-    let inner: usize = a.shape[k..].iter().product();
+/// A copy of the element block of `a` at row-major position `off` (a
+/// scalar if `a`'s indexed dimensions are all of them); a copy, so that
+/// `a` stays unshared for the in-place update that follows.
+fn block(a: &Array, k: usize, off: usize) -> Result<Val, Msg> {
     if k == a.rank() {
-        Val::Scalar(a.data.get(off).unwrap_or(parad_values::Scalar::Bool(false)))
-    } else {
-        Val::Array(Array::new(
-            a.shape[k..].to_vec(),
-            range(&a.data, off, inner),
-        ))
+        return Ok(Val::Scalar(
+            a.get(off).unwrap_or(parad_values::Scalar::Bool(false)),
+        ));
     }
+    let shape = a.shape[k..].to_vec();
+    let (offset, strides) = a.layout();
+    // `off` is a row-major position in a plain array.
+    debug_assert!(a.is_plain() && offset == 0);
+    let view = a.view_of(shape.clone(), off, strides[k..].to_vec());
+    Ok(Val::Array(Array::new(shape, view.to_data()?)))
 }
 
 /// Writes a value into the element block at flat offset `off`.
 fn write_block(d: &mut ArrayData, off: usize, shape: &[usize], v: &Val) -> Result<(), Msg> {
-    let (vs, vd) = v.flat().ok_or("internal error: accumulator in an array")?;
+    let (vs, vd) = v.flat()?;
     if vs != shape {
         return Err(format!(
             "Cannot write value of shape {} to element of shape {}",
@@ -258,12 +284,51 @@ impl Interp<'_> {
         w: usize,
         span: Span,
     ) -> Result<Vec<Val>, RunError> {
-        let mut acc = self.neutral(env, op, span)?;
-        for i in 0..w {
-            acc.extend(xs.iter().map(|a| a.row(i)));
-            acc = self.apply(env, &op.lam, acc)?;
+        self.reduce_range(env, op, xs, 0, w, span)
+    }
+
+    /// Reduces rows `lo..hi` of `xs` in a balanced tree, as a parallel
+    /// reduction does: halves are reduced separately and then combined
+    /// (left with right, so that the operator need not be commutative),
+    /// down to blocks of `REDUCE_BLOCK` rows folded from left to right.
+    /// Summing floats this way keeps the rounding error small (the sum of
+    /// 2^25 ones in `f32` is exact, where a sequential fold stops at 2^24).
+    fn reduce_range(
+        &mut self,
+        env: &mut Env,
+        op: &AccOp,
+        xs: &[Array],
+        lo: usize,
+        hi: usize,
+        span: Span,
+    ) -> Result<Vec<Val>, RunError> {
+        if hi - lo <= REDUCE_BLOCK {
+            let mut acc = self.neutral(env, op, span)?;
+            if let ([Val::Scalar(a)], [x], Some((bop, t, stm_span))) =
+                (&acc[..], xs, simple_binop(&op.lam))
+            {
+                // A scalar operator such as `+`: applied directly, which
+                // is the same computation without the environment.
+                let mut a = a.clone();
+                for i in lo..hi {
+                    let y = x.get(i).ok_or_else(|| {
+                        RunError::new("internal error: reduce input too short", Some(span))
+                    })?;
+                    a = at(prim::binop(bop, t, a, y), stm_span)?;
+                }
+                return Ok(vec![Val::Scalar(a)]);
+            }
+            for i in lo..hi {
+                acc.extend(xs.iter().map(|a| a.row(i)));
+                acc = self.apply(env, &op.lam, acc)?;
+            }
+            return Ok(acc);
         }
-        Ok(acc)
+        let mid = lo + (hi - lo) / 2;
+        let mut left = self.reduce_range(env, op, xs, lo, mid, span)?;
+        let right = self.reduce_range(env, op, xs, mid, hi, span)?;
+        left.extend(right);
+        self.apply(env, &op.lam, left)
     }
 
     pub(crate) fn scan(
@@ -360,7 +425,7 @@ impl Interp<'_> {
 
     fn indices(&self, inds: &[Array], i: usize) -> Vec<i64> {
         inds.iter()
-            .map(|a| a.data.get(i).and_then(prim::as_i64).unwrap_or(-1))
+            .map(|a| a.get(i).and_then(prim::as_i64).unwrap_or(-1))
             .collect()
     }
 
@@ -384,6 +449,9 @@ impl Interp<'_> {
             .map(|d| self.array(env, *d, span))
             .collect::<Result<_, _>>()?;
         release(env, early);
+        for d in &mut ds {
+            at(d.own(&self.copies), span)?;
+        }
         let k = inds.len();
         for d in &ds {
             if d.rank() < k || d.shape[..k] != ds[0].shape[..k] {
@@ -402,12 +470,20 @@ impl Interp<'_> {
             let Some(off) = ds.first().and_then(|d| block_offset(&d.shape, &idx)) else {
                 continue;
             };
-            let mut args: Vec<Val> = ds.iter().map(|d| block(d, k, off)).collect();
+            let mut args: Vec<Val> = ds
+                .iter()
+                .map(|d| block(d, k, off))
+                .collect::<Result<_, _>>()
+                .map_err(|m| RunError::new(m, Some(span)))?;
             args.extend(vs.iter().map(|a| a.row(i)));
             let new = self.apply(env, &op.lam, args)?;
             for (d, v) in ds.iter_mut().zip(&new) {
                 let shape = d.shape[k..].to_vec();
-                at(write_block(d.data_mut(&self.copies), off, &shape, v), span)?;
+                at(
+                    d.data_mut(&self.copies)
+                        .and_then(|d| write_block(d, off, &shape, v)),
+                    span,
+                )?;
             }
         }
         Ok(ds.into_iter().map(Val::Array).collect())
@@ -438,7 +514,8 @@ impl Interp<'_> {
                 let idx = self.indices(&is, i);
                 if let Some(off) = block_offset(&arr.shape, &idx) {
                     at(
-                        write_block(arr.data_mut(&self.copies), off, &shape, &vs.row(i)),
+                        arr.data_mut(&self.copies)
+                            .and_then(|d| write_block(d, off, &shape, &vs.row(i))),
                         span,
                     )?;
                 }
@@ -458,11 +535,14 @@ impl Interp<'_> {
     ) -> Result<Vec<Val>, RunError> {
         let mut accs = vec![];
         for i in inputs {
-            let arrays: Vec<Array> = i
+            let mut arrays: Vec<Array> = i
                 .arrs
                 .iter()
                 .map(|a| self.array(env, *a, span))
                 .collect::<Result<_, _>>()?;
+            for a in &mut arrays {
+                at(a.own(&self.copies), span)?;
+            }
             let op = i.op.as_ref().map(|o| {
                 self.acc_ops
                     .entry(o as *const AccOp)
@@ -524,14 +604,23 @@ impl Interp<'_> {
         let combined = match a.op.clone() {
             None => new,
             Some(op) => {
-                let mut args: Vec<Val> = a.arrays.iter().map(|x| block(x, k, off)).collect();
+                let mut args: Vec<Val> = a
+                    .arrays
+                    .iter()
+                    .map(|x| block(x, k, off))
+                    .collect::<Result<_, _>>()
+                    .map_err(|m| RunError::new(m, Some(span)))?;
                 args.extend(new);
                 self.apply(env, &op.lam, args)?
             }
         };
         for (x, v) in a.arrays.iter_mut().zip(&combined) {
             let shape = x.shape[k..].to_vec();
-            at(write_block(x.data_mut(&self.copies), off, &shape, v), span)?;
+            at(
+                x.data_mut(&self.copies)
+                    .and_then(|d| write_block(d, off, &shape, v)),
+                span,
+            )?;
         }
         Ok(vec![Val::Acc(a)])
     }
