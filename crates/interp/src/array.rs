@@ -207,7 +207,7 @@ pub fn replicate(n: i64, v: &Val) -> Result<Array, Msg> {
         // may still have a huge outer dimension).
         if !vdata.is_empty() {
             for _ in 0..len {
-                extend(&mut d, &*vdata)?;
+                extend(&mut d, &vdata)?;
             }
         }
         d

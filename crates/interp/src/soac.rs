@@ -349,7 +349,7 @@ impl Interp<'_> {
             {
                 // A scalar operator such as `+`: applied directly, which
                 // is the same computation without the environment.
-                let mut a = a.clone();
+                let mut a = *a;
                 for i in lo..hi {
                     let y = x.get(i).ok_or_else(|| {
                         RunError::new("internal error: reduce input too short", Some(span))
