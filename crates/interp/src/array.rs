@@ -1,5 +1,7 @@
 //! Array operations on run-time values: indexing, slicing, in-place
-//! update, reshaping, and the array constructors.
+//! update, reshaping, and the array constructors. Slices, reversals and
+//! rearrangements are views of their operand's storage; reshapes are too
+//! when the elements are contiguous.
 
 use crate::error::{shape_str, Msg};
 use crate::prim;

@@ -1,5 +1,7 @@
 //! The SOACs, run sequentially: map, reduce, scan, hist, scatter, and
-//! accumulators (withacc/upd).
+//! accumulators (withacc/upd). Reductions and histogram buckets combine
+//! their elements in a balanced tree (in order), as a parallel backend
+//! does, rather than from left to right; scans go from left to right.
 
 use crate::error::{shape_str, Msg, RunError};
 use crate::eval::{at, release, Env, Interp};

@@ -1,6 +1,8 @@
 //! Run-time values: scalars, arrays as shared reference-counted buffers
 //! (so that copying a value is O(1) and an update of an unshared array is
-//! in place), and accumulators.
+//! in place) seen through an affine index function (so that a slice, a
+//! reversal or a transposition is a view costing O(rank) memory), and
+//! accumulators.
 
 use crate::error::Msg;
 use parad_base::PrimType;
