@@ -91,11 +91,11 @@ fn plan(arr: &Array, slice: &[Ix]) -> Result<(Vec<usize>, usize, Vec<isize>), Ms
 /// `arr[slice]`: a scalar, or a view sharing `arr`'s storage.
 pub fn index(arr: &Array, slice: &[Ix]) -> Result<Val, Msg> {
     let (shape, offset, strides) = plan(arr, slice)?;
-    let v = arr.view_of(shape, offset, strides);
-    if v.rank() == 0 {
-        return Ok(Val::Scalar(v.get(0).ok_or("index out of range")?));
+    if shape.is_empty() {
+        let s = arr.storage_get(offset).ok_or("index out of range")?;
+        return Ok(Val::Scalar(s));
     }
-    Ok(Val::Array(v))
+    Ok(Val::Array(arr.view_of(shape, offset, strides)))
 }
 
 /// `arr with [slice] = v`, in place when `arr` is not shared.

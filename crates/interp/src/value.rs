@@ -288,6 +288,11 @@ impl Array {
         }
     }
 
+    /// The element at storage position `p` (see [`Array::layout`]).
+    pub(crate) fn storage_get(&self, p: usize) -> Option<Scalar> {
+        self.data.get(p)
+    }
+
     /// The element at row-major position `i`.
     pub fn get(&self, i: usize) -> Option<Scalar> {
         if i >= self.len() {
