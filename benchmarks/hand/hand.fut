@@ -124,7 +124,7 @@ def bone_transforms [b] [p] (parents: [b]i64) (base_rel: [b][4][4]f64)
                                        + br[r][2] * e[2][c]))
          base_rel (iota b)
   let abss =
-    loop abss = rels for i < b do
+    loop abss = copy rels for i < b do
       let q = parents[i]
       in if q < 0 then abss else abss with [i] = matmul4 abss[q] rels[i]
   in map2 (\a ia -> (matmul4 a ia)[0:3]) abss inv_base_abs

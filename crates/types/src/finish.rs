@@ -161,12 +161,11 @@ impl Checker {
                     *d = close_dim(&self.inf.zonk_dim(d));
                 }
             }
-            TExpKind::Global(f, inst, sizes) => {
+            TExpKind::Global(_, inst, sizes) => {
                 self.finish_types(inst, span)?;
                 for (_, d) in sizes.iter_mut() {
                     *d = close_dim(&self.inf.zonk_dim(d));
                 }
-                self.check_context_sizes(*f, sizes, span)?;
             }
             TExpKind::Intrinsic(_, inst) => self.finish_types(inst, span)?,
             TExpKind::Tuple(es) | TExpKind::ArrayLit(es) => {
@@ -259,37 +258,6 @@ impl Checker {
                     )
                     .with_note("add a case for this value, or a final 'case _'"));
                 }
-            }
-        }
-        Ok(())
-    }
-
-    /// A prelude function whose size parameters no argument determines
-    /// (`unflatten`, `split`) takes them from the context of a use in the
-    /// program: they must be known there.
-    fn check_context_sizes(&self, f: FunId, sizes: &[SizeInst], span: Span) -> Res<()> {
-        // Values of stand-in modules have no function.
-        let Some(fun) = self.funs.get(f.0 as usize) else {
-            return Ok(());
-        };
-        if self.in_prelude || !fun.prelude {
-            return Ok(());
-        }
-        for (v, d) in sizes {
-            let from_args = fun.size_sources.iter().any(|s| s.size == *v);
-            if *d == Dim::Any && !from_args && fun.size_params.contains(v) {
-                return Err(Diagnostic::error(
-                    span,
-                    format!(
-                        "the size '{}' of '{}' cannot be inferred here",
-                        self.vars[v.0 as usize].name, fun.name
-                    ),
-                )
-                .with_note(
-                    "nothing determines it: give the result a type with this size \
-                     (`let ys: [n][m]t = ...`, a return type) or coerce the argument \
-                     (`xs :> [n * m]t`), using sizes that are in scope",
-                ));
             }
         }
         Ok(())
