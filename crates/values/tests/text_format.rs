@@ -52,17 +52,35 @@ fn scalars_with_and_without_suffixes() {
 }
 
 #[test]
+fn bit_patterns_of_the_width() {
+    // As Futhark's data files write them: a suffixed literal that is a bit
+    // pattern of its type's width is that pattern.
+    let src = "255i8 -1u8 -271733879u32 0xffffi16";
+    let vs = parad_values::read_values(src.as_bytes()).unwrap();
+    assert_eq!(
+        vs,
+        vec![
+            Value::Scalar(Scalar::I8(-1)),
+            Value::Scalar(Scalar::U8(255)),
+            Value::Scalar(Scalar::U32(4023233417)),
+            Value::Scalar(Scalar::I16(-1)),
+        ]
+    );
+}
+
+#[test]
 fn out_of_range_integers_are_located_errors() {
-    // A literal never wraps silently to its type's width (`300u8` is not
-    // 44): suffixed or not, in a scalar or an array, in decimal, hex,
-    // binary or as a character.
+    // A literal never wraps silently beyond its type's width (`300u8` is
+    // not 44): suffixed or not, in a scalar or an array, in decimal, hex,
+    // binary or as a character. (A suffixed bit pattern of the width is
+    // that pattern: `bit_patterns_of_the_width` below.)
     for (src, msg) in [
         ("300u8", "line 1, column 1: 300 does not fit in its type u8 (0 to 255)"),
-        ("-1u8", "line 1, column 1: -1 does not fit in its type u8 (0 to 255)"),
+        ("-129u8", "line 1, column 1: -129 does not fit in its type u8 (0 to 255)"),
         ("32767i8", "line 1, column 1: 32767 does not fit in its type i8 (-128 to 127)"),
         (
-            "0b1011011010010010i16",
-            "line 1, column 1: 46738 does not fit in its type i16 (-32768 to 32767)",
+            "0b11011011010010010i16",
+            "line 1, column 1: 112274 does not fit in its type i16 (-32768 to 32767)",
         ),
         ("1 0x100u8", "line 1, column 3: 256 does not fit in its type u8 (0 to 255)"),
         (
