@@ -18,7 +18,10 @@ pub fn dump(args: &DumpArgs) -> Result<(), Failure> {
             ));
         }
         let program = source.parse().map_err(|e| Failure::Program(e.render()))?;
-        println!("{program:#?}");
+        // The S-expression form, one line per declaration: its size is
+        // linear in the tree's (an indented layout is quadratic in the
+        // depth, and `{:#?}` took minutes on 1 000 nested operators).
+        print!("{}", parad_syntax::sexp::program(&program));
         return Ok(());
     }
     if args.stage == "imp" || args.stage == "c" {
