@@ -38,7 +38,7 @@ def block [w] (b: i64) (row: [w]f64) (j: i64) : [b]f64 = tabulate b (\i -> row[j
 
 -- One layer: the new hidden state and cell.
 def layer [w] [b] (wts: [w]f64) (bias: [w]f64) (x: [b]f64) (h: [b]f64) (cell: [b]f64)
-                  : ([b]f64, [b]f64) =
+                  : (*[b]f64, *[b]f64) =
   let gate j v f = map3 (\vi wi bi -> f (vi * wi + bi)) v (block b wts j) (block b bias j)
   let forget = gate 0 x sigmoid
   let ingate = gate 1 h sigmoid

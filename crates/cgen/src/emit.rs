@@ -626,9 +626,13 @@ impl Printer {
                     n = format!("{n} * results[{k}].shape[{j}]");
                 }
                 indent(out, d);
+                let data_oom = format!(
+                    "{{ parad_error(ctx, -1, \"Out of memory: cannot return result {} (%lld elements, %lld bytes)\", (long long)({n}), (long long)({n}) * (long long)sizeof({t})); goto cleanup; }}",
+                    k + 1
+                );
                 let _ = writeln!(
                     out,
-                    "results[{k}].data = malloc((size_t)({n} > 0 ? {n} : 1) * sizeof({t})); if (!results[{k}].data) {oom}"
+                    "results[{k}].data = malloc((size_t)({n} > 0 ? {n} : 1) * sizeof({t})); if (!results[{k}].data) {data_oom}"
                 );
                 indent(out, d);
                 let _ = writeln!(

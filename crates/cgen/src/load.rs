@@ -445,7 +445,13 @@ unsafe fn read_result(i: usize, t: &EntryType, r: &RawValue) -> Result<Value, Ca
         return Err(bad("has no data"));
     }
     // SAFETY: `n` elements of the type, by the contract.
-    let data = unsafe { read_data(t.elem, r.data, n) };
+    let data = unsafe { read_data(t.elem, r.data, n) }.ok_or_else(|| {
+        CallError::nowhere(format!(
+            "Out of memory: cannot return result {} ({n} elements, {} bytes)",
+            i + 1,
+            n.saturating_mul(t.elem.size())
+        ))
+    })?;
     if t.rank == 0 {
         let s = data.get(0).ok_or_else(|| bad("is missing"))?;
         Ok(Value::Scalar(s))
@@ -454,44 +460,53 @@ unsafe fn read_result(i: usize, t: &EntryType, r: &RawValue) -> Result<Value, Ca
     }
 }
 
-/// `n` elements of type `t` copied from `data`.
+/// `n` elements of type `t` copied from `data`; `None` when there is not
+/// enough memory for them (an error to report, not an abort).
 ///
 /// # Safety
 /// `data` points to `n` readable elements of `t` (any alignment), or
 /// `n` is 0.
-unsafe fn read_data(t: PrimType, data: *const c_void, n: usize) -> ArrayData {
+unsafe fn read_data(t: PrimType, data: *const c_void, n: usize) -> Option<ArrayData> {
     use FloatType as F;
     use IntType as I;
     // SAFETY (each arm): by the contract, and every bit pattern is a
     // valid value of the element type read (bool is read as u8).
     unsafe {
-        match t {
-            PrimType::Int(I::I8) => ArrayData::I8(read_elems(data, n)),
-            PrimType::Int(I::I16) => ArrayData::I16(read_elems(data, n)),
-            PrimType::Int(I::I32) => ArrayData::I32(read_elems(data, n)),
-            PrimType::Int(I::I64) => ArrayData::I64(read_elems(data, n)),
-            PrimType::Int(I::U8) => ArrayData::U8(read_elems(data, n)),
-            PrimType::Int(I::U16) => ArrayData::U16(read_elems(data, n)),
-            PrimType::Int(I::U32) => ArrayData::U32(read_elems(data, n)),
-            PrimType::Int(I::U64) => ArrayData::U64(read_elems(data, n)),
-            PrimType::Float(F::F16) => ArrayData::F16(read_elems::<f16>(data, n)),
-            PrimType::Float(F::F32) => ArrayData::F32(read_elems(data, n)),
-            PrimType::Float(F::F64) => ArrayData::F64(read_elems(data, n)),
-            PrimType::Bool => ArrayData::Bool(
-                read_elems::<u8>(data, n)
-                    .into_iter()
-                    .map(|b| b != 0)
-                    .collect(),
-            ),
-        }
+        Some(match t {
+            PrimType::Int(I::I8) => ArrayData::I8(read_elems(data, n)?),
+            PrimType::Int(I::I16) => ArrayData::I16(read_elems(data, n)?),
+            PrimType::Int(I::I32) => ArrayData::I32(read_elems(data, n)?),
+            PrimType::Int(I::I64) => ArrayData::I64(read_elems(data, n)?),
+            PrimType::Int(I::U8) => ArrayData::U8(read_elems(data, n)?),
+            PrimType::Int(I::U16) => ArrayData::U16(read_elems(data, n)?),
+            PrimType::Int(I::U32) => ArrayData::U32(read_elems(data, n)?),
+            PrimType::Int(I::U64) => ArrayData::U64(read_elems(data, n)?),
+            PrimType::Float(F::F16) => ArrayData::F16(read_elems::<f16>(data, n)?),
+            PrimType::Float(F::F32) => ArrayData::F32(read_elems(data, n)?),
+            PrimType::Float(F::F64) => ArrayData::F64(read_elems(data, n)?),
+            PrimType::Bool => {
+                // Straight into the bools: no second copy as bytes.
+                let mut v = Vec::new();
+                v.try_reserve_exact(n).ok()?;
+                if n > 0 {
+                    // SAFETY: `n` readable bytes; u8 needs no alignment.
+                    let bytes = std::slice::from_raw_parts(data.cast::<u8>(), n);
+                    v.extend(bytes.iter().map(|&b| b != 0));
+                }
+                ArrayData::Bool(v)
+            }
+        })
     }
 }
 
+/// `None` when there is not enough memory for `n` values of `T`.
+///
 /// # Safety
 /// `data` points to `n` readable values of `T` (any alignment), or `n`
 /// is 0; every bit pattern of `T`'s size is a valid `T`.
-unsafe fn read_elems<T: Copy>(data: *const c_void, n: usize) -> Vec<T> {
-    let mut v = Vec::<T>::with_capacity(n);
+unsafe fn read_elems<T: Copy>(data: *const c_void, n: usize) -> Option<Vec<T>> {
+    let mut v = Vec::<T>::new();
+    v.try_reserve_exact(n).ok()?;
     if n > 0 {
         // SAFETY: `v` has room for `n` values; the bytes copied make valid
         // values by the contract; a byte copy needs no alignment.
@@ -504,5 +519,5 @@ unsafe fn read_elems<T: Copy>(data: *const c_void, n: usize) -> Vec<T> {
             v.set_len(n);
         }
     }
-    v
+    Some(v)
 }

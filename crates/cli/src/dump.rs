@@ -1,8 +1,10 @@
 //! `parad dump`: print a stage's view of the program.
 
 use crate::args::DumpArgs;
+use crate::out::with_stdout;
 use crate::Failure;
 use parad_driver::{compile_file, dump_to_stdout, render, Config, Source};
+use std::io::Write;
 
 pub fn dump(args: &DumpArgs) -> Result<(), Failure> {
     if args.stage == "ast" {
@@ -21,8 +23,8 @@ pub fn dump(args: &DumpArgs) -> Result<(), Failure> {
         // The S-expression form, one line per declaration: its size is
         // linear in the tree's (an indented layout is quadratic in the
         // depth, and `{:#?}` took minutes on 1 000 nested operators).
-        print!("{}", parad_syntax::sexp::program(&program));
-        return Ok(());
+        let text = parad_syntax::sexp::program(&program);
+        return with_stdout(|out| write!(out, "{text}"));
     }
     if args.stage == "imp" || args.stage == "c" {
         let config = Config::default().with_dump_after(&args.dump_after);
@@ -30,12 +32,13 @@ pub fn dump(args: &DumpArgs) -> Result<(), Failure> {
             compile_file(&args.program, &config).map_err(|e| Failure::Program(e.render()))?;
         let imp = parad_imp::lower_program(&compiled.program)
             .map_err(|e| Failure::Program(format!("cannot compile to C: {e}\n")))?;
-        if args.stage == "imp" {
-            print!("{imp}");
-        } else {
-            print!("{}", parad_cgen::emit::emit_imp(&imp).source);
-        }
-        return Ok(());
+        return with_stdout(|out| {
+            if args.stage == "imp" {
+                write!(out, "{imp}")
+            } else {
+                out.write_all(parad_cgen::emit::emit_imp(&imp).source.as_bytes())
+            }
+        });
     }
     let config = Config::for_stage(&args.stage)
         .ok_or_else(|| Failure::Usage(format!("unknown stage `{}`", args.stage)))?
@@ -48,23 +51,32 @@ pub fn dump(args: &DumpArgs) -> Result<(), Failure> {
             Failure::Program(e.render())
         }
     })?;
-    if args.stats {
-        println!("function\t{}", parad_core::stats::Stats::HEADER);
-        for f in &compiled.program.funs {
-            println!(
-                "{}\t{}",
-                f.name.as_str(),
-                parad_core::stats::Stats::of_fun(f)
-            );
+    with_stdout(|out| {
+        if args.stats {
+            writeln!(out, "function\t{}", parad_core::stats::Stats::HEADER)?;
+            for f in &compiled.program.funs {
+                writeln!(
+                    out,
+                    "{}\t{}",
+                    f.name.as_str(),
+                    parad_core::stats::Stats::of_fun(f)
+                )?;
+            }
+            Ok(())
+        } else {
+            write!(out, "{}", compiled.program)
         }
-    } else {
-        print!("{}", compiled.program);
-    }
+    })?;
     // Entry points that lowering or AD could not handle are left out of
     // the program: say which and why.
     for l in &compiled.left_out {
         let why = render(&l.reason, &compiled.sources);
-        eprintln!("entry point `{}` left out: {}", l.entry, why.trim_end());
+        let _ = writeln!(
+            std::io::stderr(),
+            "entry point `{}` left out: {}",
+            l.entry,
+            why.trim_end()
+        );
     }
     Ok(())
 }

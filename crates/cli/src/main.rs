@@ -7,12 +7,15 @@ mod args;
 mod bench;
 mod check;
 mod dump;
+mod oom;
+mod out;
 mod pkg;
 mod run;
 mod test;
 
 use args::{Cli, Command};
 use clap::Parser;
+use std::io::Write;
 use std::process::ExitCode;
 
 /// A command's failure and how to report it.
@@ -40,7 +43,11 @@ impl Failure {
 /// enough for every pass at that bound. Only touched pages are committed.
 const STACK_SIZE: usize = 1 << 30;
 
+#[global_allocator]
+static ALLOC: oom::NoteFailures = oom::NoteFailures;
+
 fn main() -> ExitCode {
+    oom::install();
     let cli = Cli::parse();
     // Run on a thread with a big stack; on the main thread if none starts.
     let worker = std::thread::Builder::new()
@@ -64,14 +71,23 @@ fn command(cli: Cli) -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(Failure::Program(text)) => {
-            eprint!("{text}");
-            ExitCode::from(1)
+        Err(f) => ExitCode::from(report(f)),
+    }
+}
+
+/// Reports a failure on standard error (a failure to write there is
+/// ignored: there is nowhere left to say it) and returns the exit status.
+pub fn report(failure: Failure) -> u8 {
+    let mut stderr = std::io::stderr().lock();
+    match failure {
+        Failure::Program(text) => {
+            let _ = stderr.write_all(text.as_bytes());
+            1
         }
-        Err(Failure::Reported) => ExitCode::from(1),
-        Err(Failure::Usage(text)) => {
-            eprintln!("error: {text}");
-            ExitCode::from(2)
+        Failure::Reported => 1,
+        Failure::Usage(text) => {
+            let _ = writeln!(stderr, "error: {text}");
+            2
         }
     }
 }

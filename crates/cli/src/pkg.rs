@@ -11,6 +11,7 @@
 use crate::args::{PkgArgs, PkgCommand};
 use crate::Failure;
 use std::fmt::Write as _;
+use std::io::Write;
 use std::path::Path;
 
 pub fn pkg(args: &PkgArgs) -> Result<(), Failure> {
@@ -70,19 +71,35 @@ fn check(dir: &Path) -> Result<(), Failure> {
         ))
     })?;
     if manifest.required.is_empty() {
-        println!("{}: no packages required", file.display());
-        return Ok(());
+        return crate::out::with_stdout(|out| {
+            writeln!(out, "{}: no packages required", file.display())
+        });
     }
     let mut missing = vec![];
-    for r in &manifest.required {
-        let at = dir.join("lib").join(&r.path);
-        if at.is_dir() {
-            println!("{} {}: installed in {}", r.path, r.version, at.display());
-        } else {
-            println!("{} {}: missing (no {})", r.path, r.version, at.display());
-            missing.push(r);
+    crate::out::with_stdout(|out| {
+        for r in &manifest.required {
+            let at = dir.join("lib").join(&r.path);
+            if at.is_dir() {
+                writeln!(
+                    out,
+                    "{} {}: installed in {}",
+                    r.path,
+                    r.version,
+                    at.display()
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "{} {}: missing (no {})",
+                    r.path,
+                    r.version,
+                    at.display()
+                )?;
+                missing.push(r);
+            }
         }
-    }
+        Ok(())
+    })?;
     if missing.is_empty() {
         return Ok(());
     }

@@ -3,7 +3,7 @@
 use crate::args::RunArgs;
 use crate::Failure;
 use parad_driver::Config;
-use std::io::{Read, Write};
+use std::io::Write;
 
 pub fn run(args: &RunArgs) -> Result<(), Failure> {
     // Dumps asked for with --dump-after go to standard error.
@@ -25,13 +25,9 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
             args.entry
         )));
     }
-    let mut input = vec![];
-    std::io::stdin()
-        .read_to_end(&mut input)
-        .map_err(|e| Failure::msg(format!("cannot read standard input: {e}")))?;
     // Literals without a type suffix take the parameters' types.
     let params = program.param_types(&args.entry).unwrap_or_default();
-    let arguments = parad_values::read_values_as(&input, &params)
+    let arguments = parad_values::read_values_from(std::io::stdin().lock(), &params)
         .map_err(|e| Failure::msg(format!("invalid input on standard input: {e}")))?;
     let results = program.call(&args.entry, arguments).map_err(|e| {
         let msg = e.render();
@@ -41,24 +37,18 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
             Failure::msg(msg.trim_end())
         }
     })?;
-    // Each result is written as soon as it is formatted (a large array is
-    // written in pieces). A closed pipe (e.g. `| head`) is not an error of
-    // the program.
-    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-    let _ = results
-        .iter()
-        .try_for_each(|v| {
+    // Each result is written as soon as it is encoded (a large array is
+    // written in pieces, never held twice).
+    crate::out::with_stdout(|out| {
+        results.iter().try_for_each(|v| {
             if args.binary {
-                let mut out = vec![];
-                parad_values::write_binary(v, &mut out);
-                stdout.write_all(&out)
+                parad_values::write_binary_to(v, out)
             } else {
-                parad_values::write_text(v, &mut stdout)?;
-                stdout.write_all(b"\n")
+                parad_values::write_text(v, out)?;
+                out.write_all(b"\n")
             }
         })
-        .and_then(|()| stdout.flush());
-    Ok(())
+    })
 }
 
 fn ensure_newline(mut s: String) -> String {

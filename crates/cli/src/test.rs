@@ -1,6 +1,7 @@
 //! `parad test`: run the test blocks of programs.
 
 use crate::args::TestArgs;
+use crate::out::ExitOnError;
 use crate::Failure;
 use parad_driver::Config;
 use parad_testrun::{find_fut_files, run_files, Options};
@@ -17,9 +18,10 @@ pub fn test(args: &TestArgs) -> Result<(), Failure> {
         entry: args.entry.clone(),
         include_compiled: args.include_compiled,
     };
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = ExitOnError(std::io::stdout().lock());
     let summary = run_files(backend, &files, &options, &mut stdout);
     let _ = writeln!(stdout, "{summary}");
+    let _ = stdout.flush();
     if summary.failed > 0 {
         Err(Failure::Reported)
     } else {

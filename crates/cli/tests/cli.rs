@@ -824,3 +824,164 @@ fn benchmark_programs_pass() {
         );
     }
 }
+
+/// Runs parad (interpreter) with `stdin` and standard output going to `out`.
+fn parad_to(args: &[&str], stdin: &str, out: Stdio) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_parad"))
+        .args(args)
+        .env("PARAD_BACKEND", "interp")
+        .env("RUST_BACKTRACE", "0")
+        .stdin(Stdio::piped())
+        .stdout(out)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start parad");
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    child.wait_with_output().expect("run parad")
+}
+
+/// Commands with output, and their standard input.
+fn commands_with_output(d: &Path) -> Vec<(Vec<String>, &'static str)> {
+    let p = write(
+        d,
+        "p.fut",
+        "-- ==\n-- input { 3i64 } output { [1i64, 2i64, 3i64] }\n\
+         def main (n: i64) = map (+1) (iota n)\n",
+    );
+    write(d, "futhark.pkg", "require {\n}\n");
+    let p = s(&p).to_string();
+    let dir = s(d).to_string();
+    let v = |xs: &[&str]| xs.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    vec![
+        (v(&["dump", "--stage=ast", &p]), ""),
+        (v(&["dump", "--stage=opt", &p]), ""),
+        (v(&["dump", "--stage=opt", "--stats", &p]), ""),
+        (v(&["dump", "--stage=opt", "--dump-after=lower", &p]), ""),
+        (v(&["dump", "--stage=imp", &p]), ""),
+        (v(&["dump", "--stage=c", &p]), ""),
+        (v(&["run", &p]), "300000"),
+        (v(&["run", "-b", &p]), "300000"),
+        (v(&["test", &p]), ""),
+        (v(&["bench", "-r", "1", &p]), ""),
+        (v(&["pkg", "check", &dir]), ""),
+    ]
+}
+
+/// A write error on standard output (a full disk) is an error message and
+/// exit status 1, never a panic nor output lost with status 0.
+#[test]
+fn write_errors_on_standard_output_are_reported() {
+    let full = Path::new("/dev/full");
+    if !full.exists() {
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    for (args, input) in commands_with_output(d.path()) {
+        let args: Vec<&str> = args.iter().map(|a| a.as_str()).collect();
+        let sink = std::fs::OpenOptions::new().write(true).open(full).unwrap();
+        let o = parad_to(&args, input, Stdio::from(sink));
+        no_panic(&o);
+        assert_eq!(code(&o), 1, "parad {args:?}\n{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("error: cannot write to standard output"),
+            "parad {args:?}\n{}",
+            stderr(&o)
+        );
+    }
+}
+
+/// A reader that goes away early (`parad … | head`) ends the command
+/// quietly: no panic, no message.
+#[test]
+fn closed_standard_output_ends_quietly() {
+    let d = tempfile::tempdir().unwrap();
+    for (args, input) in commands_with_output(d.path()) {
+        let args: Vec<&str> = args.iter().map(|a| a.as_str()).collect();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_parad"))
+            .args(&args)
+            .env("PARAD_BACKEND", "interp")
+            .env("RUST_BACKTRACE", "0")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start parad");
+        // Close the reading end before parad writes anything.
+        drop(child.stdout.take());
+        let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+        let o = child.wait_with_output().unwrap();
+        no_panic(&o);
+        assert_eq!(code(&o), 1, "parad {args:?}\n{}", stderr(&o));
+        assert_eq!(stderr(&o), "", "parad {args:?}");
+    }
+}
+
+/// Diagnostics that cannot be written (standard error on a full disk) do
+/// not make parad panic.
+#[test]
+fn write_errors_on_standard_error_do_not_panic() {
+    let full = Path::new("/dev/full");
+    if !full.exists() {
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    let p = write(d.path(), "bad.fut", "def main = nosuch\n");
+    let sink = std::fs::OpenOptions::new().write(true).open(full).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_parad"))
+        .args(["check", s(&p)])
+        .env("RUST_BACKTRACE", "0")
+        .stderr(Stdio::from(sink))
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 1);
+}
+
+/// Integers out of their type's range are located errors wherever values
+/// are read (standard input of `parad run`, a test's inputs and expected
+/// outputs), suffixed or not: never wrapped to the type's width.
+#[test]
+fn out_of_range_integers_are_located_errors() {
+    let d = tempfile::tempdir().unwrap();
+    let p = write(
+        d.path(),
+        "u8.fut",
+        "def main (x: u8) (ys: []u8) = x + ys[0]\n",
+    );
+    for (input, at) in [
+        ("300u8 [1u8]", "line 1, column 1"),
+        ("1u8\n[1u8, 256u8]", "line 2, column 7"),
+        ("-1u8 [1]", "line 1, column 1"),
+        ("1 [0x1ffu8]", "line 1, column 4"),
+    ] {
+        let o = parad_with_stdin(&["run", s(&p)], input);
+        no_panic(&o);
+        assert_eq!(code(&o), 1, "{input}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(
+            err.contains(at) && err.contains("does not fit in its type u8 (0 to 255)"),
+            "{input}: {err}"
+        );
+    }
+    // In a test block: the input, and the expected output.
+    let t = write(
+        d.path(),
+        "t.fut",
+        "-- ==\n-- input { 1u8 [2u8] } output { 3u8 }\n\
+         -- input { 300u8 [2u8] } output { 46u8 }\n\
+         -- input { 1u8 [2u8] }\n-- output { 259u8 }\n\
+         def main (x: u8) (ys: []u8) = x + ys[0]\n",
+    );
+    let o = parad(&["test", s(&t)]);
+    no_panic(&o);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("1 passed, 2 failed"), "{out}");
+    assert!(
+        out.contains("line 3: 300 does not fit in its type u8"),
+        "{out}"
+    );
+    assert!(
+        out.contains("line 5: 259 does not fit in its type u8"),
+        "{out}"
+    );
+}

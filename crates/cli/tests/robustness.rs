@@ -1542,6 +1542,126 @@ fn ast_dump_of_deep_trees_is_linear() {
     }
 }
 
+/// Runs `parad run --backend interp` on `src` under [`MEM_LIMIT_KIB`],
+/// with `n` zero bytes after `head` on standard input; returns the exit
+/// code, the number of bytes written to standard output with its first
+/// 100 bytes, and standard error.
+fn run_big(
+    src: &str,
+    args: &[&str],
+    head: &[u8],
+    n: usize,
+) -> (Option<i32>, usize, String, String) {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("robustness-directed");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("big{:016x}.fut", hash(src)));
+    std::fs::write(&path, src).unwrap();
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v {MEM_LIMIT_KIB} 2>/dev/null; exec \"$0\" \"$@\""
+        ))
+        .arg(env!("CARGO_BIN_EXE_parad"))
+        .args(["run", "--backend", "interp"])
+        .args(args)
+        .arg(&path)
+        .env("RUST_BACKTRACE", "0")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start parad");
+    let mut sin = child.stdin.take().unwrap();
+    let head = head.to_vec();
+    let writer = std::thread::spawn(move || {
+        let zeros = vec![0u8; 1 << 20];
+        let _ = sin.write_all(&head);
+        let mut left = n;
+        while left > 0 {
+            let k = left.min(zeros.len());
+            if sin.write_all(&zeros[..k]).is_err() {
+                break;
+            }
+            left -= k;
+        }
+    });
+    let mut sout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut first = vec![];
+        let _ = sout.by_ref().take(100).read_to_end(&mut first);
+        let rest = std::io::copy(&mut sout, &mut std::io::sink()).unwrap_or(0);
+        (
+            first.len() + rest as usize,
+            String::from_utf8_lossy(&first).into_owned(),
+        )
+    });
+    let mut stderr = String::new();
+    let _ = child.stderr.take().unwrap().read_to_string(&mut stderr);
+    let status = child.wait().unwrap();
+    let _ = writer.join();
+    let (len, first) = reader.join().unwrap();
+    (status.code(), len, first, stderr)
+}
+
+/// The header of a binary `[n]u8` value.
+fn u8_header(n: u64) -> Vec<u8> {
+    let mut h = b"b\x02\x01  u8".to_vec();
+    h.extend_from_slice(&n.to_le_bytes());
+    h
+}
+
+#[test]
+fn binary_output_is_not_held_twice() {
+    // 1.6 GB of results, written with -b under a 4 GiB address space
+    // (1 GiB of which is the stack): encoding it whole first did not fit.
+    let (code, len, _, err) = run_big("def main = replicate 1600000000 0u8", &["-b"], b"", 0);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(len, 1_600_000_015);
+}
+
+#[test]
+fn binary_input_is_not_held_twice() {
+    // 1.2 GB of binary input: reading all bytes and then decoding them
+    // did not fit.
+    let n = 1_200_000_000;
+    let (code, _, out, err) = run_big(
+        "def main (xs: []u8) = length xs",
+        &[],
+        &u8_header(n as u64),
+        n,
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(out, "1200000000i64\n");
+}
+
+#[test]
+fn binary_input_too_big_for_memory_is_an_error() {
+    let (code, _, _, err) = run_big(
+        "def main (xs: []u8) = length xs",
+        &[],
+        &u8_header(3_500_000_000),
+        10,
+    );
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("byte 15: out of memory: cannot allocate 3500000000 bytes"),
+        "{err}"
+    );
+}
+
+#[test]
+fn allocation_failures_anywhere_are_errors_not_aborts() {
+    // Reversing 2.4 GB under a 4 GiB address space: wherever the memory
+    // runs out (a fallible allocation with a located error, or one that
+    // would abort), parad ends with an out-of-memory error and status 1
+    // (or manages without the memory).
+    let (code, _, _, err) = run_big("def main = reverse (iota 300000000)", &["-b"], b"", 0);
+    assert!(
+        code == Some(0) || (code == Some(1) && err.to_lowercase().contains("out of memory")),
+        "{code:?}: {err}"
+    );
+}
+
 /// FNV-1a, so that a program's cases do not change when others are added.
 fn hash(s: &str) -> u64 {
     s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {

@@ -20,6 +20,7 @@ use parad_cgen::CProgram;
 use parad_core::Program;
 use parad_interp::RunError;
 use parad_values::Value;
+use std::io::Write;
 use std::path::Path;
 use std::sync::Once;
 
@@ -113,10 +114,11 @@ fn internal(e: impl std::fmt::Display) -> DriverError {
 fn warn_no_compiler(options: &BuildOptions) {
     static WARNED: Once = Once::new();
     WARNED.call_once(|| {
-        eprintln!(
+        let _ = writeln!(
+            std::io::stderr(),
             "parad: no C compiler found ({}); using the interpreter",
             options.cc_name()
-        )
+        );
     });
 }
 

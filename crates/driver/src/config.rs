@@ -4,6 +4,7 @@
 
 use crate::passes::{self, Pass, LOWER, PASSES};
 use parad_core::Program;
+use std::io::Write;
 use std::sync::Arc;
 
 /// Receives the program after each pass named in [`Config::dump_after`]:
@@ -50,13 +51,25 @@ pub fn dump_text(pass: &str, program: &Program) -> String {
 }
 
 /// Writes [`dump_text`] to standard error.
+///
+/// A write error is ignored (unlike `eprint!`, which panics): the hook has
+/// no way to report it, and the compilation it watches goes on.
 pub fn dump_to_stderr() -> DumpHook {
-    Arc::new(|pass, program| eprint!("{}", dump_text(pass, program)))
+    Arc::new(|pass, program| {
+        let _ = std::io::stderr().write_all(dump_text(pass, program).as_bytes());
+    })
 }
 
-/// Writes [`dump_text`] to standard output.
+/// Writes [`dump_text`] to standard output. A write error is ignored (see
+/// [`dump_to_stderr`]); a caller that writes there afterwards meets it
+/// again and reports it.
 pub fn dump_to_stdout() -> DumpHook {
-    Arc::new(|pass, program| print!("{}", dump_text(pass, program)))
+    Arc::new(|pass, program| {
+        let mut out = std::io::stdout().lock();
+        let _ = out
+            .write_all(dump_text(pass, program).as_bytes())
+            .and_then(|()| out.flush());
+    })
 }
 
 impl Default for Config {

@@ -1,10 +1,12 @@
 //! Array operations on run-time values: indexing, slicing, in-place
-//! update, reshaping, and the array constructors.
+//! update, reshaping, and the array constructors. Slices, reversals and
+//! rearrangements are views of their operand's storage; reshapes are too
+//! when the elements are contiguous.
 
 use crate::error::{shape_str, Msg};
 use crate::prim;
 use crate::value::{
-    elem_count, extend, filled, gather, out_of_memory, range, write_range, Array, CopyCounter, Val,
+    elem_count, extend, filled, out_of_memory, write_view, Array, CopyCounter, Val,
 };
 use parad_base::{IntType, PrimType};
 use parad_values::{ArrayData, Scalar};
@@ -52,9 +54,10 @@ fn in_bounds(ix: Ix, d: usize) -> bool {
     }
 }
 
-/// The result shape of `arr[slice]` and the flat offsets of its blocks of
-/// `inner` contiguous elements (the dimensions not indexed).
-fn plan(shape: &[usize], slice: &[Ix]) -> Result<(Vec<usize>, Vec<usize>, usize), Msg> {
+/// The view `arr[slice]`: its shape, and the storage offset and strides
+/// of its elements.
+fn plan(arr: &Array, slice: &[Ix]) -> Result<(Vec<usize>, usize, Vec<isize>), Msg> {
+    let shape = &arr.shape;
     if slice.len() > shape.len() || !slice.iter().zip(shape).all(|(&ix, &d)| in_bounds(ix, d)) {
         return Err(format!(
             "Index {} out of bounds for array of shape {}",
@@ -63,59 +66,45 @@ fn plan(shape: &[usize], slice: &[Ix]) -> Result<(Vec<usize>, Vec<usize>, usize)
         ));
     }
     let k = slice.len();
-    let inner: usize = shape[k..].iter().product();
-    // Strides (in elements) of the indexed dimensions.
-    let mut strides = vec![inner; k];
-    for i in (0..k.saturating_sub(1)).rev() {
-        strides[i] = strides[i + 1] * shape[i + 1];
-    }
+    let (offset, strides) = arr.layout();
+    let mut offset = offset as isize;
     let mut out_shape = vec![];
-    let mut offsets = vec![0usize];
+    let mut out_strides = vec![];
     for (j, ix) in slice.iter().enumerate() {
         match *ix {
-            Ix::Fix(i) => offsets
-                .iter_mut()
-                .for_each(|o| *o += i as usize * strides[j]),
+            Ix::Fix(i) => offset += i as isize * strides[j],
             Ix::Slice { start, len, stride } => {
                 out_shape.push(len as usize);
-                let mut next = Vec::with_capacity(offsets.len() * len as usize);
-                for &o in &offsets {
-                    for t in 0..len {
-                        let pos = start + t * stride;
-                        next.push(o + pos as usize * strides[j]);
-                    }
+                out_strides.push(stride as isize * strides[j]);
+                // An empty slice may start out of bounds; it reads nothing.
+                if len > 0 {
+                    offset += start as isize * strides[j];
                 }
-                offsets = next;
             }
         }
     }
     out_shape.extend_from_slice(&shape[k..]);
-    Ok((out_shape, offsets, inner))
+    out_strides.extend_from_slice(&strides[k..]);
+    Ok((out_shape, offset.max(0) as usize, out_strides))
 }
 
-/// `arr[slice]`.
+/// `arr[slice]`: a scalar, or a view sharing `arr`'s storage.
 pub fn index(arr: &Array, slice: &[Ix]) -> Result<Val, Msg> {
-    let (shape, offsets, inner) = plan(&arr.shape, slice)?;
+    let (shape, offset, strides) = plan(arr, slice)?;
     if shape.is_empty() {
-        let s = arr.data.get(offsets[0]).ok_or("index out of range")?;
+        let s = arr.storage_get(offset).ok_or("index out of range")?;
         return Ok(Val::Scalar(s));
     }
-    let data = if inner == 1 {
-        gather(&arr.data, &offsets)
-    } else {
-        let mut d = ArrayData::empty(arr.elem_type());
-        for &o in &offsets {
-            extend(&mut d, &range(&arr.data, o, inner))?;
-        }
-        d
-    };
-    Ok(Val::Array(Array::new(shape, data)))
+    Ok(Val::Array(arr.view_of(shape, offset, strides)))
 }
 
 /// `arr with [slice] = v`, in place when `arr` is not shared.
-pub fn update(mut arr: Array, slice: &[Ix], v: &Val, copies: &CopyCounter) -> Result<Array, Msg> {
-    let (shape, offsets, inner) = plan(&arr.shape, slice)?;
-    let (vshape, vdata) = v.flat().ok_or("cannot store an accumulator in an array")?;
+pub fn update(mut arr: Array, slice: &[Ix], v: Val, copies: &CopyCounter) -> Result<Array, Msg> {
+    arr.own(copies)?;
+    let (shape, offset, strides) = plan(&arr, slice)?;
+    // The value's elements are taken out first: it may be a view of
+    // `arr` itself, which would otherwise keep `arr` shared.
+    let (vshape, vdata) = v.into_flat()?;
     if vshape != shape {
         return Err(format!(
             "Cannot write value of shape {} to slice of shape {}",
@@ -123,15 +112,7 @@ pub fn update(mut arr: Array, slice: &[Ix], v: &Val, copies: &CopyCounter) -> Re
             shape_str(&shape)
         ));
     }
-    let d = arr.data_mut(copies);
-    for (b, &o) in offsets.iter().enumerate() {
-        if inner == 1 {
-            let s = vdata.get(b).ok_or("update value too short")?;
-            crate::value::set(d, o, s)?;
-        } else {
-            write_range(d, o, &range(&vdata, b * inner, inner))?;
-        }
-    }
+    write_view(arr.data_mut(copies)?, &shape, offset, &strides, &vdata)?;
     Ok(arr)
 }
 
@@ -149,12 +130,8 @@ fn fits(dims: &[i64], n: usize) -> Option<Vec<usize>> {
 }
 
 pub fn reshape(arr: &Array, dims: &[i64], what: &str) -> Result<Array, Msg> {
-    let n: usize = arr.shape.iter().product();
-    match fits(dims, n) {
-        Some(shape) => Ok(Array {
-            shape,
-            data: arr.data.clone(),
-        }),
+    match fits(dims, arr.len()) {
+        Some(shape) => arr.reshaped(shape),
         None => Err(format!(
             "Cannot {what} array of shape {} to shape {}",
             shape_str(&arr.shape),
@@ -172,10 +149,7 @@ pub fn flatten(arr: &Array) -> Result<Array, Msg> {
     }
     let mut shape = vec![arr.shape[0] * arr.shape[1]];
     shape.extend_from_slice(&arr.shape[2..]);
-    Ok(Array {
-        shape,
-        data: arr.data.clone(),
-    })
+    arr.reshaped(shape)
 }
 
 pub fn unflatten(arr: &Array, n: i64, m: i64) -> Result<Array, Msg> {
@@ -184,32 +158,21 @@ pub fn unflatten(arr: &Array, n: i64, m: i64) -> Result<Array, Msg> {
     reshape(arr, &dims, "unflatten")
 }
 
-/// Result dimension `i` is dimension `perm[i]` of `arr`.
+/// Result dimension `i` is dimension `perm[i]` of `arr`: a view.
 pub fn rearrange(arr: &Array, perm: &[usize]) -> Result<Array, Msg> {
     let r = arr.rank();
-    if perm.len() != r {
+    let mut seen = vec![false; r];
+    if perm.len() != r
+        || !perm
+            .iter()
+            .all(|&p| p < r && !std::mem::replace(&mut seen[p], true))
+    {
         return Err(format!("permutation {perm:?} for array of rank {r}"));
     }
-    let mut in_strides = vec![1usize; r];
-    for i in (0..r.saturating_sub(1)).rev() {
-        in_strides[i] = in_strides[i + 1] * arr.shape[i + 1];
-    }
-    let shape: Vec<usize> = perm.iter().map(|&p| arr.shape[p]).collect();
-    let n: usize = shape.iter().product();
-    let mut offsets = Vec::with_capacity(n);
-    let mut idx = vec![0usize; r];
-    for _ in 0..n {
-        offsets.push(idx.iter().zip(perm).map(|(&i, &p)| i * in_strides[p]).sum());
-        // Advance the output index in row-major order.
-        for d in (0..r).rev() {
-            idx[d] += 1;
-            if idx[d] < shape[d] {
-                break;
-            }
-            idx[d] = 0;
-        }
-    }
-    Ok(Array::new(shape, gather(&arr.data, &offsets)))
+    let (offset, strides) = arr.layout();
+    let shape = perm.iter().map(|&p| arr.shape[p]).collect();
+    let strides = perm.iter().map(|&p| strides[p]).collect();
+    Ok(arr.view_of(shape, offset, strides))
 }
 
 pub fn size_of(n: i64, what: &str) -> Result<usize, Msg> {
@@ -232,7 +195,7 @@ pub fn iota(n: i64, start: Scalar, step: Scalar, it: IntType) -> Result<Array, M
 
 pub fn replicate(n: i64, v: &Val) -> Result<Array, Msg> {
     let len = size_of(n, "replicate")?;
-    let (vshape, vdata) = v.flat().ok_or("cannot replicate an accumulator")?;
+    let (vshape, vdata) = v.flat()?;
     let mut shape = vec![len];
     shape.extend(vshape);
     let total = elem_count(&shape)?;
@@ -266,7 +229,6 @@ pub fn scratch(elem: PrimType, dims: &[i64]) -> Result<Array, Msg> {
 
 pub fn concat(arrs: &[Array]) -> Result<Array, Msg> {
     let first = arrs.first().ok_or("concat of no arrays")?;
-    let mut d = ArrayData::empty(first.elem_type());
     let mut outer = 0;
     for a in arrs {
         if a.shape[1..] != first.shape[1..] {
@@ -277,34 +239,54 @@ pub fn concat(arrs: &[Array]) -> Result<Array, Msg> {
             ));
         }
         outer += a.shape[0];
-        extend(&mut d, &a.data)?;
     }
     let mut shape = vec![outer];
     shape.extend_from_slice(&first.shape[1..]);
+    let total = elem_count(&shape)?;
+    let t = first.elem_type();
+    let mut d =
+        ArrayData::try_with_capacity(t, total).map_err(|()| out_of_memory(total, t.size()))?;
+    for a in arrs {
+        extend(&mut d, &*a.data()?)?;
+    }
     Ok(Array::new(shape, d))
 }
 
-pub fn copy(arr: &Array, copies: &CopyCounter) -> Array {
+pub fn copy(arr: &Array, copies: &CopyCounter) -> Result<Array, Msg> {
     copies.bump();
-    Array::new(arr.shape.clone(), (*arr.data).clone())
+    Ok(Array::new(arr.shape.clone(), arr.to_data()?))
 }
 
-fn permute_rows(arr: &Array, rows: impl Iterator<Item = usize>) -> Array {
-    let r = arr.row_len();
-    let offsets: Vec<usize> = rows.flat_map(|i| i * r..(i + 1) * r).collect();
-    Array::new(arr.shape.clone(), gather(&arr.data, &offsets))
+/// Rows `start..start+len` of `arr`, as a view.
+fn rows(arr: &Array, start: usize, len: usize) -> Array {
+    let (offset, strides) = arr.layout();
+    let mut shape = arr.shape.clone();
+    shape[0] = len;
+    let offset = (offset as isize + start as isize * strides[0]) as usize;
+    arr.view_of(shape, offset, strides)
 }
 
+/// The rows in reverse order: a view.
 pub fn reverse(arr: &Array) -> Array {
-    let n = arr.shape[0];
-    permute_rows(arr, (0..n).rev())
-}
-
-pub fn rotate(arr: &Array, k: i64) -> Array {
     let n = arr.shape[0];
     if n == 0 {
         return arr.clone();
     }
+    let (offset, mut strides) = arr.layout();
+    let offset = (offset as isize + (n as isize - 1) * strides[0]) as usize;
+    strides[0] = -strides[0];
+    arr.view_of(arr.shape.clone(), offset, strides)
+}
+
+/// Rows `k..n` followed by rows `0..k` (modulo `n`).
+pub fn rotate(arr: &Array, k: i64) -> Result<Array, Msg> {
+    let n = arr.shape[0];
+    if n == 0 {
+        return Ok(arr.clone());
+    }
     let k = k.rem_euclid(n as i64) as usize;
-    permute_rows(arr, (0..n).map(|i| (i + k) % n))
+    if k == 0 {
+        return Ok(arr.clone());
+    }
+    concat(&[rows(arr, k, n - k), rows(arr, 0, k)])
 }

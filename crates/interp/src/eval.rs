@@ -298,7 +298,7 @@ impl<'p> Interp<'p> {
                 let v = self.operand(env, value, span)?;
                 let target = self.array(env, *a, span)?;
                 release(env, early);
-                arr(at(array::update(target, &ix, &v, &self.copies), span)?)
+                arr(at(array::update(target, &ix, v, &self.copies), span)?)
             }
             Exp::Basic(BasicOp::Reshape { arr: a, shape }) => {
                 let dims: Vec<i64> = shape
@@ -353,15 +353,16 @@ impl<'p> Interp<'p> {
                     .collect::<Result<_, _>>()?;
                 arr(at(array::concat(&xs), span)?)
             }
-            Exp::Basic(BasicOp::Copy { arr: a }) => {
-                arr(array::copy(&self.array(env, *a, span)?, &self.copies))
-            }
+            Exp::Basic(BasicOp::Copy { arr: a }) => arr(at(
+                array::copy(&self.array(env, *a, span)?, &self.copies),
+                span,
+            )?),
             Exp::Basic(BasicOp::Reverse { arr: a }) => {
                 arr(array::reverse(&self.array(env, *a, span)?))
             }
             Exp::Basic(BasicOp::Rotate { arr: a, amount }) => {
                 let k = self.int(env, amount, span)?;
-                arr(array::rotate(&self.array(env, *a, span)?, k))
+                arr(at(array::rotate(&self.array(env, *a, span)?, k), span)?)
             }
             Exp::Basic(BasicOp::Size { arr: a, dim }) => {
                 let x = self.array(env, *a, span)?;

@@ -66,10 +66,7 @@ impl Interp<'_> {
         let vals = args.into_iter().map(Val::from_value).collect();
         let res = self.call(e.fun, vals, None)?;
         res.into_iter()
-            .map(|v| {
-                v.into_value()
-                    .ok_or_else(|| RunError::new("entry point returned an accumulator", None))
-            })
+            .map(|v| v.into_value().map_err(|e| RunError::new(e, None)))
             .collect()
     }
 

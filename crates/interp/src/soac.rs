@@ -1,14 +1,39 @@
 //! The SOACs, run sequentially: map, reduce, scan, hist, scatter, and
-//! accumulators (withacc/upd).
+//! accumulators (withacc/upd). Reductions and histogram buckets combine
+//! their elements in a balanced tree (in order), as a parallel backend
+//! does, rather than from left to right; scans go from left to right.
 
 use crate::error::{shape_str, Msg, RunError};
 use crate::eval::{at, release, Env, Interp};
 use crate::prim;
-use crate::value::{extend, range, set, write_range, Acc, Array, Val};
-use parad_base::Span;
-use parad_core::{AccInput, AccOp, Dim, Lambda, Operand, ScatterDest, Screma, Type, VName};
+use crate::value::{extend, set, write_range, Acc, Array, Val};
+use parad_base::{PrimType, Span};
+use parad_core::{
+    AccInput, AccOp, BasicOp, BinOp, Dim, Exp, Lambda, Operand, ScatterDest, Screma, Type, VName,
+};
 use parad_values::ArrayData;
 use std::rc::Rc;
+
+/// The number of rows a reduction folds sequentially before combining
+/// partial results pairwise.
+const REDUCE_BLOCK: usize = 1024;
+
+/// The operator and type of a lambda `\(x, y) -> x op y` on scalars.
+fn simple_binop(lam: &Lambda) -> Option<(BinOp, PrimType, Span)> {
+    let ([x, y], [stm], [Operand::Var(r)]) =
+        (&lam.params[..], &lam.body.stms[..], &lam.body.result[..])
+    else {
+        return None;
+    };
+    match (&stm.exp, &stm.pat[..]) {
+        (Exp::Basic(BasicOp::BinOp(op, t, Operand::Var(a), Operand::Var(b))), [p])
+            if *a == x.name && *b == y.name && p.name == *r =>
+        {
+            Some((*op, *t, stm.span))
+        }
+        _ => None,
+    }
+}
 
 /// Collects per-iteration results into an array with outer size `w`.
 struct Stack {
@@ -18,7 +43,7 @@ struct Stack {
 
 impl Stack {
     fn push(&mut self, v: &Val) -> Result<(), Msg> {
-        let (shape, data) = v.flat().ok_or("internal error: accumulator in an array")?;
+        let (shape, data) = v.flat()?;
         match (&self.shape, &mut self.data) {
             (Some(s), Some(d)) => {
                 if *s != shape {
@@ -32,7 +57,7 @@ impl Stack {
             }
             _ => {
                 self.shape = Some(shape);
-                self.data = Some(data);
+                self.data = Some(data.into_owned());
                 Ok(())
             }
         }
@@ -79,36 +104,79 @@ fn outer(a: &Array, w: usize, what: &str, span: Span) -> Result<(), RunError> {
     Ok(())
 }
 
-/// Row-major flat offset of the element block at `idx` (into the first
-/// `idx.len()` dimensions), or `None` when out of bounds.
-fn block_offset(shape: &[usize], idx: &[i64]) -> Option<usize> {
-    let mut off = 0usize;
+/// The row-major number of the element block at `idx` (into the first
+/// `idx.len()` dimensions of `shape`), or `None` when out of bounds.
+fn bucket(shape: &[usize], idx: &[i64]) -> Option<usize> {
+    let mut b = 0usize;
     for (&i, &d) in idx.iter().zip(shape) {
         if i < 0 || i as usize >= d {
             return None;
         }
-        off = off * d + i as usize;
+        b = b * d + i as usize;
     }
-    Some(off * shape[idx.len()..].iter().product::<usize>())
+    Some(b)
 }
 
-/// The element block of `a` at flat offset `off` (a scalar if `a`'s
-/// indexed dimensions are all of them).
-fn block(a: &Array, k: usize, off: usize) -> Val {
-    let inner: usize = a.shape[k..].iter().product();
+/// A copy of element block `b` of `a`, a plain array (a scalar if `a`'s
+/// indexed dimensions, the first `k`, are all of them); a copy, so that
+/// `a` stays unshared for the in-place update that follows.
+fn block(a: &Array, k: usize, b: usize) -> Result<Val, Msg> {
     if k == a.rank() {
-        Val::Scalar(a.data.get(off).unwrap_or(parad_values::Scalar::Bool(false)))
-    } else {
-        Val::Array(Array::new(
-            a.shape[k..].to_vec(),
-            range(&a.data, off, inner),
-        ))
+        return Ok(Val::Scalar(
+            a.get(b).unwrap_or(parad_values::Scalar::Bool(false)),
+        ));
     }
+    let shape = a.shape[k..].to_vec();
+    let inner: usize = shape.iter().product();
+    let (offset, strides) = a.layout();
+    debug_assert!(a.is_plain() && offset == 0);
+    let view = a.view_of(shape.clone(), b * inner, strides[k..].to_vec());
+    Ok(Val::Array(Array::new(shape, view.to_data()?)))
 }
 
-/// Writes a value into the element block at flat offset `off`.
+/// Copies of element block `b` of each of `arrs`.
+fn blocks(arrs: &[Array], k: usize, b: usize, span: Span) -> Result<Vec<Val>, RunError> {
+    arrs.iter().map(|a| at(block(a, k, b), span)).collect()
+}
+
+/// Writes `vals` into element block `b` of each of `arrs` (their first
+/// `k` dimensions index the blocks), in place when unshared.
+fn write_blocks(
+    arrs: &mut [Array],
+    k: usize,
+    b: usize,
+    vals: &[Val],
+    copies: &crate::value::CopyCounter,
+    span: Span,
+) -> Result<(), RunError> {
+    for (a, v) in arrs.iter_mut().zip(vals) {
+        let shape = a.shape[k..].to_vec();
+        let off = b * shape.iter().product::<usize>();
+        at(
+            a.data_mut(copies)
+                .and_then(|d| write_block(d, off, &shape, v)),
+            span,
+        )?;
+    }
+    Ok(())
+}
+
+/// The values a histogram bucket receives beyond its first
+/// `REDUCE_BLOCK`, combined in a balanced tree: blocks of `REDUCE_BLOCK`
+/// values are folded left to right, and finished blocks are combined
+/// pairwise like the digits of a binary counter.
+#[derive(Default)]
+struct Partial {
+    /// The fold of the current block, and its number of values.
+    cur: Option<Vec<Val>>,
+    len: usize,
+    /// Finished subtrees, oldest first, with their heights.
+    done: Vec<(u32, Vec<Val>)>,
+}
+
+/// Writes a value into the element block at row-major position `off`.
 fn write_block(d: &mut ArrayData, off: usize, shape: &[usize], v: &Val) -> Result<(), Msg> {
-    let (vs, vd) = v.flat().ok_or("internal error: accumulator in an array")?;
+    let (vs, vd) = v.flat()?;
     if vs != shape {
         return Err(format!(
             "Cannot write value of shape {} to element of shape {}",
@@ -258,12 +326,51 @@ impl Interp<'_> {
         w: usize,
         span: Span,
     ) -> Result<Vec<Val>, RunError> {
-        let mut acc = self.neutral(env, op, span)?;
-        for i in 0..w {
-            acc.extend(xs.iter().map(|a| a.row(i)));
-            acc = self.apply(env, &op.lam, acc)?;
+        self.reduce_range(env, op, xs, 0, w, span)
+    }
+
+    /// Reduces rows `lo..hi` of `xs` in a balanced tree, as a parallel
+    /// reduction does: halves are reduced separately and then combined
+    /// (left with right, so that the operator need not be commutative),
+    /// down to blocks of `REDUCE_BLOCK` rows folded from left to right.
+    /// Summing floats this way keeps the rounding error small (the sum of
+    /// 2^25 ones in `f32` is exact, where a sequential fold stops at 2^24).
+    fn reduce_range(
+        &mut self,
+        env: &mut Env,
+        op: &AccOp,
+        xs: &[Array],
+        lo: usize,
+        hi: usize,
+        span: Span,
+    ) -> Result<Vec<Val>, RunError> {
+        if hi - lo <= REDUCE_BLOCK {
+            let mut acc = self.neutral(env, op, span)?;
+            if let ([Val::Scalar(a)], [x], Some((bop, t, stm_span))) =
+                (&acc[..], xs, simple_binop(&op.lam))
+            {
+                // A scalar operator such as `+`: applied directly, which
+                // is the same computation without the environment.
+                let mut a = *a;
+                for i in lo..hi {
+                    let y = x.get(i).ok_or_else(|| {
+                        RunError::new("internal error: reduce input too short", Some(span))
+                    })?;
+                    a = at(prim::binop(bop, t, a, y), stm_span)?;
+                }
+                return Ok(vec![Val::Scalar(a)]);
+            }
+            for i in lo..hi {
+                acc.extend(xs.iter().map(|a| a.row(i)));
+                acc = self.apply(env, &op.lam, acc)?;
+            }
+            return Ok(acc);
         }
-        Ok(acc)
+        let mid = lo + (hi - lo) / 2;
+        let mut left = self.reduce_range(env, op, xs, lo, mid, span)?;
+        let right = self.reduce_range(env, op, xs, mid, hi, span)?;
+        left.extend(right);
+        self.apply(env, &op.lam, left)
     }
 
     pub(crate) fn scan(
@@ -360,8 +467,64 @@ impl Interp<'_> {
 
     fn indices(&self, inds: &[Array], i: usize) -> Vec<i64> {
         inds.iter()
-            .map(|a| a.data.get(i).and_then(prim::as_i64).unwrap_or(-1))
+            .map(|a| a.get(i).and_then(prim::as_i64).unwrap_or(-1))
             .collect()
+    }
+
+    /// Adds the next value of a histogram bucket to its partial result.
+    fn partial_add(
+        &mut self,
+        env: &mut Env,
+        op: &AccOp,
+        p: &mut Partial,
+        vals: Vec<Val>,
+    ) -> Result<(), RunError> {
+        let cur = match p.cur.take() {
+            None => vals,
+            Some(mut c) => {
+                c.extend(vals);
+                self.apply(env, &op.lam, c)?
+            }
+        };
+        p.len += 1;
+        if p.len < REDUCE_BLOCK {
+            p.cur = Some(cur);
+            return Ok(());
+        }
+        p.len = 0;
+        let (mut height, mut tree) = (0, cur);
+        while let Some((h, _)) = p.done.last() {
+            if *h != height {
+                break;
+            }
+            let (_, mut left) = p.done.pop().unwrap_or_default();
+            left.extend(tree);
+            tree = self.apply(env, &op.lam, left)?;
+            height += 1;
+        }
+        p.done.push((height, tree));
+        Ok(())
+    }
+
+    /// The combination of all values added to a partial result, in order
+    /// (`None` if there were none).
+    fn partial_finish(
+        &mut self,
+        env: &mut Env,
+        op: &AccOp,
+        p: Partial,
+    ) -> Result<Option<Vec<Val>>, RunError> {
+        let mut acc = p.cur;
+        for (_, mut left) in p.done.into_iter().rev() {
+            acc = Some(match acc {
+                None => left,
+                Some(right) => {
+                    left.extend(right);
+                    self.apply(env, &op.lam, left)?
+                }
+            });
+        }
+        Ok(acc)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -384,6 +547,9 @@ impl Interp<'_> {
             .map(|d| self.array(env, *d, span))
             .collect::<Result<_, _>>()?;
         release(env, early);
+        for d in &mut ds {
+            at(d.own(&self.copies), span)?;
+        }
         let k = inds.len();
         for d in &ds {
             if d.rank() < k || d.shape[..k] != ds[0].shape[..k] {
@@ -397,17 +563,42 @@ impl Interp<'_> {
                 ));
             }
         }
+        // Each bucket folds its first `REDUCE_BLOCK` values into the
+        // destination in place, and combines the rest in a balanced tree
+        // (`Partial`), as a parallel histogram does: a sum of many floats
+        // in one bucket keeps a small rounding error. The operator is
+        // associative, and every combination keeps the input order.
+        let nb: usize = ds[0].shape[..k].iter().product();
+        let mut hits: Vec<u32> = Vec::new();
+        hits.try_reserve_exact(nb)
+            .map_err(|_| RunError::new(crate::value::out_of_memory(nb, 4), Some(span)))?;
+        hits.resize(nb, 0);
+        let mut partials: rustc_hash::FxHashMap<usize, Partial> = Default::default();
         for i in 0..w {
             let idx = self.indices(&is, i);
-            let Some(off) = ds.first().and_then(|d| block_offset(&d.shape, &idx)) else {
+            let Some(b) = bucket(&ds[0].shape, &idx) else {
                 continue;
             };
-            let mut args: Vec<Val> = ds.iter().map(|d| block(d, k, off)).collect();
-            args.extend(vs.iter().map(|a| a.row(i)));
-            let new = self.apply(env, &op.lam, args)?;
-            for (d, v) in ds.iter_mut().zip(&new) {
-                let shape = d.shape[k..].to_vec();
-                at(write_block(d.data_mut(&self.copies), off, &shape, v), span)?;
+            let vals: Vec<Val> = vs.iter().map(|a| a.row(i)).collect();
+            if (hits[b] as usize) < REDUCE_BLOCK {
+                hits[b] += 1;
+                let mut args = blocks(&ds, k, b, span)?;
+                args.extend(vals);
+                let new = self.apply(env, &op.lam, args)?;
+                write_blocks(&mut ds, k, b, &new, &self.copies, span)?;
+            } else {
+                let p = partials.entry(b).or_default();
+                self.partial_add(env, op, p, vals)?;
+            }
+        }
+        let mut rest: Vec<(usize, Partial)> = partials.into_iter().collect();
+        rest.sort_by_key(|(b, _)| *b);
+        for (b, p) in rest {
+            if let Some(tail) = self.partial_finish(env, op, p)? {
+                let mut args = blocks(&ds, k, b, span)?;
+                args.extend(tail);
+                let new = self.apply(env, &op.lam, args)?;
+                write_blocks(&mut ds, k, b, &new, &self.copies, span)?;
             }
         }
         Ok(ds.into_iter().map(Val::Array).collect())
@@ -436,9 +627,12 @@ impl Interp<'_> {
             let shape = arr.shape.get(k..).unwrap_or(&[]).to_vec();
             for i in 0..w {
                 let idx = self.indices(&is, i);
-                if let Some(off) = block_offset(&arr.shape, &idx) {
+                if let Some(off) =
+                    bucket(&arr.shape, &idx).map(|b| b * shape.iter().product::<usize>())
+                {
                     at(
-                        write_block(arr.data_mut(&self.copies), off, &shape, &vs.row(i)),
+                        arr.data_mut(&self.copies)
+                            .and_then(|d| write_block(d, off, &shape, &vs.row(i))),
                         span,
                     )?;
                 }
@@ -458,11 +652,14 @@ impl Interp<'_> {
     ) -> Result<Vec<Val>, RunError> {
         let mut accs = vec![];
         for i in inputs {
-            let arrays: Vec<Array> = i
+            let mut arrays: Vec<Array> = i
                 .arrs
                 .iter()
                 .map(|a| self.array(env, *a, span))
                 .collect::<Result<_, _>>()?;
+            for a in &mut arrays {
+                at(a.own(&self.copies), span)?;
+            }
             let op = i.op.as_ref().map(|o| {
                 self.acc_ops
                     .entry(o as *const AccOp)
@@ -518,21 +715,18 @@ impl Interp<'_> {
         };
         release(env, early);
         let k = a.ispace_rank;
-        let Some(off) = a.arrays.first().and_then(|x| block_offset(&x.shape, &idx)) else {
+        let Some(b) = a.arrays.first().and_then(|x| bucket(&x.shape, &idx)) else {
             return Ok(vec![Val::Acc(a)]);
         };
         let combined = match a.op.clone() {
             None => new,
             Some(op) => {
-                let mut args: Vec<Val> = a.arrays.iter().map(|x| block(x, k, off)).collect();
+                let mut args = blocks(&a.arrays, k, b, span)?;
                 args.extend(new);
                 self.apply(env, &op.lam, args)?
             }
         };
-        for (x, v) in a.arrays.iter_mut().zip(&combined) {
-            let shape = x.shape[k..].to_vec();
-            at(write_block(x.data_mut(&self.copies), off, &shape, v), span)?;
-        }
+        write_blocks(&mut a.arrays, k, b, &combined, &self.copies, span)?;
         Ok(vec![Val::Acc(a)])
     }
 }

@@ -1,11 +1,14 @@
 //! Run-time values: scalars, arrays as shared reference-counted buffers
 //! (so that copying a value is O(1) and an update of an unshared array is
-//! in place), and accumulators.
+//! in place) seen through an affine index function (so that a slice, a
+//! reversal or a transposition is a view costing O(rank) memory), and
+//! accumulators.
 
 use crate::error::Msg;
 use parad_base::PrimType;
 use parad_core::AccOp;
 use parad_values::{ArrayData, ArrayValue, Scalar, Value};
+use std::borrow::Cow;
 use std::cell::Cell;
 use std::rc::Rc;
 
@@ -52,11 +55,17 @@ macro_rules! zip_data {
     };
 }
 
-/// A regular array: `shape.iter().product()` elements in row-major order.
+/// A regular array: `shape.iter().product()` elements, either stored in
+/// row-major order from the start of `data` (the usual case), or a view
+/// into `data` (a slice, a reversal, a transposition) described by an
+/// affine index function, so that a view costs O(rank) memory however
+/// many elements it has.
 #[derive(Clone, Debug)]
 pub struct Array {
     pub shape: Vec<usize>,
-    pub data: Rc<ArrayData>,
+    data: Rc<ArrayData>,
+    /// `None`: row-major from position 0, covering all of `data`.
+    view: Option<View>,
 }
 
 /// The state of an accumulator: the arrays it writes to and its operator
@@ -75,6 +84,97 @@ pub enum Val {
     Acc(Acc),
 }
 
+/// Element `[i_0, ..., i_{r-1}]` of a view is at position
+/// `offset + sum(i_k * strides[k])` of its storage.
+#[derive(Clone, Debug, PartialEq)]
+pub struct View {
+    pub offset: usize,
+    pub strides: Vec<isize>,
+}
+
+/// Row-major strides of an array of shape `shape`.
+pub fn row_major(shape: &[usize]) -> Vec<isize> {
+    let mut strides = vec![1isize; shape.len()];
+    for i in (0..shape.len().saturating_sub(1)).rev() {
+        strides[i] = strides[i + 1] * shape[i + 1] as isize;
+    }
+    strides
+}
+
+/// Calls `f` with the storage position of every element of the view
+/// `offset`/`strides` of shape `shape`, in row-major order; runs of the
+/// innermost dimension are given as `(start, len, stride)`.
+fn for_each_run(
+    shape: &[usize],
+    offset: usize,
+    strides: &[isize],
+    mut f: impl FnMut(usize, usize, isize),
+) {
+    let r = shape.len();
+    if shape.contains(&0) {
+        return;
+    }
+    if r == 0 {
+        f(offset, 1, 1);
+        return;
+    }
+    let (len, stride) = (shape[r - 1], strides[r - 1]);
+    let mut idx = vec![0usize; r - 1];
+    let mut base = offset as isize;
+    loop {
+        f(base as usize, len, stride);
+        // Advance the outer index in row-major order.
+        let mut d = r - 1;
+        loop {
+            if d == 0 {
+                return;
+            }
+            d -= 1;
+            idx[d] += 1;
+            base += strides[d];
+            if idx[d] < shape[d] {
+                break;
+            }
+            base -= strides[d] * shape[d] as isize;
+            idx[d] = 0;
+        }
+    }
+}
+
+/// The elements of a view as new row-major storage (an error rather than
+/// an abort if there is not enough memory).
+fn gather_view(d: &ArrayData, shape: &[usize], view: &View) -> Result<ArrayData, Msg> {
+    let n = elem_count(shape)?;
+    fn go<T: Copy>(v: &[T], n: usize, shape: &[usize], view: &View) -> Result<Vec<T>, Msg> {
+        let mut out = Vec::new();
+        out.try_reserve_exact(n)
+            .map_err(|_| out_of_memory(n, std::mem::size_of::<T>()))?;
+        for_each_run(shape, view.offset, &view.strides, |start, len, stride| {
+            if stride == 1 {
+                out.extend_from_slice(&v[start..start + len]);
+            } else {
+                let mut p = start as isize;
+                for _ in 0..len {
+                    out.push(v[p as usize]);
+                    p += stride;
+                }
+            }
+        });
+        Ok(out)
+    }
+    Ok(map_data!(d, v => go(v, n, shape, view)?))
+}
+
+/// Whether a view with these strides is contiguous and in row-major order.
+fn is_row_major(shape: &[usize], strides: &[isize]) -> bool {
+    // Dimensions of extent 1 may have any stride.
+    let want = row_major(shape);
+    shape
+        .iter()
+        .zip(strides.iter().zip(&want))
+        .all(|(&d, (&s, &w))| d <= 1 || s == w)
+}
+
 /// Counts full array copies, so that tests can prove that updates of
 /// unshared arrays happen in place.
 #[derive(Default, Debug)]
@@ -87,10 +187,63 @@ impl CopyCounter {
 }
 
 impl Array {
+    /// An array stored in row-major order in `data`.
     pub fn new(shape: Vec<usize>, data: ArrayData) -> Array {
         Array {
             shape,
             data: Rc::new(data),
+            view: None,
+        }
+    }
+
+    /// A view of this array's storage: shape `shape`, element
+    /// `[i_0, ...]` at `offset + sum(i_k * strides[k])`. The caller
+    /// guarantees that every element is in bounds.
+    pub fn view_of(&self, shape: Vec<usize>, offset: usize, strides: Vec<isize>) -> Array {
+        let n: usize = shape.iter().product();
+        if n == 0 {
+            return Array::new(shape, ArrayData::empty(self.elem_type()));
+        }
+        let plain = offset == 0 && n == self.data.len() && is_row_major(&shape, &strides);
+        Array {
+            shape,
+            data: self.data.clone(),
+            view: (!plain).then_some(View { offset, strides }),
+        }
+    }
+
+    /// The offset and strides of this array in its storage.
+    pub fn layout(&self) -> (usize, Vec<isize>) {
+        match &self.view {
+            Some(v) => (v.offset, v.strides.clone()),
+            None => (0, row_major(&self.shape)),
+        }
+    }
+
+    /// Whether the elements lie in row-major order from the start of a
+    /// storage of their own (so that flat positions are storage positions).
+    pub fn is_plain(&self) -> bool {
+        self.view.is_none()
+    }
+
+    /// The storage offset of the elements when they are contiguous and in
+    /// row-major order (a plain array, or a contiguous slice of one).
+    pub fn contiguous_offset(&self) -> Option<usize> {
+        match &self.view {
+            None => Some(0),
+            Some(v) => is_row_major(&self.shape, &v.strides).then_some(v.offset),
+        }
+    }
+
+    /// The same elements with another shape of the same element count,
+    /// sharing the storage when they are contiguous (copying otherwise).
+    pub fn reshaped(&self, shape: Vec<usize>) -> Result<Array, Msg> {
+        match self.contiguous_offset() {
+            Some(off) => {
+                let strides = row_major(&shape);
+                Ok(self.view_of(shape, off, strides))
+            }
+            None => Ok(Array::new(shape, self.to_data()?)),
         }
     }
 
@@ -102,48 +255,142 @@ impl Array {
         self.shape.len()
     }
 
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// Number of elements in one row.
     pub fn row_len(&self) -> usize {
         self.shape[1..].iter().product()
     }
 
-    /// Mutable access to the elements, copying them first if shared.
-    pub fn data_mut(&mut self, copies: &CopyCounter) -> &mut ArrayData {
-        if Rc::strong_count(&self.data) > 1 {
+    /// The storage position of the element at row-major position `i`.
+    fn pos(&self, i: usize) -> usize {
+        match &self.view {
+            None => i,
+            Some(v) if v.strides.len() == 1 => {
+                (v.offset as isize + i as isize * v.strides[0]) as usize
+            }
+            Some(v) => {
+                let mut rest = i;
+                let mut p = v.offset as isize;
+                for (&d, &s) in self.shape.iter().zip(&v.strides).rev() {
+                    p += (rest % d) as isize * s;
+                    rest /= d;
+                }
+                p as usize
+            }
+        }
+    }
+
+    /// The element at storage position `p` (see [`Array::layout`]).
+    pub(crate) fn storage_get(&self, p: usize) -> Option<Scalar> {
+        self.data.get(p)
+    }
+
+    /// The element at row-major position `i`.
+    pub fn get(&self, i: usize) -> Option<Scalar> {
+        if i >= self.len() {
+            return None;
+        }
+        self.data.get(self.pos(i))
+    }
+
+    /// The elements in row-major order: the storage itself for a plain
+    /// array, a copy otherwise.
+    pub fn data(&self) -> Result<Cow<'_, ArrayData>, Msg> {
+        match &self.view {
+            None => Ok(Cow::Borrowed(&self.data)),
+            Some(v) => Ok(Cow::Owned(gather_view(&self.data, &self.shape, v)?)),
+        }
+    }
+
+    /// The elements in row-major order as new storage.
+    pub fn to_data(&self) -> Result<ArrayData, Msg> {
+        Ok(self.data()?.into_owned())
+    }
+
+    /// The elements in row-major order, moved out of unshared storage.
+    pub fn into_data(self) -> Result<ArrayData, Msg> {
+        match &self.view {
+            None => Ok(Rc::try_unwrap(self.data).unwrap_or_else(|shared| (*shared).clone())),
+            Some(v) => gather_view(&self.data, &self.shape, v),
+        }
+    }
+
+    /// Makes this array plain (row-major storage of its own), copying the
+    /// elements of a view.
+    pub fn own(&mut self, copies: &CopyCounter) -> Result<(), Msg> {
+        if let Some(v) = &self.view {
+            copies.bump();
+            let d = gather_view(&self.data, &self.shape, v)?;
+            self.data = Rc::new(d);
+            self.view = None;
+        }
+        Ok(())
+    }
+
+    /// Mutable access to the elements in row-major order, copying them
+    /// first if shared or a view.
+    pub fn data_mut(&mut self, copies: &CopyCounter) -> Result<&mut ArrayData, Msg> {
+        if self.view.is_some() {
+            self.own(copies)?;
+        } else if Rc::strong_count(&self.data) > 1 {
             copies.bump();
         }
-        Rc::make_mut(&mut self.data)
+        Ok(Rc::make_mut(&mut self.data))
     }
 
-    /// Row `i` (a scalar for a one-dimensional array); `i` must be in bounds.
+    /// Row `i` (a scalar for a one-dimensional array), as a view;
+    /// `i` must be in bounds.
     pub fn row(&self, i: usize) -> Val {
-        let r = self.row_len();
         if self.rank() == 1 {
-            Val::Scalar(self.data.get(i).unwrap_or(Scalar::Bool(false)))
+            Val::Scalar(self.get(i).unwrap_or(Scalar::Bool(false)))
         } else {
-            Val::Array(Array::new(
-                self.shape[1..].to_vec(),
-                range(&self.data, i * r, r),
-            ))
+            let (off, strides) = self.layout();
+            let off = (off as isize + i as isize * strides[0]) as usize;
+            Val::Array(self.view_of(self.shape[1..].to_vec(), off, strides[1..].to_vec()))
         }
     }
 
-    pub fn to_value(&self) -> ArrayValue {
-        ArrayValue {
+    pub fn to_value(&self) -> Result<ArrayValue, Msg> {
+        Ok(ArrayValue {
             shape: self.shape.clone(),
-            data: (*self.data).clone(),
-        }
+            data: self.to_data()?,
+        })
     }
 }
 
-/// Elements `start..start+len` as new storage.
-pub fn range(d: &ArrayData, start: usize, len: usize) -> ArrayData {
-    map_data!(d, v => v[start..start + len].to_vec())
-}
-
-/// The elements at the given flat positions.
-pub fn gather(d: &ArrayData, idx: &[usize]) -> ArrayData {
-    map_data!(d, v => idx.iter().map(|&i| v[i]).collect())
+/// Writes the row-major elements `src` to the view `offset`/`strides`
+/// of shape `shape` of `dst`.
+pub fn write_view(
+    dst: &mut ArrayData,
+    shape: &[usize],
+    offset: usize,
+    strides: &[isize],
+    src: &ArrayData,
+) -> Result<(), Msg> {
+    zip_data!(dst, src, d, s => {
+        let mut k = 0;
+        for_each_run(shape, offset, strides, |start, len, stride| {
+            if stride == 1 {
+                d[start..start + len].copy_from_slice(&s[k..k + len]);
+            } else {
+                let mut p = start as isize;
+                for x in &s[k..k + len] {
+                    d[p as usize] = *x;
+                    p += stride;
+                }
+            }
+            k += len;
+        });
+        Ok(())
+    }, Err("element type mismatch".into()))
 }
 
 /// Writes `src` into `dst` starting at `at`.
@@ -254,25 +501,16 @@ impl Val {
         }
     }
 
-    /// The external value (`None` for accumulators).
-    pub fn to_value(&self) -> Option<Value> {
-        match self {
-            Val::Scalar(s) => Some(Value::Scalar(*s)),
-            Val::Array(a) => Some(Value::Array(a.to_value())),
-            Val::Acc(_) => None,
-        }
-    }
-
     /// The external value, moving the elements out of an unshared array
-    /// instead of copying them (`None` for accumulators).
-    pub fn into_value(self) -> Option<Value> {
+    /// instead of copying them (an error for accumulators).
+    pub fn into_value(self) -> Result<Value, Msg> {
         match self {
-            Val::Scalar(s) => Some(Value::Scalar(s)),
-            Val::Array(a) => Some(Value::Array(ArrayValue {
-                shape: a.shape,
-                data: Rc::try_unwrap(a.data).unwrap_or_else(|shared| (*shared).clone()),
+            Val::Scalar(s) => Ok(Value::Scalar(s)),
+            Val::Array(a) => Ok(Value::Array(ArrayValue {
+                shape: a.shape.clone(),
+                data: a.into_data()?,
             })),
-            Val::Acc(_) => None,
+            Val::Acc(_) => Err("entry point returned an accumulator".into()),
         }
     }
 
@@ -293,16 +531,25 @@ impl Val {
         }
     }
 
-    /// The shape and flat elements of a scalar or array.
-    pub fn flat(&self) -> Option<(Vec<usize>, ArrayData)> {
+    /// The shape and row-major elements of a scalar or array, moved out
+    /// of an unshared array.
+    pub fn into_flat(self) -> Result<(Vec<usize>, ArrayData), Msg> {
+        match self {
+            Val::Array(a) => Ok((a.shape.clone(), a.into_data()?)),
+            v => v.flat().map(|(s, d)| (s, d.into_owned())),
+        }
+    }
+
+    /// The shape and row-major elements of a scalar or array.
+    pub fn flat(&self) -> Result<(Vec<usize>, Cow<'_, ArrayData>), Msg> {
         match self {
             Val::Scalar(s) => {
                 let mut d = ArrayData::empty(s.prim_type());
                 d.push(*s);
-                Some((vec![], d))
+                Ok((vec![], Cow::Owned(d)))
             }
-            Val::Array(a) => Some((a.shape.clone(), (*a.data).clone())),
-            Val::Acc(_) => None,
+            Val::Array(a) => Ok((a.shape.clone(), a.data()?)),
+            Val::Acc(_) => Err("internal error: accumulator in an array".into()),
         }
     }
 }

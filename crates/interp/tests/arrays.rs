@@ -178,3 +178,138 @@ fn size_and_iota_with_stride() {
     assert_eq!(r, vec![arr(&[3], &[10, 8, 6])]);
     let _ = Scalar::I64(0);
 }
+
+/// A strided slice of a transposition of a reversal, reversed again:
+/// every view composes its index function with its operand's.
+fn nested_views(b: &mut builder::Builder, xs: VName) -> VName {
+    let rev = b.reverse(xs);
+    let t = b.transpose(rev);
+    let every_other = DimIndex::Slice {
+        start: Operand::i64(3),
+        len: Operand::i64(2),
+        stride: Operand::i64(-2),
+    };
+    let all = DimIndex::Slice {
+        start: Operand::i64(0),
+        len: Operand::i64(3),
+        stride: Operand::i64(1),
+    };
+    let s = b.slice(t, vec![every_other, all]);
+    b.reverse(s)
+}
+
+#[test]
+fn views_of_views() {
+    let m = arr(&[3, 4], &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    let (r, copies) = eval(2, m.clone(), |b, xs| {
+        let v = nested_views(b, xs);
+        let row = b.index(v, &[Operand::i64(1)]);
+        let x = b.index(v, &[Operand::i64(1), Operand::i64(2)]);
+        let flat = b.flatten(v);
+        vec![v.into(), row.into(), x.into(), flat.into(), xs.into()]
+    });
+    assert_eq!(
+        r,
+        vec![
+            arr(&[2, 3], &[10, 6, 2, 12, 8, 4]),
+            arr(&[3], &[12, 8, 4]),
+            Value::Scalar(Scalar::I64(4)),
+            arr(&[6], &[10, 6, 2, 12, 8, 4]),
+            arr(&[3, 4], &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]),
+        ]
+    );
+    assert_eq!(copies, 0);
+    // An update of a view writes to a copy of its elements.
+    let (r, copies) = eval(2, m, |b, xs| {
+        let own = b.copy(xs);
+        let v = nested_views(b, own);
+        let u = b.update(v, &[Operand::i64(0), Operand::i64(2)], Operand::i64(0));
+        vec![u.into(), xs.into()]
+    });
+    assert_eq!(
+        r,
+        vec![
+            arr(&[2, 3], &[10, 6, 0, 12, 8, 4]),
+            arr(&[3, 4], &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]),
+        ]
+    );
+    assert_eq!(copies, 2);
+}
+
+#[test]
+fn empty_and_out_of_bounds_views() {
+    let xs = arr(&[3], &[1, 2, 3]);
+    let (r, _) = eval(1, xs.clone(), |b, xs| {
+        let empty = DimIndex::Slice {
+            start: Operand::i64(3),
+            len: Operand::i64(0),
+            stride: Operand::i64(-1),
+        };
+        let e = b.slice(xs, vec![empty]);
+        let re = b.reverse(e);
+        vec![re.into()]
+    });
+    assert_eq!(r, vec![arr(&[0], &[])]);
+}
+
+/// The number of elements of the big array in `views_cost_no_memory`.
+const BIG: usize = 8 << 20;
+
+/// Sums `reverse xs` and `xs[BIG-1::-2]` for an `xs` of `BIG` i64s
+/// (64 MiB); run by `views_cost_no_memory` with little room to spare.
+#[test]
+#[ignore = "run by views_cost_no_memory under a memory limit"]
+fn sum_of_views_of_a_big_array() {
+    let xs = Value::Array(ArrayValue {
+        shape: vec![BIG],
+        data: ArrayData::I64((0..BIG as i64).collect()),
+    });
+    let (r, _) = eval(1, xs, |b, xs| {
+        let rev = b.reverse(xs);
+        let every_other = DimIndex::Slice {
+            start: Operand::i64(BIG as i64 - 1),
+            len: Operand::i64(BIG as i64 / 2),
+            stride: Operand::i64(-2),
+        };
+        let odd = b.slice(xs, vec![every_other]);
+        let s = b.reduce_op(BinOp::Add, &[rev], vec![Operand::i64(0)]);
+        let t = b.reduce_op(BinOp::Add, &[odd], vec![Operand::i64(0)]);
+        vec![s[0].into(), t[0].into()]
+    });
+    let n = BIG as i64;
+    let half = n / 2;
+    assert_eq!(
+        r,
+        vec![
+            Value::Scalar(Scalar::I64(n * (n - 1) / 2)),
+            Value::Scalar(Scalar::I64(half * half)),
+        ]
+    );
+}
+
+/// A reversal or a strided slice is a view of its operand's elements,
+/// which costs no memory per element (where a vector of offsets, or a
+/// copy, would not fit in the address space allowed).
+#[test]
+fn views_cost_no_memory() {
+    let exe = std::env::current_exe().unwrap();
+    // Room for the program and the array (64 MiB), with 100 MiB to
+    // spare: not enough for a vector of 8-byte offsets per element and a
+    // copy of the elements (128 MiB for the reversal).
+    let limit_kib = 100 * 1024 + BIG * 8 / 1024;
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v {limit_kib} && exec \"$0\" --exact sum_of_views_of_a_big_array \
+             --ignored --test-threads=1"
+        ))
+        .arg(&exe)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

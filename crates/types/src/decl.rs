@@ -204,6 +204,26 @@ impl Checker {
         }
 
         let id = FunId(self.funs.len() as u32);
+        let mut usig = crate::unique::USig {
+            params: v.params.iter().map(crate::unique::UShape::of_pat).collect(),
+            ret: v
+                .ret
+                .as_ref()
+                .map(crate::unique::UShape::of_type)
+                .unwrap_or(crate::unique::UShape::Shared),
+            globals: vec![],
+            inferred: None,
+        };
+        if !self.in_prelude {
+            self.check_uniqueness(
+                &parts.params,
+                &mut usig,
+                &parts.body,
+                &v.name.name,
+                v.ret.as_ref(),
+            )?;
+        }
+        self.fun_uniq.insert(id, usig);
         if self.in_prelude && v.name.name == "reduce" {
             self.reduce_fun = Some(id);
         }

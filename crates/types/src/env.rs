@@ -104,6 +104,10 @@ pub(crate) struct Checker {
     pub stand_ins: u32,
     /// Size parameters of type abbreviations numbered so far.
     pub abbrev_sizes: u32,
+    /// Which parameters and results of each function are unique.
+    pub fun_uniq: HashMap<FunId, crate::unique::USig>,
+    /// The same for local functions.
+    pub local_uniq: HashMap<VarId, crate::unique::USig>,
 }
 
 impl Checker {

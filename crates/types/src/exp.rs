@@ -376,6 +376,18 @@ impl Checker {
                 body,
             } => {
                 let f = self.check_local_fun(name, type_params, params, ret.as_ref(), rhs)?;
+                self.local_uniq.insert(
+                    f.var,
+                    crate::unique::USig {
+                        params: params.iter().map(crate::unique::UShape::of_pat).collect(),
+                        ret: ret
+                            .as_ref()
+                            .map(crate::unique::UShape::of_type)
+                            .unwrap_or(crate::unique::UShape::Shared),
+                        globals: vec![],
+                        inferred: None,
+                    },
+                );
                 let mark = self.scope.len();
                 let fty = self.vars[f.var.0 as usize].ty.clone();
                 self.scope.push((

@@ -28,6 +28,7 @@ mod sig;
 pub mod tast;
 mod typeexp;
 mod unify;
+mod unique;
 
 use parad_base::{Diagnostic, FileId, SourceMap, Span};
 use parad_syntax::ast::Program;

@@ -73,23 +73,18 @@ impl Literal<'_> {
     }
 
     /// The literal's value at type `t`; `Err` holds a message if it cannot
-    /// have that type. Integers wrap around to the type's width, as in
-    /// Futhark's own reader.
+    /// have that type. An integer must be within `t`'s range: `300u8` is
+    /// an error, not 44 (a silently wrapped input is a wrong result).
     fn to_scalar(&self, t: PrimType) -> Result<Scalar, String> {
         let mismatch = || format!("expected a value of type {t}, found {}", self.describe());
         match (&self.kind, t) {
-            (LitKind::Int { wrapped, .. }, PrimType::Int(it)) => {
-                let v = if self.neg {
-                    wrapped.wrapping_neg()
-                } else {
-                    *wrapped
-                };
-                Ok(int_scalar(it, v))
-            }
-            (LitKind::Char(c), PrimType::Int(it)) => {
-                let c = *c as u64;
-                Ok(int_scalar(it, if self.neg { c.wrapping_neg() } else { c }))
-            }
+            (
+                LitKind::Int {
+                    wrapped, overflow, ..
+                },
+                PrimType::Int(it),
+            ) => self.int_in_range(it, *wrapped, *overflow),
+            (LitKind::Char(c), PrimType::Int(it)) => self.int_in_range(it, u64::from(*c), false),
             (
                 LitKind::Int {
                     wrapped, digits, ..
@@ -119,42 +114,34 @@ impl Literal<'_> {
 }
 
 impl Literal<'_> {
-    /// The literal's value at type `t` when it was written without a suffix
-    /// where a value of type `t` is expected: like [`Literal::to_scalar`],
-    /// but an integer must be within `t`'s range instead of wrapping.
-    fn fit_scalar(&self, t: PrimType) -> Result<Scalar, String> {
-        if let (
-            LitKind::Int {
-                wrapped, overflow, ..
-            },
-            PrimType::Int(it),
-        ) = (&self.kind, t)
-        {
-            let v = i128::from(*wrapped) * if self.neg { -1 } else { 1 };
-            let bits = it.bits();
-            let (lo, hi) = if it.signed() {
-                (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+    /// The integer `magnitude` (negated if the literal is) as type `t`, or
+    /// a message saying that it does not fit (`overflow`: the magnitude
+    /// exceeds 64 bits).
+    fn int_in_range(&self, t: IntType, magnitude: u64, overflow: bool) -> Result<Scalar, String> {
+        let v = i128::from(magnitude) * if self.neg { -1 } else { 1 };
+        let bits = t.bits();
+        let (lo, hi) = if t.signed() {
+            (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+        } else {
+            (0, (1i128 << bits) - 1)
+        };
+        if overflow || v < lo || v > hi {
+            let shown = if overflow {
+                "this integer".to_string()
             } else {
-                (0, (1i128 << bits) - 1)
+                format!("{v}")
             };
-            if *overflow || v < lo || v > hi {
-                let shown = if *overflow {
-                    "this integer".to_string()
-                } else {
-                    format!("{v}")
-                };
-                return Err(format!(
-                    "{shown} does not fit in the expected type {t} ({lo} to {hi})"
-                ));
-            }
+            let which = if self.typed.is_some() {
+                "its type"
+            } else {
+                "the expected type"
+            };
+            return Err(format!(
+                "{shown} does not fit in {which} {t} ({lo} to {hi})"
+            ));
         }
-        self.to_scalar(t)
+        Ok(Scalar::from_int(t, v))
     }
-}
-
-/// The bit pattern `v` as an integer of type `t` (wrapped to its width).
-fn int_scalar(t: IntType, v: u64) -> Scalar {
-    Scalar::from_int(t, v as i128)
 }
 
 /// Parses already-validated decimal text, rounding once to the target type
@@ -266,7 +253,7 @@ impl<'a> TextReader<'a> {
             _ => {
                 let (lit, end) = self.read_literal(pos)?;
                 let s = match (lit.typed, elem(false)) {
-                    (None, Some(t)) => lit.fit_scalar(t),
+                    (None, Some(t)) => lit.to_scalar(t),
                     _ => lit.to_scalar(lit.own_type()),
                 };
                 let s = s.map_err(|m| self.err(lit.offset, m))?;
@@ -805,10 +792,11 @@ impl<'a> TextReader<'a> {
             }
         }
         let s = match (lit.typed, elem) {
-            (None, Some(e)) if e == t => lit.fit_scalar(t),
-            _ => lit
+            (None, Some(e)) if e == t => lit.to_scalar(t),
+            (None, _) => lit
                 .to_scalar(t)
                 .map_err(|m| format!("{m} (the type of the first element)")),
+            (Some(_), _) => lit.to_scalar(t),
         };
         let s = s.map_err(|m| self.err(lit.offset, m))?;
         data.push(s);

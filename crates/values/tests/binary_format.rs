@@ -178,3 +178,89 @@ fn zero_sized_dimension_with_huge_other_dimension() {
     let vs = read_values(&v).unwrap();
     assert_eq!(vs[0].shape(), &[u32::MAX as usize, 0][..]);
 }
+
+/// Hands out its bytes `step` at a time, so that values straddle reads.
+struct Trickle<'a> {
+    bytes: &'a [u8],
+    step: usize,
+}
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.step.min(buf.len()).min(self.bytes.len());
+        buf[..n].copy_from_slice(&self.bytes[..n]);
+        self.bytes = &self.bytes[n..];
+        Ok(n)
+    }
+}
+
+/// Reading from a stream gives what reading the bytes gives: the same
+/// values, or the same error at the same place.
+#[test]
+fn streams_read_like_bytes() {
+    use parad_values::{read_values_as, read_values_from, ValueType};
+    let big = arr(
+        &[3, 40_000],
+        ArrayData::F32((0..120_000).map(|i| i as f32).collect()),
+    );
+    let bools = arr(&[5], ArrayData::Bool(vec![true, false, true, true, false]));
+    let mut inputs: Vec<Vec<u8>> = vec![
+        b"".to_vec(),
+        b"  \n 1 2.5\n".to_vec(),
+        b"-- comment\n[1, 2]".to_vec(),
+        b"[1,\n 2 3]".to_vec(),
+        bin(&big),
+        bin(&bools),
+        [bin(&big), bin(&bools)].concat(),
+        [b"\n\n  ".to_vec(), bin(&Value::Scalar(Scalar::I64(-7)))].concat(),
+        [bin(&bools), b"\n 3 [1,\n 2 x]".to_vec()].concat(),
+        [bin(&bools), b" 3\n".to_vec(), bin(&big)].concat(),
+        [bin(&bools), b" 300".to_vec()].concat(),
+    ];
+    // Damaged binary values: header, shape, payload.
+    let whole = bin(&big);
+    for cut in [1, 3, 6, 7, 12, 20, 23, 1000, whole.len() - 1] {
+        inputs.push(whole[..cut].to_vec());
+        inputs.push([bin(&bools), whole[..cut].to_vec()].concat());
+    }
+    let mut bad = bin(&bools);
+    bad[1] = 9;
+    inputs.push(bad);
+    let mut bad = bin(&bools);
+    bad[5] = b'x';
+    inputs.push(bad);
+    let mut bad = bin(&bools);
+    *bad.last_mut().unwrap() = 2;
+    inputs.push(bad);
+    let mut bad = bin(&big);
+    bad[7..15].copy_from_slice(&(-3i64).to_le_bytes());
+    inputs.push(bad);
+    // Gzip, valid and cut short.
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    enc.write_all(&[bin(&big), b" [1u8]".to_vec()].concat())
+        .unwrap();
+    let gz = enc.finish().unwrap();
+    inputs.push(gz[..gz.len() / 2].to_vec());
+    inputs.push(gz);
+
+    let expected = [ValueType {
+        rank: 0,
+        elem: parad_base::PrimType::Int(parad_base::IntType::U8),
+    }; 3];
+    let show = |r: Result<Vec<Value>, parad_values::DataError>| match r {
+        Ok(vs) => Ok(vs),
+        Err(e) => Err(e.to_string()),
+    };
+    for input in &inputs {
+        let want = show(read_values_as(input, &expected));
+        for step in [1, 7, 1 << 20] {
+            let got = show(read_values_from(Trickle { bytes: input, step }, &expected));
+            assert_eq!(
+                got,
+                want,
+                "input {:?}, step {step}",
+                &input[..input.len().min(40)]
+            );
+        }
+    }
+}

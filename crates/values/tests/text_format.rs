@@ -52,14 +52,47 @@ fn scalars_with_and_without_suffixes() {
 }
 
 #[test]
-fn integers_wrap_like_futhark() {
-    // Futhark's reader wraps out-of-range literals; its test suite relies on it.
-    assert_eq!(one("32767i8"), Value::Scalar(Scalar::I8(-1)));
+fn out_of_range_integers_are_located_errors() {
+    // A literal never wraps silently to its type's width (`300u8` is not
+    // 44): suffixed or not, in a scalar or an array, in decimal, hex,
+    // binary or as a character.
+    for (src, msg) in [
+        ("300u8", "line 1, column 1: 300 does not fit in its type u8 (0 to 255)"),
+        ("-1u8", "line 1, column 1: -1 does not fit in its type u8 (0 to 255)"),
+        ("32767i8", "line 1, column 1: 32767 does not fit in its type i8 (-128 to 127)"),
+        (
+            "0b1011011010010010i16",
+            "line 1, column 1: 46738 does not fit in its type i16 (-32768 to 32767)",
+        ),
+        ("1 0x100u8", "line 1, column 3: 256 does not fit in its type u8 (0 to 255)"),
+        (
+            "18446744073709551616u64",
+            "line 1, column 1: this integer does not fit in its type u64 (0 to 18446744073709551615)",
+        ),
+        (
+            "[1u8,\n  256]",
+            "line 2, column 3: 256 does not fit in the expected type u8 (0 to 255) (the type of the first element)",
+        ),
+        (
+            "[[1i8, -129i8]]",
+            "line 1, column 8: -129 does not fit in its type i8 (-128 to 127)",
+        ),
+        (
+            "3000000000",
+            "line 1, column 1: 3000000000 does not fit in the expected type i32 (-2147483648 to 2147483647)",
+        ),
+    ] {
+        assert_eq!(err(src), msg, "{src}");
+    }
+    // The ends of each range are fine.
+    assert_eq!(one("-128i8"), Value::Scalar(Scalar::I8(-128)));
+    assert_eq!(one("0xffu8"), Value::Scalar(Scalar::U8(255)));
+    assert_eq!(one("-0x80i8"), Value::Scalar(Scalar::I8(-128)));
     assert_eq!(
-        one("0b1011011010010010i16"),
-        Value::Scalar(Scalar::I16(0b1011011010010010u16 as i16))
+        one("-9223372036854775808i64"),
+        Value::Scalar(Scalar::I64(i64::MIN))
     );
-    assert_eq!(one("-1u8"), Value::Scalar(Scalar::U8(255)));
+    assert_eq!(one("65535u16"), Value::Scalar(Scalar::U16(u16::MAX)));
 }
 
 #[test]
@@ -165,7 +198,7 @@ fn printing_matches_futhark() {
         ("0.1f32", "0.1f32"),
         ("0.1", "0.1f64"),
         ("1e20f32", "1e20f32"),
-        ("-255u8", "1u8"),
+        ("255u8", "255u8"),
         ("-128i8", "-128i8"),
         ("18446744073709551615u64", "18446744073709551615u64"),
     ];
