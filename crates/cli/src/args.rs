@@ -151,7 +151,8 @@ pub struct BenchArgs {
 /// The stages `dump --stage` accepts: `ast`, then the driver's stage
 /// names (`lower`, each pass, and the older `core`, `ad`, `opt`).
 fn stage_values() -> PossibleValuesParser {
-    let mut values = vec![PossibleValue::new("ast").help("The syntax tree as parsed")];
+    let mut values = vec![PossibleValue::new("ast")
+        .help("The syntax tree as parsed (an S-expression per declaration)")];
     values.extend(pass_help());
     values.extend([
         PossibleValue::new("core").help("= lower"),

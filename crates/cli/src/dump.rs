@@ -20,7 +20,11 @@ pub fn dump(args: &DumpArgs) -> Result<(), Failure> {
             ));
         }
         let program = source.parse().map_err(|e| Failure::Program(e.render()))?;
-        return with_stdout(|out| writeln!(out, "{program:#?}"));
+        // The S-expression form, one line per declaration: its size is
+        // linear in the tree's (an indented layout is quadratic in the
+        // depth, and `{:#?}` took minutes on 1 000 nested operators).
+        let text = parad_syntax::sexp::program(&program);
+        return with_stdout(|out| write!(out, "{text}"));
     }
     if args.stage == "imp" || args.stage == "c" {
         let config = Config::default().with_dump_after(&args.dump_after);

@@ -1004,6 +1004,8 @@ struct Outcome {
     code: Option<i32>,
     timed_out: bool,
     stderr: String,
+    /// The first MiB of standard output.
+    stdout: String,
 }
 
 /// Memory limit of each run (address space, KiB): a huge allocation must
@@ -1025,10 +1027,17 @@ fn parad(args: &[&str], stdin: &[u8], limit: Duration) -> Outcome {
         .env("PARAD_CHECK_IR", "1")
         .env("RUST_BACKTRACE", "0")
         .stdin(Stdio::piped())
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("start parad");
+    let mut sout = child.stdout.take().unwrap();
+    let out_reader = std::thread::spawn(move || {
+        let mut buf = vec![];
+        let _ = sout.by_ref().take(1 << 20).read_to_end(&mut buf);
+        let _ = std::io::copy(&mut sout, &mut std::io::sink());
+        String::from_utf8_lossy(&buf).into_owned()
+    });
     let input = stdin.to_vec();
     let mut sin = child.stdin.take().unwrap();
     let writer = std::thread::spawn(move || {
@@ -1057,10 +1066,12 @@ fn parad(args: &[&str], stdin: &[u8], limit: Duration) -> Outcome {
     };
     let _ = writer.join();
     let stderr = reader.join().unwrap_or_default();
+    let stdout = out_reader.join().unwrap_or_default();
     Outcome {
         code: status.code(),
         timed_out,
         stderr,
+        stdout,
     }
 }
 
@@ -1457,10 +1468,78 @@ fn negative_sizes_are_located_errors() {
 #[test]
 fn long_operator_chains_do_not_overflow_the_stack() {
     // The parser bounds nesting of parentheses, but `x + 1 + 1 …` is a
-    // left-deep tree as deep as the chain; every pass recurses over it.
-    let src = format!("def main (x: i32) = x{}", " + 1".repeat(50_000));
-    let o = run_text(&src, "1i32");
+    // left-deep tree as deep as the chain; every pass walks it (the type
+    // checker with a loop along the left spine, the others recursively on
+    // the command's big stack), and none may be quadratic in it.
+    let n = 150_000;
+    for (src, input, want) in [
+        (
+            format!("def main (x: i32) = x{}", " + 1".repeat(n)),
+            "1i32",
+            format!("{}i32", n + 1),
+        ),
+        (
+            format!("def main (b: bool) = b{}", " && b".repeat(n)),
+            "true",
+            "true".to_string(),
+        ),
+        (
+            format!("def main (b: bool) = b{}", " || b".repeat(n)),
+            "false",
+            "false".to_string(),
+        ),
+    ] {
+        let o = run_text(&src, input);
+        assert!(!o.timed_out, "{input}: timed out");
+        assert_eq!(o.code, Some(0), "{}", o.stderr);
+        assert_eq!(o.stdout.trim(), want, "{}", o.stderr);
+    }
+}
+
+#[test]
+fn long_array_literals_check_in_linear_time() {
+    // Every element of `[0, 1, …]` has its own literal type variable;
+    // unifying them must not build a chain as long as the array.
+    let n = 200_000;
+    let elems: Vec<String> = (0..n).map(|i| (i % 100).to_string()).collect();
+    let src = format!(
+        "def main (i: i64) : i32 = [{}][i] + [{}][0][0]",
+        elems.join(", "),
+        "[1, 2], ".repeat(n / 10) + "[3, 4]"
+    );
+    let o = run_text(&src, "199999i64");
+    assert!(!o.timed_out, "timed out");
     assert_eq!(o.code, Some(0), "{}", o.stderr);
+    assert_eq!(o.stdout.trim(), "100i32", "{}", o.stderr);
+}
+
+#[test]
+fn ast_dump_of_deep_trees_is_linear() {
+    // The syntax tree of a chain of 1 000 operators is 1 000 deep; an
+    // indented dump of it is quadratic in size (`{:#?}` took minutes).
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("robustness-directed");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, src) in [
+        (
+            "deep_pow.fut",
+            format!("def main (x: i32) = x{}\n", " ** 2".repeat(1000)),
+        ),
+        (
+            "deep_plus.fut",
+            format!("def main (x: i32) = x{}\n", " + 1".repeat(150_000)),
+        ),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, src).unwrap();
+        let o = parad(
+            &["dump", "--stage=ast", path.to_str().unwrap()],
+            b"",
+            Duration::from_secs(60),
+        );
+        assert!(!o.timed_out, "{name}: timed out");
+        assert_eq!(o.code, Some(0), "{name}: {}", o.stderr);
+        assert!(o.stdout.starts_with("(def main"), "{name}: {}", o.stdout);
+    }
 }
 
 /// Runs `parad run --backend interp` on `src` under [`MEM_LIMIT_KIB`],

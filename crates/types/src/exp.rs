@@ -158,11 +158,16 @@ impl Checker {
                 Ok(TExp::new(TExpKind::Record(out), ty, span))
             }
             ExpKind::ArrayLit(es) => {
-                let elem = self.inf.fresh();
+                // `elem` is kept resolved, and each element's type is bound
+                // to it rather than the other way round: otherwise the
+                // variables of unsuffixed literals form a chain as long as
+                // the array, walked at every element (quadratic).
+                let mut elem = self.inf.fresh();
                 let mut out = vec![];
                 for x in es {
                     let tx = self.check_exp(x)?;
-                    self.inf.unify(&elem, &tx.ty).map_err(|_| {
+                    elem = self.inf.shallow(&elem);
+                    self.inf.unify(&tx.ty, &elem).map_err(|_| {
                         Diagnostic::error(
                             x.span,
                             format!(
@@ -264,7 +269,7 @@ impl Checker {
                 }
                 self.apply_texp(tf, targs, &what, span)
             }
-            ExpKind::BinOp(op, a, b) => self.check_binop(op, a, b, span),
+            ExpKind::BinOp(..) => self.check_binop_chain(e),
             ExpKind::Negate(inner) => {
                 if let ExpKind::Lit(l @ (Lit::Int { .. } | Lit::Float { .. })) = &inner.kind {
                     let mut t = self.check_lit(l, span);
@@ -980,14 +985,32 @@ impl Checker {
         Ok(apply(f, vec![e], t, span))
     }
 
-    fn check_binop(&mut self, op: &QualName, a: &Exp, b: &Exp, span: Span) -> Res<TExp> {
+    /// A binary operator application and the applications in its left
+    /// operand, innermost first: `x + 1 + 1 + …` is a left-deep tree as
+    /// deep as the chain, so the left spine is walked with a loop rather
+    /// than by recursion (the right operands are checked recursively).
+    fn check_binop_chain(&mut self, e: &Exp) -> Res<TExp> {
+        let mut spine = vec![];
+        let mut leftmost = e;
+        while let ExpKind::BinOp(op, a, b) = &leftmost.kind {
+            spine.push((op, &**b, leftmost.span));
+            leftmost = a;
+        }
+        let mut acc = self.check_exp(leftmost)?;
+        for (op, b, span) in spine.into_iter().rev() {
+            acc = self.check_binop(op, acc, b, span)?;
+        }
+        Ok(acc)
+    }
+
+    /// `ta op b`, the left operand already checked.
+    fn check_binop(&mut self, op: &QualName, ta: TExp, b: &Exp, span: Span) -> Res<TExp> {
         let name = op.name.as_str();
         let user_defined = op.quals.is_empty()
             && (self.opened_val(name).is_some()
                 || ((self.lookup(name).is_some() || self.globals.contains_key(name))
                     && self.opened.is_empty()));
         if op.quals.is_empty() && !user_defined && (name == "&&" || name == "||") {
-            let ta = self.check_exp(a)?;
             self.expect_bool(&ta, &format!("operand of '{name}'"))?;
             let tb = self.check_exp(b)?;
             self.expect_bool(&tb, &format!("operand of '{name}'"))?;
@@ -1003,7 +1026,6 @@ impl Checker {
             ));
         }
         if let (true, false, Some(bop)) = (op.quals.is_empty(), user_defined, builtin_op(name)) {
-            let ta = self.check_exp(a)?;
             let tb = self.check_exp(b)?;
             let t = match self.opened.last() {
                 Some(p) if bop.class.admits(*p) => Type::Prim(*p),
@@ -1055,7 +1077,6 @@ impl Checker {
             return Ok(apply(f, vec![ta, tb], rt, span));
         }
         let f = self.op_fn(op)?;
-        let ta = self.check_exp(a)?;
         let tb = self.check_exp(b)?;
         self.apply_texp(f, vec![ta, tb], &format!("'{}'", op.full()), span)
     }

@@ -211,6 +211,10 @@ pub struct Ctx<'a> {
     /// Canonical forms of the statements available in scope, with their
     /// names and the lambda depth where they are bound.
     avail: FxHashMap<String, (Vec<VName>, usize)>,
+    /// The keys of `avail` in the order they were added, so that leaving
+    /// a body removes what it added (rather than saving a copy of the
+    /// table for every body: quadratic for a long chain of branches).
+    avail_added: Vec<String>,
     /// How many lambdas (of SOACs and AD operators) enclose the body
     /// being simplified.
     lambda_depth: usize,
@@ -228,6 +232,7 @@ impl<'a> Ctx<'a> {
             below: FxHashMap::default(),
             subst: FxHashMap::default(),
             avail: FxHashMap::default(),
+            avail_added: Vec::new(),
             lambda_depth: 0,
             changed: false,
             budget: MAX_REWRITES,
@@ -236,7 +241,7 @@ impl<'a> Ctx<'a> {
 
     /// Simplifies the statements of `b` in order, then its result.
     fn body(&mut self, b: &mut Body) {
-        let outer_avail = self.avail.clone();
+        let outer_avail = self.avail_added.len();
         let mut work: VecDeque<Stm> = std::mem::take(&mut b.stms).into();
         let mut out = Vec::with_capacity(work.len());
         while let Some(mut s) = work.pop_front() {
@@ -259,7 +264,9 @@ impl<'a> Ctx<'a> {
         for o in &mut b.result {
             *o = self.operand(*o);
         }
-        self.avail = outer_avail;
+        for k in self.avail_added.drain(outer_avail..) {
+            self.avail.remove(&k);
+        }
     }
 
     /// The replacement by the first rule that applies.

@@ -62,6 +62,9 @@ pub fn cse(ctx: &mut Ctx, s: &Stm) -> Option<Vec<Stm>> {
 pub fn make_available(ctx: &mut Ctx, s: &Stm) {
     if let Some(k) = key(ctx, s) {
         let names = s.pat.iter().map(|p| p.name).collect();
-        ctx.avail.entry(k).or_insert((names, ctx.lambda_depth));
+        if !ctx.avail.contains_key(&k) {
+            ctx.avail.insert(k.clone(), (names, ctx.lambda_depth));
+            ctx.avail_added.push(k);
+        }
     }
 }
