@@ -167,13 +167,17 @@ impl Checker {
                 for x in es {
                     let tx = self.check_exp(x)?;
                     elem = self.inf.shallow(&elem);
+                    // A failed unification of sum types may have merged
+                    // some constructors: name the types as they were.
+                    let shown = (self.is_sum(&tx.ty) || self.is_sum(&elem))
+                        .then(|| (self.show(&tx.ty), self.show(&elem)));
                     self.inf.unify(&tx.ty, &elem).map_err(|_| {
+                        let (a, b) = shown
+                            .unwrap_or_else(|| (self.show(&tx.ty), self.show(&elem)));
                         Diagnostic::error(
                             x.span,
                             format!(
-                                "array element of type '{}' differs from earlier elements of type '{}'",
-                                self.show(&tx.ty),
-                                self.show(&elem)
+                                "array element of type '{a}' differs from earlier elements of type '{b}'"
                             ),
                         )
                     })?;
