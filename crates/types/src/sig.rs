@@ -60,6 +60,17 @@ fn child(path: &[String], name: &str) -> Vec<String> {
     full
 }
 
+/// What a module must define for its module type, or the error saying it
+/// does not (`what`: "a type", `qual`: "'m.t'").
+fn required<T>(found: Option<T>, span: Span, what: &str, qual: &str) -> Res<T> {
+    found.ok_or_else(|| {
+        Diagnostic::error(
+            span,
+            format!("module type requires {what}'{qual}', which the module does not define"),
+        )
+    })
+}
+
 /// `M.N.x` for diagnostics.
 fn qualified(path: &[String], name: &str) -> String {
     let mut s = path.join(".");
@@ -554,12 +565,7 @@ impl Checker {
                     ..
                 } => {
                     let qual = qualified(path, &name.name);
-                    let Some(actual) = env.ty(&name.name).cloned() else {
-                        return Err(Diagnostic::error(
-                            span,
-                            format!("module type requires a type '{qual}', which the module does not define"),
-                        ));
-                    };
+                    let actual = required(env.ty(&name.name).cloned(), span, "a type ", &qual)?;
                     if type_arity(&actual) != params.len() {
                         return Err(Diagnostic::error(
                             span,
@@ -660,12 +666,12 @@ impl Checker {
                     ..
                 } => {
                     let qual = qualified(path, &name.name);
-                    let Some(g) = env.val(&name.name).cloned() else {
-                        return Err(Diagnostic::error(
-                            span,
-                            format!("module type requires a value 'val {qual}', which the module does not define"),
-                        ));
-                    };
+                    let g = required(
+                        env.val(&name.name).cloned(),
+                        span,
+                        "a value ",
+                        &format!("val {qual}"),
+                    )?;
                     let (tps, spec_ty) = self.spec_val_type(type_params, ty)?;
                     let concrete = self.expand_abstract(&spec_ty);
                     let (vps, vty) = g
@@ -695,12 +701,8 @@ impl Checker {
                 }
                 Spec::Module { name, sig, .. } => {
                     let qual = qualified(path, &name.name);
-                    let Some(actual) = env.module(&name.name).cloned() else {
-                        return Err(Diagnostic::error(
-                            span,
-                            format!("module type requires a module '{qual}', which the module does not define"),
-                        ));
-                    };
+                    let actual =
+                        required(env.module(&name.name).cloned(), span, "a module ", &qual)?;
                     let s = self.eval_sig(sig)?;
                     let full = child(path, &name.name);
                     let m = self.match_module(&actual, &s, span, &full, refine, opaque)?;
