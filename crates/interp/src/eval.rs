@@ -411,10 +411,7 @@ impl<'p> Interp<'p> {
                     text.push_str(&plain(v));
                     text.push_str(part);
                 }
-                Err(RunError::new(
-                    format!("Assertion is false: {text}"),
-                    Some(span),
-                ))
+                Err(RunError::new(text, Some(span)))
             }
             Exp::Soac(Soac::Map(Map { w, lam, arrs })) => self.map(env, w, lam, arrs, early, span),
             Exp::Soac(Soac::Reduce(Reduce { w, op, arrs, .. })) => {

@@ -7,7 +7,7 @@ use crate::value::{Callee, Closure, Env, SizeVals, SV};
 use crate::Lowerer;
 use parad_base::Span;
 use parad_core::BasicOp;
-use parad_core::{Builder, CmpOp, Exp, Operand};
+use parad_core::{BinOp, Builder, CmpOp, Exp, Operand};
 use parad_types::tast::{Dim, SizeInst, SizeOp, SizeSource, TPat, Type, VarId};
 use std::rc::Rc;
 
@@ -184,7 +184,7 @@ impl<'p> Lowerer<'p> {
         if let (true, Some(args)) = (from_context, copies) {
             for (i, (p, a)) in params.iter().zip(&args).enumerate() {
                 let what = format!("argument {} of `{name}`", i + 1);
-                self.check_shape(b, &env, a, &p.ty(), &what, span)?;
+                self.check_shape(b, &env, a, &env.resolve(&p.ty()), &what, span)?;
             }
         }
         self.exp(b, &env, body)
@@ -256,30 +256,46 @@ impl<'p> Lowerer<'p> {
                     self.check_shape(b, env, v, t, &what, span)?;
                 }
             }
-            (_, Type::Array(_, dims)) => {
+            (_, Type::Array(elem, dims)) => {
                 // Every leaf of an array (of tuples) has the outer dimensions.
                 let Some(Operand::Var(a)) = v.leaves(span)?.into_iter().next() else {
                     return Ok(());
                 };
-                for (k, d) in dims.iter().enumerate() {
-                    if b.type_of(a).rank() <= k {
-                        break;
-                    }
-                    b.set_span(span);
+                let rank = dims.len().min(b.type_of(a).rank());
+                b.set_span(span);
+                let mut ok: Option<Operand> = None;
+                let (mut haves, mut wants) = (vec![], vec![]);
+                let mut want_text = String::new();
+                for (k, d) in dims.iter().enumerate().take(rank) {
+                    let have = size(b, a, k);
+                    haves.push(have);
                     let Some(want) = self.dim_value(b, env, d) else {
+                        want_text.push_str("[]");
                         continue;
                     };
-                    let have = size(b, a, k);
-                    let ok = b.cmp(CmpOp::Eq, have, want);
-                    b.assert(
-                        ok,
-                        format!(
-                            "size mismatch: dimension {} of {what} must be `{}`",
-                            k + 1,
-                            self.show_dim(d)
-                        ),
-                    );
+                    want_text.push_str("[{}]");
+                    wants.push(want);
+                    let eq = Operand::Var(b.cmp(CmpOp::Eq, have, want));
+                    ok = Some(match ok {
+                        None => eq,
+                        Some(prev) => Operand::Var(b.binop(BinOp::And, prev, eq)),
+                    });
                 }
+                let Some(ok) = ok else {
+                    return Ok(());
+                };
+                if rank == dims.len() {
+                    want_text.push_str(&plain_type(elem));
+                }
+                let have_text = "[{}]".repeat(haves.len());
+                haves.extend(wants);
+                b.assert_with(
+                    ok,
+                    format!(
+                        "{what} of shape {have_text} cannot match shape of type \"{want_text}\""
+                    ),
+                    haves,
+                );
             }
             _ => {}
         }
@@ -425,6 +441,26 @@ impl<'p> Lowerer<'p> {
                 "the size `{name}` is determined by the context (as for `unflatten` or `split`); give it explicitly"
             ),
         )
+    }
+}
+
+/// An element type as Futhark writes it, for messages; empty if it
+/// mentions a type parameter (not instantiated where the check is made).
+fn plain_type(t: &Type) -> String {
+    fn closed(t: &Type) -> bool {
+        match t {
+            Type::Prim(_) => true,
+            Type::Array(e, _) => closed(e),
+            Type::Tuple(ts) => ts.iter().all(closed),
+            Type::Record(fs) => fs.iter().all(|(_, t)| closed(t)),
+            Type::Sum(cs) => cs.iter().all(|(_, ts)| ts.iter().all(closed)),
+            _ => false,
+        }
+    }
+    if closed(t) {
+        parad_types::print::type_to_string(t, &[])
+    } else {
+        String::new()
     }
 }
 

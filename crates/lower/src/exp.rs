@@ -166,7 +166,11 @@ impl<'p> Lowerer<'p> {
             TExpKind::Match(x, cases) => self.match_(b, env, x, cases, &env.resolve(&e.ty), span),
             TExpKind::Coerce(x) => {
                 let v = self.exp(b, env, x)?;
-                self.check_shape(b, env, &v, &e.ty, "the value", span)?;
+                let what = match &x.kind {
+                    TExpKind::Var(v, ..) => format!("`{}`", self.var_name(*v)),
+                    _ => "value".to_string(),
+                };
+                self.check_shape(b, env, &v, &env.resolve(&e.ty), &what, span)?;
                 Ok(v)
             }
         }

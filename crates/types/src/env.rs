@@ -2,9 +2,9 @@
 //! global functions, and the output tables (variables, type parameters).
 
 use crate::modules::{Files, ModEnv, Module};
-use crate::print::write_type;
+use crate::print::{write_with, Names};
 use crate::sig::Sig;
-use crate::tast::{FunId, TFun, Type, TypeParamId, VarId, VarInfo};
+use crate::tast::{Dim, FunId, SizeOp, TFun, Type, TypeParamId, VarId, VarInfo};
 use crate::unify::{Infer, UnifyError};
 use crate::EntryPoint;
 use parad_base::{Diagnostic, PrimType, Span};
@@ -155,33 +155,95 @@ impl Checker {
     /// Prints a type for a diagnostic, with type parameters by their
     /// source names and unknown types as `t0`, `t1`, ….
     pub fn show(&self, t: &Type) -> String {
+        self.show_with(t, false)
+    }
+
+    /// [`Checker::show`] with the dimensions of arrays (`[n][10]f32`).
+    pub fn show_sized(&self, t: &Type) -> String {
+        self.show_with(t, true)
+    }
+
+    /// A dimension as written in a type (`n`, `10`, `n + 1`); an unknown
+    /// one is empty.
+    pub fn show_dim(&self, d: &Dim) -> String {
+        match self.inf.zonk_dim(d) {
+            Dim::Const(c) => c.to_string(),
+            Dim::Var(v) => self.vars[v.0 as usize].name.clone(),
+            Dim::Op(o, a, b) => {
+                let o = match o {
+                    SizeOp::Add => "+",
+                    SizeOp::Sub => "-",
+                    SizeOp::Mul => "*",
+                };
+                let part = |d: &Dim| match d {
+                    Dim::Op(..) => format!("({})", self.show_dim(d)),
+                    _ => self.show_dim(d),
+                };
+                format!("{} {o} {}", part(&a), part(&b))
+            }
+            Dim::Any | Dim::Infer(_) | Dim::AbbrevParam(_) => String::new(),
+        }
+    }
+
+    fn show_with(&self, t: &Type, sized: bool) -> String {
         let t = self.inf.zonk(t);
         let mut s = String::new();
         let names = &self.tparam_names;
-        let _ = write_type(
+        let dim = |d: &Dim| self.show_dim(d);
+        let _ = write_with(
             &mut s,
             &t,
-            &|p| {
-                names
-                    .get(p.0 as usize)
-                    .cloned()
-                    .unwrap_or_else(|| format!("p{}", p.0))
-            },
-            // Overloaded literals are shown at the type they would default to.
-            &|v| {
-                let c = self.inf.class_of(v);
-                if self.inf.has_constrs(v) {
-                    let mut cs = self.inf.constrs_of(v);
-                    cs.sort_by(|a, b| a.0.cmp(&b.0));
-                    format!("({} | ...)", self.show(&Type::Sum(cs)))
-                } else if c.is_any() {
-                    format!("t{v}")
-                } else {
-                    c.default_type().name().to_string()
-                }
+            &Names {
+                dim: sized.then_some(&dim as &dyn Fn(&Dim) -> String),
+                param: &|p| {
+                    names
+                        .get(p.0 as usize)
+                        .cloned()
+                        .unwrap_or_else(|| format!("p{}", p.0))
+                },
+                // Overloaded literals are shown at the type they would
+                // default to.
+                var: &|v| {
+                    let c = self.inf.class_of(v);
+                    if self.inf.has_constrs(v) {
+                        let mut cs = self.inf.constrs_of(v);
+                        cs.sort_by(|a, b| a.0.cmp(&b.0));
+                        format!("({} | ...)", self.show(&Type::Sum(cs)))
+                    } else if c.is_any() {
+                        format!("t{v}")
+                    } else {
+                        c.default_type().name().to_string()
+                    }
+                },
             },
         );
         s
+    }
+
+    /// Fails if unification met known sizes that differ since `mark`
+    /// ([`Infer::mismatch_mark`]), where the sizes of `actual` must be
+    /// those of `expected` statically. `lead` says what did not match.
+    pub fn sizes_agree(
+        &self,
+        mark: usize,
+        span: Span,
+        lead: &str,
+        expected: &Type,
+        actual: &Type,
+    ) -> Res<()> {
+        let Some((a, b)) = self.inf.mismatch_since(mark) else {
+            return Ok(());
+        };
+        Err(Diagnostic::error(
+            span,
+            format!(
+                "{lead} Expected: {}, actual: {}. Sizes \"{}\" and \"{}\" do not match.",
+                self.show_sized(expected),
+                self.show_sized(actual),
+                self.show_dim(&a),
+                self.show_dim(&b)
+            ),
+        ))
     }
 
     /// Unifies `actual` (the type of the thing at `span`) with `expected`,

@@ -343,6 +343,7 @@ impl Checker {
                         return Err(e);
                     }
                 };
+                let trhs = self.coerce_to(trhs, sz.declared_shape(&tpat));
                 if let TPat::Var(v, _, _) = &tpat {
                     for (k, (_, s)) in sz.pending.iter().enumerate() {
                         if !sz.found.iter().any(|f| f.size == *s) {
@@ -359,7 +360,23 @@ impl Checker {
                 let tbody = self.check_exp(body);
                 self.scope.truncate(mark);
                 let tbody = tbody?;
-                let ty = tbody.ty.clone();
+                // Sizes named by variables that go out of scope here: a
+                // variable bound to a size expression (`let m = n + 1`)
+                // stands for that expression; others become unknown.
+                let mut bound = vec![];
+                tpat.vars(&mut bound);
+                bound.extend(sz.pending.iter().map(|(_, v)| *v));
+                let def = match &tpat {
+                    TPat::Var(v, _, _) => Some((*v, exp_dim(&trhs, &|f| self.constant(f, 0)))),
+                    _ => None,
+                };
+                let ty = self.inf.zonk(&tbody.ty).map_dims(&|d| {
+                    out_of_scope(d, &|v| match &def {
+                        Some((w, d)) if *w == v => Some(d.clone()),
+                        _ if bound.contains(&v) => Some(Dim::Any),
+                        _ => None,
+                    })
+                });
                 Ok(TExp::new(
                     TExpKind::Let {
                         sizes: sz.found,
@@ -485,7 +502,12 @@ impl Checker {
             ExpKind::Ascribe(inner, te) | ExpKind::Coerce(inner, te) => {
                 let t = self.type_exp(te)?;
                 let ti = self.check_exp(inner)?;
+                let mark = self.inf.mismatch_mark();
                 self.unify_at(inner.span, &t, &ti.ty)?;
+                if matches!(e.kind, ExpKind::Ascribe(..)) {
+                    let lead = "Expression does not have expected type.";
+                    self.sizes_agree(mark, inner.span, lead, &t, &ti.ty)?;
+                }
                 // The declared sizes hold from here on (checked at run time).
                 let mut known = false;
                 t.each_dim(&mut |d| known |= *d != Dim::Any);
@@ -950,13 +972,25 @@ impl Checker {
                     return Err(Diagnostic::error(a.span, msg));
                 }
             };
+            let mark = self.inf.mismatch_mark();
             self.inf.unify(&p, &a.ty).map_err(|e| {
                 let d = self.unify_error(a.span, &p, &a.ty, e);
                 d.with_note(format!("in argument {} of {what}", i + 1))
             })?;
+            if self.inf.mismatch_since(mark).is_some() {
+                let arg = match &a.kind {
+                    TExpKind::Var(v, ..) => format!("\"{}\"", self.vars[v.0 as usize].name),
+                    _ => format!("argument #{}", i + 1),
+                };
+                let lead = format!(
+                    "Cannot apply {} to {arg} (invalid type).",
+                    what.replace('\'', "\"")
+                );
+                self.sizes_agree(mark, a.span, &lead, &p, &a.ty)?;
+            }
             if let Some(d) = self.param_dim(&f, i) {
                 let ad = exp_dim(a, &|f| self.constant(f, 0));
-                self.inf.unify_dim(&d, &ad);
+                let _ = self.inf.unify_dim(&d, &ad);
             }
             fty = r;
         }
@@ -1229,16 +1263,63 @@ impl Checker {
             Some(te) => Some(self.type_exp(te)?),
             None => None,
         };
-        let tbody = self.check_exp(body)?;
+        let mut tbody = self.check_exp(body)?;
         if let Some(rt) = &rt {
             self.unify_at(body.span, rt, &tbody.ty)?;
+            tbody = self.coerce_to(tbody, Some(rt.clone()));
         }
+        let tbody = self.check_params(&sizes, tbody);
         let ty = Type::arrows(tparams.iter().map(|p| p.ty()).collect(), tbody.ty.clone());
         Ok(TExp::new(
             TExpKind::Lambda(tparams, Box::new(tbody)),
             ty,
             span,
         ))
+    }
+
+    /// `e` checked at run time to have the known dimensions of `shape`
+    /// (declared sizes are never ignored; the prelude's hold statically).
+    pub(crate) fn coerce_to(&mut self, e: TExp, shape: Option<Type>) -> TExp {
+        let Some(shape) = shape.filter(|_| !self.in_prelude) else {
+            return e;
+        };
+        let shape = self.inf.zonk(&shape).map_dims(&|d| match d {
+            Dim::Infer(_) | Dim::AbbrevParam(_) => Dim::Any,
+            d => d.clone(),
+        });
+        let mut known = false;
+        shape.each_dim(&mut |d| known |= *d != Dim::Any);
+        if !known {
+            return e;
+        }
+        let span = e.span;
+        TExp::new(TExpKind::Coerce(Box::new(e)), shape, span)
+    }
+
+    /// `body` preceded by the checks that parameters have their declared
+    /// sizes ([`Sizes::check`]).
+    fn check_params(&mut self, sizes: &Sizes, mut body: TExp) -> TExp {
+        for (v, shape) in sizes.checks.iter().rev() {
+            let info = &self.vars[v.0 as usize];
+            let (ty, span) = (info.ty.clone(), info.span);
+            let x = self.coerce_to(var_exp(*v, ty.clone(), span), Some(shape.clone()));
+            if !matches!(x.kind, TExpKind::Coerce(_)) {
+                continue;
+            }
+            let bty = body.ty.clone();
+            let bspan = body.span;
+            body = TExp::new(
+                TExpKind::Let {
+                    sizes: vec![],
+                    pat: TPat::Wildcard(ty, span),
+                    rhs: Box::new(x),
+                    body: Box::new(body),
+                },
+                bty,
+                bspan,
+            );
+        }
+        body
     }
 
     /// Checks a local function and generalises its type.
@@ -1356,6 +1437,7 @@ impl Checker {
             None => self.inf.fresh(),
         };
         let body = self.check_exp(rhs)?;
+        let mark = self.inf.mismatch_mark();
         self.inf.unify(&rt, &body.ty).map_err(|e| {
             let d = self.unify_error(rhs.span, &rt, &body.ty, e);
             Diagnostic {
@@ -1366,6 +1448,18 @@ impl Checker {
                 ..d
             }
         })?;
+        self.sizes_agree(
+            mark,
+            rhs.span,
+            "Function body does not have expected type.",
+            &rt,
+            &body.ty,
+        )?;
+        let body = match ret {
+            Some(_) => self.coerce_to(body, Some(rt.clone())),
+            None => body,
+        };
+        let body = self.check_params(&sizes, body);
         Ok(FunParts {
             type_params: tps,
             size_params,
@@ -1477,12 +1571,26 @@ impl Checker {
                     continue;
                 };
                 if self.inf.zonk_dim(&p) == self.inf.zonk_dim(&bd) {
-                    self.inf.unify_dim(&p, init);
+                    let _ = self.inf.unify_dim(&p, init);
                 } else {
                     self.inf.forget_dim(&p);
                 }
             }
             let loop_ty = merge_dims(&self.inf.zonk(&t), &self.inf.zonk(&tbody.ty));
+            // Declared sizes of the parameters hold for the initial value
+            // and for each iteration's result.
+            let shape = sz.declared_shape(&tpat);
+            if let Some(shape) = &shape {
+                let mark = self.inf.mismatch_mark();
+                let lead = "Initial loop values do not have expected type.";
+                let _ = self.inf.unify(shape, &tinit.ty);
+                self.sizes_agree(mark, tinit.span, lead, shape, &tinit.ty)?;
+                let _ = self.inf.unify(shape, &tbody.ty);
+                let lead = "Loop body does not have expected type.";
+                self.sizes_agree(mark, body.span, lead, shape, &tbody.ty)?;
+            }
+            let tinit = self.coerce_to(tinit, shape.clone());
+            let tbody = self.coerce_to(tbody, shape);
             Ok(TExp::new(
                 TExpKind::Loop {
                     pat: tpat,
@@ -1534,6 +1642,19 @@ impl Checker {
                 "a loop without an initial value needs a pattern of variables",
             )),
         }
+    }
+}
+
+/// `d` with the variables that `gone` maps replaced; a size that would
+/// mention an unknown one is unknown.
+fn out_of_scope(d: &Dim, gone: &impl Fn(VarId) -> Option<Dim>) -> Dim {
+    match d {
+        Dim::Var(v) => gone(*v).unwrap_or(Dim::Var(*v)),
+        Dim::Op(o, a, b) => match (out_of_scope(a, gone), out_of_scope(b, gone)) {
+            (Dim::Any, _) | (_, Dim::Any) => Dim::Any,
+            (a, b) => Dim::Op(*o, Box::new(a), Box::new(b)),
+        },
+        d => d.clone(),
     }
 }
 

@@ -12,6 +12,11 @@ use parad_syntax::ast::Pat;
 pub(crate) struct Sizes {
     pub pending: Vec<(String, VarId)>,
     pub found: Vec<SizeSource>,
+    /// Variables whose declared type has dimensions that no size
+    /// parameter is read from (`xs: [3]i32`, `ys: [n + 1]i32`, `zs: [n]i32`
+    /// with `n` bound elsewhere): the declared type with only those
+    /// dimensions, to be checked where the variable is bound.
+    pub checks: Vec<(VarId, Type)>,
 }
 
 impl Sizes {
@@ -54,6 +59,42 @@ impl Sizes {
             _ => {}
         }
     }
+
+    /// Records that variable `var`, declared with type `decl`, must have
+    /// the dimensions of `decl` that are not sources of pending sizes.
+    fn check(&mut self, var: VarId, decl: &Type) {
+        let pending = |v: &VarId| self.pending.iter().any(|(_, p)| p == v);
+        let t = decl.map_dims(&|d| match d {
+            Dim::Var(v) if pending(v) => Dim::Any,
+            Dim::Infer(_) | Dim::AbbrevParam(_) => Dim::Any,
+            d => d.clone(),
+        });
+        let mut known = false;
+        t.each_dim(&mut |d| known |= *d != Dim::Any);
+        if known {
+            self.checks.push((var, t));
+        }
+    }
+
+    /// The type of the values pattern `p` matches, with only the dimensions
+    /// recorded by [`Sizes::check`]: what a value bound to `p` is checked
+    /// against (as by `:>`).
+    pub fn declared_shape(&self, p: &TPat) -> Option<Type> {
+        fn go(checks: &[(VarId, Type)], p: &TPat) -> Type {
+            match p {
+                TPat::Var(v, t, _) => match checks.iter().find(|(w, _)| w == v) {
+                    Some((_, d)) => d.clone(),
+                    None => t.map_dims(&|_| Dim::Any),
+                },
+                TPat::Tuple(ps, _) => Type::Tuple(ps.iter().map(|p| go(checks, p)).collect()),
+                TPat::Record(fs, _) => {
+                    Type::Record(fs.iter().map(|(n, p)| (n.clone(), go(checks, p))).collect())
+                }
+                p => p.ty().map_dims(&|_| Dim::Any),
+            }
+        }
+        (!self.checks.is_empty()).then(|| go(&self.checks, p))
+    }
 }
 
 /// A variable bound by a pattern, to be added to the scope.
@@ -85,6 +126,7 @@ impl Checker {
                 let var = self.new_var(&id.name, ty.clone(), id.span);
                 if let Some(te) = decl {
                     sizes.walk(te, var, &mut vec![], 0);
+                    sizes.check(var, te);
                 }
                 binds.push(Binding {
                     name: id.name.clone(),
@@ -99,6 +141,7 @@ impl Checker {
                 Some(te) => {
                     let var = self.new_var("_", ty.clone(), *span);
                     sizes.walk(te, var, &mut vec![], 0);
+                    sizes.check(var, te);
                     Ok(TPat::Var(var, ty.clone(), *span))
                 }
                 None => Ok(TPat::Wildcard(ty.clone(), *span)),

@@ -1,8 +1,17 @@
 //! Printing types the way Futhark writes them: `[][]f32`, `(i32, bool)`,
 //! `{x: f32}`, `a -> b`.
 
-use crate::tast::{Type, TypeParamId};
+use crate::tast::{Dim, Type, TypeParamId};
 use std::fmt;
+
+/// How the parts of a type that are not fixed syntax are written: type
+/// parameters, inference variables and (if at all) dimensions.
+pub(crate) struct Names<'a> {
+    pub param: &'a dyn Fn(TypeParamId) -> String,
+    pub var: &'a dyn Fn(u32) -> String,
+    /// `None` writes every dimension as `[]`.
+    pub dim: Option<&'a dyn Fn(&Dim) -> String>,
+}
 
 pub(crate) fn write_type(
     f: &mut dyn fmt::Write,
@@ -10,13 +19,29 @@ pub(crate) fn write_type(
     param: &dyn Fn(TypeParamId) -> String,
     var: &dyn Fn(u32) -> String,
 ) -> fmt::Result {
+    write_with(
+        f,
+        t,
+        &Names {
+            param,
+            var,
+            dim: None,
+        },
+    )
+}
+
+pub(crate) fn write_with(f: &mut dyn fmt::Write, t: &Type, n: &Names) -> fmt::Result {
+    let (param, var) = (n.param, n.var);
     match t {
         Type::Prim(p) => f.write_str(p.name()),
         Type::Array(e, ds) => {
-            for _ in ds {
-                f.write_str("[]")?;
+            for d in ds {
+                match n.dim {
+                    Some(show) => write!(f, "[{}]", show(d))?,
+                    None => f.write_str("[]")?,
+                }
             }
-            write_atom(f, e, param, var)
+            write_atom(f, e, n)
         }
         Type::Tuple(ts) => {
             f.write_str("(")?;
@@ -24,51 +49,51 @@ pub(crate) fn write_type(
                 if i > 0 {
                     f.write_str(", ")?;
                 }
-                write_type(f, t, param, var)?;
+                write_with(f, t, n)?;
             }
             f.write_str(")")
         }
         Type::Record(fs) => {
             f.write_str("{")?;
-            for (i, (n, t)) in fs.iter().enumerate() {
+            for (i, (name, t)) in fs.iter().enumerate() {
                 if i > 0 {
                     f.write_str(", ")?;
                 }
-                write!(f, "{n}: ")?;
-                write_type(f, t, param, var)?;
+                write!(f, "{name}: ")?;
+                write_with(f, t, n)?;
             }
             f.write_str("}")
         }
         Type::Arrow(a, b) => {
             if matches!(**a, Type::Arrow(..) | Type::Sum(_)) {
                 f.write_str("(")?;
-                write_type(f, a, param, var)?;
+                write_with(f, a, n)?;
                 f.write_str(")")?;
             } else {
-                write_type(f, a, param, var)?;
+                write_with(f, a, n)?;
             }
             f.write_str(" -> ")?;
-            write_type(f, b, param, var)
+            write_with(f, b, n)
         }
         Type::Acc(t) => {
             f.write_str("acc (")?;
-            write_type(f, t, param, var)?;
+            write_with(f, t, n)?;
             f.write_str(")")
         }
         Type::Sum(cs) => {
-            for (i, (n, ts)) in cs.iter().enumerate() {
+            for (i, (name, ts)) in cs.iter().enumerate() {
                 if i > 0 {
                     f.write_str(" | ")?;
                 }
-                write!(f, "#{n}")?;
+                write!(f, "#{name}")?;
                 for t in ts {
                     f.write_str(" ")?;
                     if matches!(t, Type::Array(..)) {
                         f.write_str("(")?;
-                        write_type(f, t, param, var)?;
+                        write_with(f, t, n)?;
                         f.write_str(")")?;
                     } else {
-                        write_atom(f, t, param, var)?;
+                        write_atom(f, t, n)?;
                     }
                 }
             }
@@ -79,18 +104,13 @@ pub(crate) fn write_type(
     }
 }
 
-fn write_atom(
-    f: &mut dyn fmt::Write,
-    t: &Type,
-    param: &dyn Fn(TypeParamId) -> String,
-    var: &dyn Fn(u32) -> String,
-) -> fmt::Result {
+fn write_atom(f: &mut dyn fmt::Write, t: &Type, n: &Names) -> fmt::Result {
     if matches!(t, Type::Arrow(..) | Type::Sum(_)) {
         f.write_str("(")?;
-        write_type(f, t, param, var)?;
+        write_with(f, t, n)?;
         f.write_str(")")
     } else {
-        write_type(f, t, param, var)
+        write_with(f, t, n)
     }
 }
 

@@ -108,6 +108,9 @@ pub(crate) struct Infer {
     vars: Vec<TVar>,
     /// Size inference variables ([`Dim::Infer`]) and what they are bound to.
     dims: Vec<Option<Dim>>,
+    /// Pairs of known sizes that unification found different (expected
+    /// first), in order; see [`Infer::unify_dim`].
+    mismatches: Vec<(Dim, Dim)>,
     pub level: u32,
 }
 
@@ -159,26 +162,54 @@ impl Infer {
         }
     }
 
-    /// Unifies two dimensions. Never fails: unknown dimensions agree with
-    /// anything, and known ones that differ are left to the run-time
-    /// checks. Sizes are compared syntactically, so `n * m` against
-    /// `?a * ?b` binds `?a = n` and `?b = m`.
-    pub fn unify_dim(&mut self, a: &Dim, b: &Dim) {
+    /// Unifies two dimensions. Unknown dimensions agree with anything;
+    /// sizes are compared syntactically, so `n * m` against `?a * ?b`
+    /// binds `?a = n` and `?b = m`. Returns false for two known sizes
+    /// that differ (`n` and `m`, `10` and `n + 1`), which the caller
+    /// reports where the sizes must agree statically and otherwise leaves
+    /// to the run-time checks or makes unknown (branches of `if`).
+    pub fn unify_dim(&mut self, a: &Dim, b: &Dim) -> bool {
         let a = self.zonk_dim(a);
         let b = self.zonk_dim(b);
         match (&a, &b) {
-            (Dim::Infer(x), Dim::Infer(y)) if x == y => {}
+            (Dim::Infer(x), Dim::Infer(y)) if x == y => true,
             (Dim::Infer(x), d) | (d, Dim::Infer(x))
                 if *d != Dim::Any && !self.dim_occurs(*x, d) =>
             {
                 self.dims[*x as usize] = Some(d.clone());
+                true
             }
             (Dim::Op(o1, a1, b1), Dim::Op(o2, a2, b2)) if o1 == o2 => {
-                self.unify_dim(a1, a2);
-                self.unify_dim(b1, b2);
+                let l = self.unify_dim(a1, a2);
+                let r = self.unify_dim(b1, b2);
+                l && r
             }
-            _ => {}
+            (
+                Dim::Const(_) | Dim::Var(_) | Dim::Op(..),
+                Dim::Const(_) | Dim::Var(_) | Dim::Op(..),
+            ) => a == b || !(self.rigid(&a) && self.rigid(&b)),
+            _ => true,
         }
+    }
+
+    /// A size known statically: made of constants and variables only.
+    fn rigid(&self, d: &Dim) -> bool {
+        match d {
+            Dim::Const(_) | Dim::Var(_) => true,
+            Dim::Op(_, a, b) => self.rigid(a) && self.rigid(b),
+            _ => false,
+        }
+    }
+
+    /// The number of size mismatches recorded so far.
+    pub fn mismatch_mark(&self) -> usize {
+        self.mismatches.len()
+    }
+
+    /// The first pair of differing known sizes that unification met since
+    /// `mark`.
+    pub fn mismatch_since(&self, mark: usize) -> Option<(Dim, Dim)> {
+        self.mismatches.get(mark).cloned()
     }
 
     pub fn fresh(&mut self) -> Type {
@@ -335,7 +366,10 @@ impl Infer {
             (Type::Array(e1, d1), Type::Array(e2, d2)) => {
                 let k = d1.len().min(d2.len());
                 for (x, y) in d1.iter().zip(d2) {
-                    self.unify_dim(x, y);
+                    if !self.unify_dim(x, y) {
+                        let pair = (self.zonk_dim(x), self.zonk_dim(y));
+                        self.mismatches.push(pair);
+                    }
                 }
                 if d1.len() == d2.len() {
                     self.unify(e1, e2)

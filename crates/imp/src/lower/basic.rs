@@ -276,12 +276,7 @@ impl Lower {
                     };
                     eargs.push(ErrorArg { exp: e, ty });
                 }
-                self.fail_if(
-                    Exp::negate(c),
-                    span,
-                    &format!("Assertion is false: {message}"),
-                    eargs,
-                );
+                self.fail_if(Exp::negate(c), span, message, eargs);
                 Ok(vec![])
             }
             BasicOp::Upd { acc, inds, vals } => self.upd(*acc, inds, vals, span),

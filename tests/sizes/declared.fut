@@ -1,0 +1,42 @@
+-- Declared sizes are never ignored: where a value's size is known only
+-- at run time, each place that declares one checks it, and a mismatch is
+-- an error that shows the value's shape and the declared type.
+-- ==
+-- entry: let_ascription
+-- input { [1, 2, 3] } output { [1, 2, 3] }
+-- input { [1, 2, 3, 4] } error: `xs` of shape \[4\] cannot match shape of type "\[3\]i32"
+-- entry: return_type
+-- input { [1, 2] } output { [1, 2] }
+-- input { [1, 2, 3] } error: `xs` of shape \[3\] cannot match shape of type "\[2\]i32"
+-- entry: constant_param
+-- input { [5, 6, 7] } output { 5 }
+-- input { [5, 6] } error: `xs` of shape \[2\] cannot match shape of type "\[3\]i32"
+-- entry: lambda_param
+-- input { [[1, 2], [3, 4]] } output { [1, 3] }
+-- input { [[1, 2, 3]] } error: `row` of shape \[3\] cannot match shape of type "\[2\]i32"
+-- entry: loop_param
+-- input { 3i64 [1, 2, 3] } output { [4, 5, 6] }
+-- input { 2i64 [1, 2, 3] } error: of shape \[3\] cannot match shape of type "\[2\]i32"
+-- entry: tuple_pattern
+-- input { [1, 2] [3] } output { 3 }
+-- input { [1, 2] [3, 4] } error: component 1 of value of shape \[2\] cannot match shape of type "\[1\]i32"
+-- entry: coercion
+-- input { [[1, 2], [3, 4]] 2i64 2i64 } output { [[1, 2], [3, 4]] }
+-- input { [[1, 2], [3, 4]] 2i64 3i64 } error: `xss` of shape \[2\]\[2\] cannot match shape of type "\[2\]\[3\]i32"
+
+entry let_ascription (xs: []i32) = let a : [3]i32 = xs in a
+
+entry return_type (xs: []i32) : [2]i32 = xs
+
+def first (xs: [3]i32) = xs[0]
+entry constant_param (xs: []i32) = first xs
+
+entry lambda_param (xss: [][]i32) = map (\(row: [2]i32) -> row[0]) xss
+
+entry loop_param (n: i64) (xs: []i32) =
+  loop (acc: [n]i32) = xs for _i < 3 do map (+ 1) acc
+
+entry tuple_pattern (xs: []i32) (ys: []i32) =
+  let (_, b: [1]i32) = (xs, ys) in b[0]
+
+entry coercion (xss: [][]i32) (a: i64) (b: i64) = xss :> [a][b]i32
