@@ -104,6 +104,9 @@ pub(crate) struct Checker {
     pub stand_ins: u32,
     /// Size parameters of type abbreviations numbered so far.
     pub abbrev_sizes: u32,
+    /// While checking a parameter's type, unknown sizes are size
+    /// variables ([`Checker::param_type_exp`]).
+    pub anon_infer: bool,
     /// Which parameters and results of each function are unique.
     pub fun_uniq: HashMap<FunId, crate::unique::USig>,
     /// The same for local functions.

@@ -1426,12 +1426,14 @@ impl Checker {
             }
         }
         let mut tparams = vec![];
+        sizes.implicit = !self.in_prelude;
         for p in params {
             let t = self.inf.fresh();
             let mut binds = vec![];
             tparams.push(self.check_pat(p, &t, None, &mut sizes, &mut binds)?);
             self.bind_all(binds);
         }
+        sizes.implicit = false;
         let rt = match ret {
             Some(te) => self.type_exp(te)?,
             None => self.inf.fresh(),

@@ -17,6 +17,9 @@ pub(crate) struct Sizes {
     /// with `n` bound elsewhere): the declared type with only those
     /// dimensions, to be checked where the variable is bound.
     pub checks: Vec<(VarId, Type)>,
+    /// Unknown sizes (`[]`) in declared types are size variables (in a
+    /// function's parameters).
+    pub implicit: bool,
 }
 
 impl Sizes {
@@ -222,7 +225,10 @@ impl Checker {
                 Ok(TPat::Record(out, *span))
             }
             Pat::Ascribe(inner, te, _) => {
-                let declared = self.type_exp(te)?;
+                let declared = match sizes.implicit {
+                    true => self.param_type_exp(te)?,
+                    false => self.type_exp(te)?,
+                };
                 self.unify_at(inner.span(), &declared, ty)?;
                 self.check_pat(inner, ty, Some(&declared), sizes, binds)
             }

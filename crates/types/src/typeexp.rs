@@ -197,14 +197,11 @@ impl Checker {
             }
             TypeExp::Unique(t, _) => self.type_exp(t),
             TypeExp::Arrow(name, a, b, _) => {
-                let a = self.type_exp(a)?;
-                let mark = self.types.len();
-                if let Some(n) = name {
-                    self.types.push((n.name.clone(), TypeName::Size));
-                }
-                let b = self.type_exp(b);
-                self.types.truncate(mark);
-                Ok(Type::arrow(a, forget_bound_sizes(&b?, mark)))
+                // The unknown sizes of a function type are its own.
+                let prev = std::mem::replace(&mut self.anon_infer, false);
+                let r = self.arrow_type(name.as_ref(), a, b);
+                self.anon_infer = prev;
+                r
             }
             TypeExp::Sum(cs, span) => {
                 if cs.len() > 256 {
@@ -277,12 +274,39 @@ impl Checker {
         Ok(Type::Acc(Box::new(inner)))
     }
 
+    fn arrow_type(
+        &mut self,
+        name: Option<&parad_syntax::ast::Ident>,
+        a: &TypeExp,
+        b: &TypeExp,
+    ) -> Res<Type> {
+        let a = self.type_exp(a)?;
+        let mark = self.types.len();
+        if let Some(n) = name {
+            self.types.push((n.name.clone(), TypeName::Size));
+        }
+        let b = self.type_exp(b);
+        self.types.truncate(mark);
+        Ok(Type::arrow(a, forget_bound_sizes(&b?, mark)))
+    }
+
+    /// [`Checker::type_exp`] for the type of a function's parameter: each
+    /// unknown size (`[]`) is a size variable that the function's body may
+    /// determine (`(xs: []i32) : [2]i32 = xs`), as in Futhark.
+    pub fn param_type_exp(&mut self, te: &TypeExp) -> Res<Type> {
+        let prev = std::mem::replace(&mut self.anon_infer, true);
+        let r = self.type_exp(te);
+        self.anon_infer = prev;
+        r
+    }
+
     /// Checks that the names in a size expression are in scope, and
     /// returns the dimension it denotes (variables of `i64` type in scope,
     /// integer constants, `+`, `-` and `*` of these; anything else is
     /// [`Dim::Any`]).
     pub fn size_exp(&mut self, s: &SizeExp) -> Res<Dim> {
         match s {
+            SizeExp::Any(_) if self.anon_infer => Ok(self.inf.fresh_dim()),
             SizeExp::Any(_) => Ok(Dim::Any),
             SizeExp::Exp(e) => {
                 self.size_names(e)?;

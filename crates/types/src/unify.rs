@@ -164,40 +164,32 @@ impl Infer {
 
     /// Unifies two dimensions. Unknown dimensions agree with anything;
     /// sizes are compared syntactically, so `n * m` against `?a * ?b`
-    /// binds `?a = n` and `?b = m`. Returns false for two known sizes
-    /// that differ (`n` and `m`, `10` and `n + 1`), which the caller
-    /// reports where the sizes must agree statically and otherwise leaves
-    /// to the run-time checks or makes unknown (branches of `if`).
+    /// binds `?a = n` and `?b = m`. Returns false for known sizes that
+    /// differ (`n` and `m`, `10` and `n + 1`; not `?a + ?b` and `10`),
+    /// which the caller reports where the sizes must agree statically and
+    /// otherwise leaves to the run-time checks or makes unknown (branches
+    /// of `if`).
     pub fn unify_dim(&mut self, a: &Dim, b: &Dim) -> bool {
         let a = self.zonk_dim(a);
         let b = self.zonk_dim(b);
         match (&a, &b) {
             (Dim::Infer(x), Dim::Infer(y)) if x == y => true,
-            (Dim::Infer(x), d) | (d, Dim::Infer(x))
-                if *d != Dim::Any && !self.dim_occurs(*x, d) =>
-            {
-                self.dims[*x as usize] = Some(d.clone());
+            (Dim::Infer(x), d) | (d, Dim::Infer(x)) => {
+                if *d != Dim::Any && !self.dim_occurs(*x, d) {
+                    self.dims[*x as usize] = Some(d.clone());
+                }
                 true
             }
+            // Unknown, or a size parameter not yet substituted.
+            (Dim::Any | Dim::AbbrevParam(_), _) | (_, Dim::Any | Dim::AbbrevParam(_)) => true,
             (Dim::Op(o1, a1, b1), Dim::Op(o2, a2, b2)) if o1 == o2 => {
                 let l = self.unify_dim(a1, a2);
                 let r = self.unify_dim(b1, b2);
                 l && r
             }
-            (
-                Dim::Const(_) | Dim::Var(_) | Dim::Op(..),
-                Dim::Const(_) | Dim::Var(_) | Dim::Op(..),
-            ) => a == b || !(self.rigid(&a) && self.rigid(&b)),
-            _ => true,
-        }
-    }
-
-    /// A size known statically: made of constants and variables only.
-    fn rigid(&self, d: &Dim) -> bool {
-        match d {
-            Dim::Const(_) | Dim::Var(_) => true,
-            Dim::Op(_, a, b) => self.rigid(a) && self.rigid(b),
-            _ => false,
+            // A size with unknown parts (`?a + ?b`) may still be what the
+            // context determines (`split`); lowering checks it.
+            _ => a == b || !(rigid(&a) && rigid(&b)),
         }
     }
 
@@ -585,5 +577,14 @@ pub(crate) fn field_type(t: &Type, name: &str) -> Option<Type> {
         Type::Record(fs) => fs.iter().find(|(n, _)| n == name).map(|(_, t)| t.clone()),
         Type::Tuple(ts) => name.parse::<usize>().ok().and_then(|i| ts.get(i).cloned()),
         _ => None,
+    }
+}
+
+/// A size made of constants and variables only (no unknown parts).
+fn rigid(d: &Dim) -> bool {
+    match d {
+        Dim::Const(_) | Dim::Var(_) => true,
+        Dim::Op(_, a, b) => rigid(a) && rigid(b),
+        _ => false,
     }
 }
