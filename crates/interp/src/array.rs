@@ -180,11 +180,15 @@ pub fn size_of(n: i64, what: &str) -> Result<usize, Msg> {
 }
 
 pub fn iota(n: i64, start: Scalar, step: Scalar, it: IntType) -> Result<Array, Msg> {
-    let len = size_of(n, "iota")?;
     let (a, s) = (
         prim::as_i64(start).unwrap_or(0) as i128,
         prim::as_i64(step).unwrap_or(0) as i128,
     );
+    let len = match (a, s) {
+        // `iota n` is the range `0..1..<n`, as Futhark reports it.
+        (0, 1) if n < 0 => return Err(format!("Range 0..1..<{n} is invalid.")),
+        _ => size_of(n, "iota")?,
+    };
     let t = PrimType::Int(it);
     let mut d = ArrayData::try_with_capacity(t, len).map_err(|()| out_of_memory(len, t.size()))?;
     for i in 0..len as i128 {

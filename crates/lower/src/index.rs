@@ -33,33 +33,71 @@ impl<'p> Lowerer<'p> {
         idx: &'p [TDimIndex],
         span: Span,
     ) -> R<Vec<DimIndex>> {
-        let mut out = vec![];
+        // Operands first, then one check of every slice (with the values
+        // in its message, as Futhark reports it), then the dimensions.
+        let mut parts = vec![];
+        let (mut text, mut args, mut ok) = (vec![], vec![], None::<Operand>);
         for (k, d) in idx.iter().enumerate() {
             match d {
-                TDimIndex::Fix(e) => out.push(DimIndex::Fix(self.i64_operand(b, env, e)?)),
+                TDimIndex::Fix(e) => {
+                    let x = self.i64_operand(b, env, e)?;
+                    text.push("{}".to_string());
+                    args.push(x);
+                    parts.push(Err(x));
+                }
                 TDimIndex::Slice { start, end, stride } => {
                     let leaf = leaf.ok_or_else(|| {
                         LowerError::unsupported(span, "slicing an array of empty tuples")
                     })?;
-                    let i = start
-                        .as_ref()
-                        .map(|e| self.i64_operand(b, env, e))
-                        .transpose()?;
-                    let j = end
-                        .as_ref()
-                        .map(|e| self.i64_operand(b, env, e))
-                        .transpose()?;
-                    let s = stride
-                        .as_ref()
-                        .map(|e| self.i64_operand(b, env, e))
-                        .transpose()?;
+                    let mut get = |e: &'p Option<TExp>, this: &mut Self| {
+                        e.as_ref().map(|e| this.i64_operand(b, env, e)).transpose()
+                    };
+                    let i = get(start, self)?;
+                    let j = get(end, self)?;
+                    let s = get(stride, self)?;
+                    let mut t = String::new();
+                    for (n, x) in [i, j, s].into_iter().enumerate() {
+                        if n == 2 && x.is_none() {
+                            break;
+                        }
+                        if n > 0 {
+                            t.push(':');
+                        }
+                        if let Some(x) = x {
+                            t.push_str("{}");
+                            args.push(x);
+                        }
+                    }
+                    text.push(t);
                     b.set_span(span);
                     let n = size(b, leaf, k);
-                    out.push(slice_dim(b, n, i, j, s));
+                    let dim = slice_bounds(b, n, i, j, s);
+                    ok = Some(match ok {
+                        None => dim.ok,
+                        Some(prev) => Operand::Var(b.binop(BinOp::And, prev, dim.ok)),
+                    });
+                    parts.push(Ok(dim));
                 }
             }
         }
-        Ok(out)
+        if let (Some(ok), Some(leaf)) = (ok, leaf) {
+            let rank = b.type_of(leaf).rank();
+            let shape: Vec<Operand> = (0..rank).map(|k| size(b, leaf, k)).collect();
+            let msg = format!(
+                "Index [{}] out of bounds for array of shape {}.",
+                text.join(", "),
+                "[{}]".repeat(rank)
+            );
+            args.extend(shape);
+            b.assert_with(ok, msg, args);
+        }
+        Ok(parts
+            .into_iter()
+            .map(|p| match p {
+                Err(x) => DimIndex::Fix(x),
+                Ok(d) => d.index(b),
+            })
+            .collect())
     }
 
     pub fn index(
@@ -285,15 +323,38 @@ impl<'p> Lowerer<'p> {
     }
 }
 
-/// One dimension of a slice `i:j:s` of a dimension of size `n`, with
+/// One dimension of a slice `i:j:s`, with Futhark's defaults filled in,
+/// and whether it is valid.
+struct SliceBounds {
+    i: Operand,
+    j: Operand,
+    s: Operand,
+    ok: Operand,
+}
+
+impl SliceBounds {
+    /// The slice's dimension; only once `ok` holds (the length divides
+    /// by the stride).
+    fn index(self, b: &mut Builder) -> DimIndex {
+        let dist = Operand::Var(b.sub(self.j, self.i));
+        let len = ceil_div(b, dist, self.s);
+        DimIndex::Slice {
+            start: self.i,
+            len,
+            stride: self.s,
+        }
+    }
+}
+
+/// The bounds of a slice `i:j:s` of a dimension of size `n`, with
 /// Futhark's defaults and validity check.
-fn slice_dim(
+fn slice_bounds(
     b: &mut Builder,
     n: Operand,
     i: Option<Operand>,
     j: Option<Operand>,
     s: Option<Operand>,
-) -> DimIndex {
+) -> SliceBounds {
     let zero = Operand::i64(0);
     let one = Operand::i64(1);
     let s = s.unwrap_or(one);
@@ -301,35 +362,39 @@ fn slice_dim(
     let nm1 = Operand::Var(b.sub(n, one));
     let i = i.unwrap_or_else(|| select(b, neg, nm1, zero));
     let j = j.unwrap_or_else(|| select(b, neg, Operand::i64(-1), n));
+    // Valid, as in Futhark: a non-zero stride; going up, 0 <= i <= j with
+    // every element in bounds (`7:9:2` of 8 elements is `[7]`) or i <= n
+    // if the slice is empty; going down, j <= i with every element in
+    // bounds, or any i if empty.
+    let nonzero = Operand::Var(b.cmp(CmpOp::Ne, s, zero));
+    let safe_s = select(b, nonzero, s, one);
     let dist = Operand::Var(b.sub(j, i));
-    let len = ceil_div(b, dist, s);
-    // Valid: 0 <= i <= j <= n going up, -1 <= j <= i < n going down (with
-    // any i when the slice is empty), and a non-zero stride.
+    let len = ceil_div(b, dist, safe_s);
+    let lm1 = Operand::Var(b.sub(len, one));
+    let off = Operand::Var(b.mul(lm1, safe_s));
+    let last = Operand::Var(b.add(i, off));
+    let empty = Operand::Var(b.cmp(CmpOp::Eq, i, j));
     let up_ok = {
         let a = b.cmp(CmpOp::Le, zero, i);
         let c = b.cmp(CmpOp::Le, i, j);
-        let d = b.cmp(CmpOp::Le, j, n);
+        let in_n = b.cmp(CmpOp::Le, i, n);
+        let e = b.binop(BinOp::And, empty, in_n);
+        let l = b.cmp(CmpOp::Lt, last, n);
+        let el = b.binop(BinOp::Or, e, l);
         let ac = b.binop(BinOp::And, a, c);
-        Operand::Var(b.binop(BinOp::And, ac, d))
+        Operand::Var(b.binop(BinOp::And, ac, el))
     };
     let down_ok = {
-        let a = b.cmp(CmpOp::Le, Operand::i64(-1), j);
         let c = b.cmp(CmpOp::Le, j, i);
         let d = b.cmp(CmpOp::Lt, i, n);
-        let ac = b.binop(BinOp::And, a, c);
-        let acd = b.binop(BinOp::And, ac, d);
-        let empty = b.cmp(CmpOp::Eq, i, j);
-        Operand::Var(b.binop(BinOp::Or, acd, empty))
+        let l = b.cmp(CmpOp::Le, zero, last);
+        let dl = b.binop(BinOp::And, d, l);
+        let edl = b.binop(BinOp::Or, empty, dl);
+        Operand::Var(b.binop(BinOp::And, c, edl))
     };
-    let nonzero = b.cmp(CmpOp::Ne, s, zero);
     let dir_ok = select(b, neg, down_ok, up_ok);
-    let ok = b.binop(BinOp::And, nonzero, dir_ok);
-    b.assert(ok, "Index [i:j:s] out of bounds: invalid slice");
-    DimIndex::Slice {
-        start: i,
-        len,
-        stride: s,
-    }
+    let ok = Operand::Var(b.binop(BinOp::And, nonzero, dir_ok));
+    SliceBounds { i, j, s, ok }
 }
 
 /// `ceil(d / s)` for `d` and `s` of the same sign (0 otherwise clamps
