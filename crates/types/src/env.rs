@@ -5,7 +5,7 @@ use crate::modules::{Files, ModEnv, Module};
 use crate::print::{write_with, Names};
 use crate::sig::Sig;
 use crate::tast::{Dim, FunId, SizeOp, TFun, Type, TypeParamId, VarId, VarInfo};
-use crate::unify::{Infer, UnifyError};
+use crate::unify::{Infer, SizeClash, UnifyError};
 use crate::EntryPoint;
 use parad_base::{Diagnostic, PrimType, Span};
 use std::collections::HashMap;
@@ -120,6 +120,7 @@ impl Checker {
             ty,
             span,
         });
+        self.inf.var_count = self.vars.len() as u32;
         VarId(self.vars.len() as u32 - 1)
     }
 
@@ -234,17 +235,24 @@ impl Checker {
         expected: &Type,
         actual: &Type,
     ) -> Res<()> {
-        let Some((a, b)) = self.inf.mismatch_since(mark) else {
-            return Ok(());
+        let why = match self.inf.mismatch_since(mark) {
+            None => return Ok(()),
+            Some(SizeClash::Differ(a, b)) => format!(
+                "Sizes \"{}\" and \"{}\" do not match.",
+                self.show_dim(&a),
+                self.show_dim(&b)
+            ),
+            Some(SizeClash::Scope(v)) => format!(
+                "An unknown size cannot be \"{}\", which is bound inside its scope (scope-violation).",
+                self.vars[v.0 as usize].name
+            ),
         };
         Err(Diagnostic::error(
             span,
             format!(
-                "{lead} Expected: {}, actual: {}. Sizes \"{}\" and \"{}\" do not match.",
+                "{lead} Expected: {}, actual: {}. {why}",
                 self.show_sized(expected),
                 self.show_sized(actual),
-                self.show_dim(&a),
-                self.show_dim(&b)
             ),
         ))
     }

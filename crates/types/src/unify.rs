@@ -4,7 +4,7 @@
 //! or required to be a record/tuple with certain fields (from `r.x`), or
 //! a sum type with certain constructors (from `#c x` and `case #c p`).
 
-use crate::tast::{Dim, Type};
+use crate::tast::{Dim, Type, VarId};
 use parad_base::{FloatType, IntType, PrimType};
 
 /// A set of primitive type kinds a variable may become.
@@ -110,13 +110,29 @@ pub(crate) struct Infer {
     dims: Vec<Option<Dim>>,
     /// Pairs of known sizes that unification found different (expected
     /// first), in order; see [`Infer::unify_dim`].
-    mismatches: Vec<(Dim, Dim)>,
+    mismatches: Vec<SizeClash>,
+    /// For each size variable, the number of value variables that existed
+    /// when it was made: it may only stand for sizes made of those.
+    dim_scope: Vec<u32>,
+    /// The number of value variables made so far (kept by the checker).
+    pub var_count: u32,
     pub level: u32,
+}
+
+/// Sizes that must agree statically but do not.
+#[derive(Clone, Debug)]
+pub(crate) enum SizeClash {
+    /// Two known sizes that differ (expected first).
+    Differ(Dim, Dim),
+    /// A size variable would stand for a size naming a variable bound
+    /// inside its scope (`(xs: []i32) = let n = 5 in zip (iota n) xs`).
+    Scope(VarId),
 }
 
 impl Infer {
     pub fn fresh_dim(&mut self) -> Dim {
         self.dims.push(None);
+        self.dim_scope.push(self.var_count);
         Dim::Infer(self.dims.len() as u32 - 1)
     }
 
@@ -175,8 +191,15 @@ impl Infer {
         match (&a, &b) {
             (Dim::Infer(x), Dim::Infer(y)) if x == y => true,
             (Dim::Infer(x), d) | (d, Dim::Infer(x)) => {
-                if *d != Dim::Any && !self.dim_occurs(*x, d) {
-                    self.dims[*x as usize] = Some(d.clone());
+                if *d == Dim::Any || self.dim_occurs(*x, d) {
+                    return true;
+                }
+                let mut vs = vec![];
+                d.vars(&mut vs);
+                let scope = self.dim_scope[*x as usize];
+                match vs.into_iter().find(|v| v.0 >= scope) {
+                    Some(v) => self.mismatches.push(SizeClash::Scope(v)),
+                    None => self.dims[*x as usize] = Some(d.clone()),
                 }
                 true
             }
@@ -198,9 +221,8 @@ impl Infer {
         self.mismatches.len()
     }
 
-    /// The first pair of differing known sizes that unification met since
-    /// `mark`.
-    pub fn mismatch_since(&self, mark: usize) -> Option<(Dim, Dim)> {
+    /// The first clash of sizes that unification met since `mark`.
+    pub fn mismatch_since(&self, mark: usize) -> Option<SizeClash> {
         self.mismatches.get(mark).cloned()
     }
 
@@ -360,7 +382,7 @@ impl Infer {
                 for (x, y) in d1.iter().zip(d2) {
                     if !self.unify_dim(x, y) {
                         let pair = (self.zonk_dim(x), self.zonk_dim(y));
-                        self.mismatches.push(pair);
+                        self.mismatches.push(SizeClash::Differ(pair.0, pair.1));
                     }
                 }
                 if d1.len() == d2.len() {
