@@ -9,6 +9,7 @@
 pub mod bench;
 mod data;
 pub mod runner;
+mod script;
 pub mod spec;
 
 pub use bench::{bench_files, BenchOptions, BenchReport, BenchResult};

@@ -310,11 +310,24 @@ fn data_files() {
 fn script_inputs() {
     let d = Dir::new();
     d.file("d.in", "[1,2,3]");
-    let p = d.file("s.fut", "-- ==\n-- entry: echo\n-- script input { $loaddata \"d.in\" } output { [1,2,3] }\n-- script input { mk 3i64 } output { 1 }\n-- script input @ gen.script\n");
+    d.file("gen.script", "-- a comment\nmain 1i32 2i32");
+    let p = d.file(
+        "s.fut",
+        "-- ==\n-- entry: echo\n\
+         -- script input { $loaddata \"d.in\" } output { [1,2,3] }\n\
+         -- script input { let x = main 1i32 2i32 in (x, echo 4, {b = 6i32, a = 5i32}) } output { 3i32 4i32 5i32 6i32 }\n\
+         -- script input @ gen.script\n-- output { 3i32 }\n\
+         -- script input { mk 3i64 }\n\
+         -- script input { $loadimg \"x.png\" }\n",
+    );
     let (s, out) = run(&Fake::new(), &p);
-    assert_eq!(s, counts(1, 0, 2), "{out}");
+    assert_eq!(s, counts(3, 1, 1), "{out}");
     assert!(
-        out.contains("skipped: script inputs are not supported yet"),
+        out.contains("bad input: script: unknown name `mk`"),
+        "{out}"
+    );
+    assert!(
+        out.contains("skipped: not supported: the built-in $loadimg"),
         "{out}"
     );
 }
