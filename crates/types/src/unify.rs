@@ -527,7 +527,25 @@ impl Infer {
                         }
                     }
                 }
-                self.vars[v as usize].link = Some(t.clone());
+                // Sizes the constructors' payloads know are kept: in
+                // `[#none, #some [1, 2, 3]]` passed for `maybe ([]i32)`, the
+                // elements are `maybe ([3]i32)` (their blanks have 3
+                // elements).
+                let linked = match t {
+                    Type::Sum(cs) if !constrs.is_empty() => Type::Sum(
+                        cs.iter()
+                            .map(|(n, es)| match constrs.iter().find(|(m, _)| m == n) {
+                                Some((_, ts)) if ts.len() == es.len() => (
+                                    n.clone(),
+                                    es.iter().zip(ts).map(|(e, t)| self.fill_dims(e, t)).collect(),
+                                ),
+                                _ => (n.clone(), es.clone()),
+                            })
+                            .collect(),
+                    ),
+                    _ => t.clone(),
+                };
+                self.vars[v as usize].link = Some(linked);
                 for (name, ft) in fields {
                     match field_type(t, &name) {
                         Some(et) => self.unify(&et, &ft)?,
@@ -552,6 +570,27 @@ impl Infer {
                 }
                 Ok(())
             }
+        }
+    }
+
+    /// `t` with its unknown dimensions replaced by those `from` (a type of
+    /// the same shape) knows.
+    fn fill_dims(&self, t: &Type, from: &Type) -> Type {
+        match (t, self.zonk(from)) {
+            (Type::Array(e, ds), Type::Array(fe, fds)) if ds.len() == fds.len() => Type::Array(
+                Box::new(self.fill_dims(e, &fe)),
+                ds.iter()
+                    .zip(&fds)
+                    .map(|(d, f)| match d {
+                        Dim::Any if rigid(f) => f.clone(),
+                        d => d.clone(),
+                    })
+                    .collect(),
+            ),
+            (Type::Tuple(ts), Type::Tuple(fs)) if ts.len() == fs.len() => {
+                Type::Tuple(ts.iter().zip(&fs).map(|(t, f)| self.fill_dims(t, f)).collect())
+            }
+            _ => t.clone(),
         }
     }
 
