@@ -309,7 +309,7 @@ impl Checker {
             SizeExp::Any(_) if self.anon_infer => Ok(self.inf.fresh_dim()),
             SizeExp::Any(_) => Ok(Dim::Any),
             SizeExp::Exp(e) => {
-                self.size_names(e)?;
+                self.size_names(e, true)?;
                 Ok(self.size_dim(e))
             }
         }
@@ -402,18 +402,20 @@ impl Checker {
         }
     }
 
-    fn size_names(&mut self, e: &parad_syntax::ast::Exp) -> Res<()> {
+    /// Checks that the names in a size expression are in scope; those
+    /// that are the size or operands of its arithmetic (`as_i64`) are
+    /// `i64`s, while the arguments of a function it calls have whatever
+    /// types the function takes (`[i64.u32 (1 << k)]`, `[reduce (+) 0 xs]`).
+    fn size_names(&mut self, e: &parad_syntax::ast::Exp, as_i64: bool) -> Res<()> {
         match &e.kind {
             ExpKind::Var(q) if q.quals.is_empty() => {
-                // A variable used as a size is an i64.
                 if let Some(l) = self.lookup(&q.name).cloned() {
-                    if l.poly.is_empty() {
+                    if l.poly.is_empty() && as_i64 {
                         self.unify_at(q.span, &Type::i64(), &l.ty)?;
                     }
                     return Ok(());
                 }
-                if self.lookup(&q.name).is_some()
-                    || matches!(self.lookup_type(&q.name), Some(TypeName::Size))
+                if matches!(self.lookup_type(&q.name), Some(TypeName::Size))
                     || self.globals.contains_key(&q.name)
                 {
                     Ok(())
@@ -422,13 +424,13 @@ impl Checker {
                 }
             }
             ExpKind::BinOp(_, a, b) => {
-                self.size_names(a)?;
-                self.size_names(b)
+                self.size_names(a, as_i64)?;
+                self.size_names(b, as_i64)
             }
-            ExpKind::Negate(a) => self.size_names(a),
+            ExpKind::Negate(a) => self.size_names(a, as_i64),
             ExpKind::Apply(f, args) => {
-                self.size_names(f)?;
-                args.iter().try_for_each(|a| self.size_names(a))
+                self.size_names(f, false)?;
+                args.iter().try_for_each(|a| self.size_names(a, false))
             }
             _ => Ok(()),
         }
