@@ -10,4 +10,4 @@ pub mod source;
 pub use diag::{Diagnostic, Label};
 pub use prim::{FloatType, IntType, PrimType};
 pub use scalar::Scalar;
-pub use source::{FileId, SourceMap, Span};
+pub use source::{read_source, FileId, SourceMap, Span};

@@ -124,3 +124,45 @@ impl fmt::Display for Location<'_> {
         write!(f, "{}:{}:{}", self.file, self.line, self.col)
     }
 }
+
+/// Reads a source file, which must be UTF-8; an invalid byte is reported
+/// with its line and column.
+pub fn read_source(path: &std::path::Path) -> std::io::Result<String> {
+    let bytes = std::fs::read(path)?;
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        let at = e.utf8_error().valid_up_to();
+        let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+        let start = bytes[..at]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1);
+        let col = String::from_utf8_lossy(&bytes[start..at]).chars().count() + 1;
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "line {line}, column {col}: not valid UTF-8 (byte 0x{:02x}); source files must be UTF-8",
+                bytes[at]
+            ),
+        )
+    })
+}
+
+#[cfg(test)]
+mod read_tests {
+    #[test]
+    fn invalid_utf8_has_a_location() {
+        let dir = std::env::temp_dir().join(format!("parad-src-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("bad.fut");
+        std::fs::write(&p, b"def main =\n  \xc3\xa9 \xff\n").unwrap();
+        let e = super::read_source(&p).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 2, column 5: not valid UTF-8 (byte 0xff); source files must be UTF-8"
+        );
+        std::fs::write(&p, "def main = 1\n").unwrap();
+        assert_eq!(super::read_source(&p).unwrap(), "def main = 1\n");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -26,7 +26,7 @@ pub struct Source {
 impl Source {
     /// Reads the file at `path` (named as the path is written).
     pub fn read(path: &Path) -> Result<Source, DriverError> {
-        let text = std::fs::read_to_string(path).map_err(|error| DriverError::Read {
+        let text = parad_base::read_source(path).map_err(|error| DriverError::Read {
             path: path.to_path_buf(),
             error,
         })?;

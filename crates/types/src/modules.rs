@@ -506,7 +506,7 @@ impl Checker {
             )
             .with_note("a file cannot import a file that (directly or indirectly) imports it"));
         }
-        let text = std::fs::read_to_string(&name).map_err(|e| {
+        let text = parad_base::read_source(&name).map_err(|e| {
             let d = Diagnostic::error(
                 span,
                 format!(

@@ -537,7 +537,10 @@ impl Infer {
                             .map(|(n, es)| match constrs.iter().find(|(m, _)| m == n) {
                                 Some((_, ts)) if ts.len() == es.len() => (
                                     n.clone(),
-                                    es.iter().zip(ts).map(|(e, t)| self.fill_dims(e, t)).collect(),
+                                    es.iter()
+                                        .zip(ts)
+                                        .map(|(e, t)| self.fill_dims(e, t))
+                                        .collect(),
                                 ),
                                 _ => (n.clone(), es.clone()),
                             })
@@ -587,9 +590,12 @@ impl Infer {
                     })
                     .collect(),
             ),
-            (Type::Tuple(ts), Type::Tuple(fs)) if ts.len() == fs.len() => {
-                Type::Tuple(ts.iter().zip(&fs).map(|(t, f)| self.fill_dims(t, f)).collect())
-            }
+            (Type::Tuple(ts), Type::Tuple(fs)) if ts.len() == fs.len() => Type::Tuple(
+                ts.iter()
+                    .zip(&fs)
+                    .map(|(t, f)| self.fill_dims(t, f))
+                    .collect(),
+            ),
             _ => t.clone(),
         }
     }
