@@ -309,7 +309,7 @@ impl Checker {
             SizeExp::Any(_) if self.anon_infer => Ok(self.inf.fresh_dim()),
             SizeExp::Any(_) => Ok(Dim::Any),
             SizeExp::Exp(e) => {
-                self.size_names(e, true)?;
+                self.size_names(e)?;
                 Ok(self.size_dim(e))
             }
         }
@@ -402,15 +402,15 @@ impl Checker {
         }
     }
 
-    /// Checks that the names in a size expression are in scope; those
-    /// that are the size or operands of its arithmetic (`as_i64`) are
-    /// `i64`s, while the arguments of a function it calls have whatever
-    /// types the function takes (`[i64.u32 (1 << k)]`, `[reduce (+) 0 xs]`).
-    fn size_names(&mut self, e: &parad_syntax::ast::Exp, as_i64: bool) -> Res<()> {
+    /// Checks that the names in a size expression are in scope and that
+    /// the size and the operands of its arithmetic are `i64`s; a call is
+    /// checked as an expression, so its arguments have whatever types the
+    /// function takes (`[i64.u32 (1 << k)]`, `[reduce (+) 0 xs]`).
+    fn size_names(&mut self, e: &parad_syntax::ast::Exp) -> Res<()> {
         match &e.kind {
             ExpKind::Var(q) if q.quals.is_empty() => {
                 if let Some(l) = self.lookup(&q.name).cloned() {
-                    if l.poly.is_empty() && as_i64 {
+                    if l.poly.is_empty() {
                         self.unify_at(q.span, &Type::i64(), &l.ty)?;
                     }
                     return Ok(());
@@ -424,13 +424,15 @@ impl Checker {
                 }
             }
             ExpKind::BinOp(_, a, b) => {
-                self.size_names(a, as_i64)?;
-                self.size_names(b, as_i64)
+                self.size_names(a)?;
+                self.size_names(b)
             }
-            ExpKind::Negate(a) => self.size_names(a, as_i64),
-            ExpKind::Apply(f, args) => {
-                self.size_names(f, false)?;
-                args.iter().try_for_each(|a| self.size_names(a, false))
+            ExpKind::Negate(a) => self.size_names(a),
+            // A call is checked as an expression (its arguments have the
+            // types the function takes); its result is the size.
+            ExpKind::Apply(..) => {
+                let t = self.check_exp(e)?;
+                self.unify_at(e.span, &Type::i64(), &t.ty)
             }
             _ => Ok(()),
         }
