@@ -15,3 +15,9 @@ entry out_of_scope (n: i64) : [n + 1]i64 =
 
 entry branches (b: bool) (n: i64) (m: i64) : []i64 =
   if b then iota n else iota m
+
+-- ==
+-- entry: ranges
+-- input { 3i64 } output { [0i64, 1i64, 2i64] [0i64, 1i64, 2i64, 3i64] }
+
+entry ranges (n: i64) : ([n]i64, [n + 1]i64) = (0..<n, 0...n)

@@ -214,6 +214,19 @@ impl Checker {
                     RangeEnd::DownToExclusive => RangeKind::DownToExclusive,
                     RangeEnd::Inclusive => RangeKind::Inclusive,
                 };
+                // `0..<n` has `n` elements and `0...n` has `n + 1`; the
+                // lengths of other ranges are not known statically.
+                let from_zero = matches!(ts.kind, TExpKind::Lit(Literal::Int(0)))
+                    && t2.is_none()
+                    && self.inf.zonk(&t) == Type::i64();
+                let len = match (from_zero, &kind) {
+                    (true, RangeKind::UpToExclusive) => exp_dim(&te, &|f| self.constant(f, 0)),
+                    (true, RangeKind::Inclusive) => match exp_dim(&te, &|f| self.constant(f, 0)) {
+                        Dim::Any => Dim::Any,
+                        d => Dim::Op(SizeOp::Add, Box::new(d), Box::new(Dim::Const(1))),
+                    },
+                    _ => Dim::Any,
+                };
                 Ok(TExp::new(
                     TExpKind::Range {
                         start: Box::new(ts),
@@ -221,7 +234,7 @@ impl Checker {
                         end: Box::new(te),
                         kind,
                     },
-                    Type::array(t, 1),
+                    Type::array_dims(t, vec![len]),
                     span,
                 ))
             }
@@ -344,16 +357,21 @@ impl Checker {
                     }
                 };
                 let trhs = self.coerce_to(trhs, sz.declared_shape(&tpat));
-                if let TPat::Var(v, _, _) = &tpat {
-                    for (k, (_, s)) in sz.pending.iter().enumerate() {
-                        if !sz.found.iter().any(|f| f.size == *s) {
-                            sz.found.push(SizeSource {
-                                size: *s,
-                                of: *v,
-                                path: vec![],
-                                dim: k as u32,
-                            });
-                        }
+                // Each size is read off the type of a variable the pattern
+                // binds (`let [n] (xs: [n]i32) = …`).
+                for (name, s) in &sz.pending {
+                    if !sz.found.iter().any(|f| f.size == *s) {
+                        self.scope.truncate(mark);
+                        let span = self.vars[s.0 as usize].span;
+                        let msg = match mentions(pat, name) {
+                            true => format!(
+                                "Cannot bind [{name}]: it is not the size of an array the pattern binds (only of a function's parameter or result)."
+                            ),
+                            false => format!("Size [{name}] unused in pattern."),
+                        };
+                        return Err(Diagnostic::error(span, msg).with_note(
+                            "give a variable of the pattern an array type of that size",
+                        ));
                     }
                 }
                 self.bind_all(binds);
@@ -1645,6 +1663,17 @@ impl Checker {
             )),
         }
     }
+}
+
+/// Whether the types written in pattern `p` mention the name `n`.
+fn mentions(p: &Pat, n: &str) -> bool {
+    let mut found = false;
+    parad_syntax::visit::walk_pat_mut(&mut p.clone(), &mut |e| {
+        if let ExpKind::Var(q) = &e.kind {
+            found |= q.quals.is_empty() && q.name == n;
+        }
+    });
+    found
 }
 
 /// `d` with the variables that `gone` maps replaced; a size that would
