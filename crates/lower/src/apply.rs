@@ -1,6 +1,7 @@
-//! Function application: every call is inlined (Futhark has no
-//! recursion), so higher-order functions disappear and polymorphic
-//! functions are instantiated at each use.
+//! Function application: every call of a non-recursive function is
+//! inlined, so higher-order functions disappear and polymorphic
+//! functions are instantiated at each use (recursive functions:
+//! [`crate::recursion`]).
 
 use crate::error::{LowerError, R};
 use crate::value::{Callee, Closure, Env, SizeVals, SV};
@@ -115,6 +116,9 @@ impl<'p> Lowerer<'p> {
                 let mut env = env;
                 self.bind_params(b, &mut env, params, args)?;
                 self.exp(b, &env, body)
+            }
+            Callee::Global(f, inst, sizes) if self.prog.fun(f).recursive => {
+                self.call_recursive(b, (f, inst, sizes), args, span)
             }
             Callee::Global(f, inst, sizes) => {
                 let fun = self.prog.fun(f);

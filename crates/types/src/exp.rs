@@ -798,6 +798,13 @@ impl Checker {
                 return Ok(e);
             }
         }
+        if let Some(r) = self.rec_fun.as_mut().filter(|r| r.name == name) {
+            r.used = true;
+            let r = r.clone();
+            let (_, sinst, ty) = self.instantiate(&[], r.sizes, &r.ty);
+            let inst = r.type_params.iter().map(|p| Type::Param(*p)).collect();
+            return Ok(TExp::new(TExpKind::Global(r.id, inst, sinst), ty, span));
+        }
         if let Some(g) = self.globals.get(name).cloned() {
             return Ok(self.global_exp(&g, span));
         }
@@ -950,6 +957,15 @@ impl Checker {
                     return Err(Diagnostic::error(a.span, msg));
                 }
             };
+            if let Some((g, x)) = self.size_dependent(a) {
+                return Err(Diagnostic::error(
+                    a.span,
+                    format!(
+                        "Cannot apply {what} to '{g}': the size of its result depends on the value of its parameter '{x}', which a function value cannot express."
+                    ),
+                )
+                .with_note(format!("apply '{g}' in a lambda whose result has a known size instead")));
+            }
             self.inf.unify(&p, &a.ty).map_err(|e| {
                 let d = self.unify_error(a.span, &p, &a.ty, e);
                 d.with_note(format!("in argument {} of {what}", i + 1))
@@ -961,6 +977,44 @@ impl Checker {
             fty = r;
         }
         Ok(apply(f, args, fty, span))
+    }
+
+    /// If `a` names a function whose result's size depends on the value
+    /// of one of its parameters (`def g (k: i64) : [k]i64`), that
+    /// function's name and the parameter's: such a function cannot be
+    /// passed as an argument, since a function type cannot say that.
+    fn size_dependent(&self, a: &TExp) -> Option<(String, String)> {
+        let (scheme, sinst, name) = match &a.kind {
+            TExpKind::Global(id, _, s) => {
+                let name = match self.funs.get(id.0 as usize) {
+                    Some(f) => f.name.clone(),
+                    None => self.rec_fun.as_ref()?.name.clone(),
+                };
+                (self.fun_sizes.get(id)?, s, name)
+            }
+            TExpKind::Var(v, _, s) => (
+                self.local_sizes.get(v)?,
+                s,
+                self.vars[v.0 as usize].name.clone(),
+            ),
+            _ => return None,
+        };
+        let mut ret = self.inf.zonk(&a.ty);
+        while let Type::Arrow(_, r) = ret {
+            ret = *r;
+        }
+        for pv in scheme.params.iter().flatten() {
+            let d = self.inf.zonk_dim(&sinst.iter().find(|(v, _)| v == pv)?.1);
+            if !matches!(d, Dim::Infer(_)) {
+                continue;
+            }
+            let mut hit = false;
+            ret.each_dim(&mut |x| hit |= self.inf.zonk_dim(x) == d);
+            if hit {
+                return Some((name, self.vars[pv.0 as usize].name.clone()));
+            }
+        }
+        None
     }
 
     fn unary(
@@ -1355,6 +1409,22 @@ impl Checker {
             Some(te) => self.type_exp(te)?,
             None => self.inf.fresh(),
         };
+        if let Some((name, id)) = self.rec_pending.take() {
+            let fty = Type::arrows(tparams.iter().map(|p| p.ty()).collect(), rt.clone());
+            let (scheme, fty) = self.size_scheme(&size_params, &tparams, &fty, |_| false);
+            let sizes = (!scheme.vars.is_empty()).then_some(scheme);
+            if let Some(s) = &sizes {
+                self.fun_sizes.insert(id, s.clone());
+            }
+            self.rec_fun = Some(crate::env::RecFun {
+                name,
+                id,
+                type_params: tps.clone(),
+                ty: fty,
+                sizes,
+                used: false,
+            });
+        }
         let body = self.check_exp(rhs)?;
         self.inf.unify(&rt, &body.ty).map_err(|e| {
             let d = self.unify_error(rhs.span, &rt, &body.ty, e);

@@ -22,6 +22,7 @@ pub mod intrinsics;
 mod modules;
 mod numeric;
 mod pat;
+mod recursion;
 pub mod prelude;
 pub mod print;
 mod sig;
