@@ -241,7 +241,10 @@ fn error_arg(a: &ErrorArg) -> (&'static str, String) {
 /// parameters (an array as its block, offset and dimensions), then a
 /// pointer per result part (an array's block, offset and dimensions).
 fn internal_signature(k: usize, f: &Internal) -> String {
-    let mut ps = vec!["struct parad_ctx *ctx".to_string()];
+    let mut ps = vec![
+        "struct parad_ctx *ctx".to_string(),
+        "int64_t p_iter".to_string(),
+    ];
     for p in &f.params {
         match p {
             FunParam::Scalar { var, ty } => ps.push(format!("{} {}", ctype(*ty), name(*var))),
@@ -275,6 +278,9 @@ struct Printer {
     iter: Option<String>,
     /// The element type of each result of the internal function printed.
     results: Vec<(PrimType, usize)>,
+    /// Printing an internal function, which gets the iteration of the
+    /// caller's parallel loop (or -1) as `p_iter`.
+    internal: bool,
 }
 
 fn collect_mems(code: &[Code], out: &mut Vec<VName>) {
@@ -378,7 +384,14 @@ impl Printer {
         for m in &mems {
             let _ = writeln!(out, "  pmem {} = PMEM_NULL;", name(*m));
         }
+        let _ = writeln!(
+            out,
+            "  if (p_stack_exhausted()) {{ parad_error_at(ctx, p_iter, {}, \"call stack too deep\"); return 1; }}",
+            f.span
+        );
         self.results = f.results.clone();
+        self.internal = true;
+        self.iter = Some("p_iter".into());
         self.exits.push("cleanup".into());
         self.block(out, &f.body, 1);
         self.exits.pop();
@@ -390,7 +403,8 @@ impl Printer {
     }
 
     fn call(&mut self, out: &mut String, d: usize, fun: usize, args: &[CallArg], results: &[CallRes]) {
-        let mut cargs = vec!["ctx".to_string()];
+        let iter = self.iter.clone().unwrap_or_else(|| "-1".into());
+        let mut cargs = vec!["ctx".to_string(), iter];
         for a in args {
             match a {
                 CallArg::Scalar(e) => cargs.push(exp(e)),
@@ -505,6 +519,7 @@ impl Printer {
         let span = span.map_or(-1, |s| s as i64);
         let exit = self.exit();
         let mut call = match &self.iter {
+            Some(i) if self.internal => format!("parad_error_at(ctx, {i}, {span}, {lit}"),
             Some(i) => format!("parad_error_iter(ctx, {i}, {span}, {lit}"),
             None => format!("parad_error(ctx, {span}, {lit}"),
         };
@@ -869,9 +884,16 @@ impl Printer {
         indent(out, d);
         let _ = writeln!(out, "{{ const i64 {b} = {};", exp(bound));
         indent(out, d);
+        // A function called inside a parallel loop runs its own loops in
+        // the caller's thread, as part of the caller's iteration.
+        let nested = if self.internal {
+            " && !omp_in_parallel()"
+        } else {
+            ""
+        };
         let _ = writeln!(
             out,
-            "#pragma omp parallel num_threads(ctx->nthreads) if({b} > 1)"
+            "#pragma omp parallel num_threads(ctx->nthreads) if({b} > 1{nested})"
         );
         indent(out, d);
         out.push_str("{\n");
@@ -885,12 +907,17 @@ impl Printer {
         out.push_str("#pragma omp for schedule(static)\n");
         indent(out, d + 1);
         let _ = writeln!(out, "for (i64 {i} = 0; {i} < {b}; {i}++) {{", i = name(i));
+        let iter = if self.internal {
+            format!("(p_iter >= 0 ? p_iter : {})", name(i))
+        } else {
+            name(i)
+        };
         indent(out, d + 2);
-        let _ = writeln!(out, "if (parad_skip_iter(ctx, {})) continue;", name(i));
+        let _ = writeln!(out, "if (parad_skip_iter(ctx, {iter})) continue;");
         self.exits.push(label.clone());
-        self.iter = Some(name(i));
+        let outer = self.iter.replace(iter);
         self.block(out, body, d + 2);
-        self.iter = None;
+        self.iter = outer;
         self.exits.pop();
         indent(out, d + 1);
         let _ = writeln!(out, " {label}: ;");

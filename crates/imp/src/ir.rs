@@ -389,6 +389,9 @@ pub struct Internal {
     /// The element type of each result.
     pub results: Vec<(PrimType, usize)>,
     pub body: Vec<Code>,
+    /// Where it is defined (an index into [`Program::spans`]), for the
+    /// error of a recursion too deep for the stack.
+    pub span: usize,
 }
 
 #[derive(Clone, Debug, PartialEq, Default)]

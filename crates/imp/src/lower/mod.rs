@@ -156,11 +156,13 @@ pub fn lower_program(p: &Program) -> Result<ir::Program> {
                 Type::Acc(_) => unsupported("a function returning an accumulator"),
             })
             .collect::<Result<_>>()?;
+        let span = l.span_id(f.span);
         internal.push(ir::Internal {
             name: f.name.to_string(),
             params,
             results,
             body,
+            span,
         });
     }
     let mut funs = vec![];
