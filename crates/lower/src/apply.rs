@@ -83,6 +83,15 @@ impl<'p> Lowerer<'p> {
         args: Vec<SV<'p>>,
         span: Span,
     ) -> R<SV<'p>> {
+        // A recursive function is called, not inlined: from inside the
+        // prelude (`jvp (f 3) x 1`), the call is located at the user's
+        // call of the prelude function.
+        if let Callee::Global(f, ..) = &callee {
+            if self.prog.fun(*f).recursive {
+                let at = b.pinned_span().unwrap_or(span);
+                return self.call_callee(b, callee, args, at);
+            }
+        }
         // Code inlined from the prelude is located at the user's call;
         // user code called from inside the prelude (a lambda passed to
         // `map`) keeps its own locations.
