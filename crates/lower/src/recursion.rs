@@ -237,7 +237,14 @@ impl<'p> Lowerer<'p> {
         let ret_ty = env.resolve(&fun.ret);
         let ret = types_of(&ret_ty, 0, span)?;
         self.spec_count += 1;
-        let name = Symbol::intern(&format!("{}_rec{}", fun.name, self.spec_count));
+        // Named after the source function (`M.f` becomes `M_f`), so that
+        // the printed IR reads back and AD can name it in its error.
+        let base: String = fun
+            .name
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' })
+            .collect();
+        let name = Symbol::intern(&format!("{base}_rec{}", self.spec_count));
         b.ctx.fun_rets.insert(name, ret.clone());
         if shared {
             self.shared_specs.push((f, inst, name));

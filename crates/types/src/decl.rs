@@ -124,7 +124,11 @@ impl Checker {
         let (smark, tmark) = (self.scope.len(), self.types.len());
         self.inf.level = 1;
         let own_id = FunId(self.funs.len() as u32);
-        self.rec_pending = Some((v.name.name.clone(), own_id));
+        // A function may call itself; a constant's own name refers to an
+        // earlier definition (`def x = x` in a module).
+        if !v.params.is_empty() {
+            self.rec_pending = Some((v.name.name.clone(), own_id));
+        }
         let r = self.check_fun_parts(&v.type_params, &v.params, v.ret.as_ref(), &v.body);
         self.rec_pending = None;
         let recursive = self.rec_fun.take().is_some_and(|r| r.used);

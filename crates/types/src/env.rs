@@ -114,6 +114,11 @@ pub(crate) struct Checker {
     /// The top-level function whose body is being checked, which the
     /// body may call (direct recursion).
     pub rec_fun: Option<RecFun>,
+    /// Type parameters declared lifted (`'^a`) or size-lifted (`'~a`).
+    pub lifted_tparams: std::collections::HashSet<TypeParamId>,
+    /// Inference variables that instantiate such parameters: a function
+    /// whose result size depends on its argument may be passed for them.
+    pub lifted_vars: std::collections::HashSet<u32>,
 }
 
 /// A top-level function as seen from its own body: its type with its own

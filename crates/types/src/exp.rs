@@ -637,7 +637,14 @@ impl Checker {
             return (vec![], vec![], ty.clone());
         }
         let ty = &self.inf.zonk(ty);
-        let inst: Vec<Type> = params.iter().map(|_| self.inf.fresh()).collect();
+        let mut inst: Vec<Type> = vec![];
+        for p in params {
+            let t = self.inf.fresh();
+            if let (true, Type::Var(n)) = (self.lifted_tparams.contains(p), &t) {
+                self.lifted_vars.insert(*n);
+            }
+            inst.push(t);
+        }
         let mut t = ty.subst(&|p| params.iter().position(|q| *q == p).map(|i| inst[i].clone()));
         let sinst: Vec<SizeInst> = svars
             .into_iter()
@@ -957,7 +964,7 @@ impl Checker {
                     return Err(Diagnostic::error(a.span, msg));
                 }
             };
-            if let Some((g, x)) = self.size_dependent(a) {
+            if let Some((g, x)) = self.size_dependent(a, &p) {
                 return Err(Diagnostic::error(
                     a.span,
                     format!(
@@ -980,10 +987,20 @@ impl Checker {
     }
 
     /// If `a` names a function whose result's size depends on the value
-    /// of one of its parameters (`def g (k: i64) : [k]i64`), that
-    /// function's name and the parameter's: such a function cannot be
-    /// passed as an argument, since a function type cannot say that.
-    fn size_dependent(&self, a: &TExp) -> Option<(String, String)> {
+    /// of one of its parameters (`def g (k: i64) : [k]i64`) and is passed
+    /// for a parameter `param` whose result type is an unlifted type
+    /// variable (`map`'s `f: a -> x`), that function's name and the
+    /// parameter's: one `x` cannot stand for results of different sizes.
+    fn size_dependent(&self, a: &TExp, param: &Type) -> Option<(String, String)> {
+        // A lifted or size-lifted result type admits any size.
+        let mut want = self.inf.shallow(param);
+        while let Type::Arrow(_, r) = want {
+            want = self.inf.shallow(&r);
+        }
+        match want {
+            Type::Var(n) if !self.lifted_vars.contains(&n) => {}
+            _ => return None,
+        }
         let (scheme, sinst, name) = match &a.kind {
             TExpKind::Global(id, _, s) => {
                 let name = match self.funs.get(id.0 as usize) {
@@ -1384,8 +1401,11 @@ impl Checker {
         let mut size_params = vec![];
         for tp in type_params {
             match tp {
-                TypeParam::Type(id, _) => {
+                TypeParam::Type(id, l) => {
                     let p = self.new_tparam(&id.name);
+                    if *l != parad_syntax::ast::Liftedness::Unlifted {
+                        self.lifted_tparams.insert(p);
+                    }
                     tps.push(p);
                     self.types
                         .push((id.name.clone(), TypeName::Type(Type::Param(p))));

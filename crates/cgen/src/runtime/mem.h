@@ -182,7 +182,7 @@ parad_error_at(struct parad_ctx *ctx, int64_t iter, int64_t span, const char *fm
 /* Whether the current thread's stack is nearly full (recursive functions
  * check it on entry, so that deep recursion fails with an error instead
  * of a crash). The stack's bounds are looked up once per thread. */
-static __thread char *p_stack_limit;
+__attribute__((unused)) static __thread char *p_stack_limit;
 static inline int p_stack_exhausted(void) {
   char *sp = (char *)__builtin_frame_address(0);
   if (p_stack_limit == NULL) {
