@@ -402,7 +402,14 @@ impl Printer {
         out.push_str("  return parad_has_failed(ctx) ? 1 : 0;\n}\n");
     }
 
-    fn call(&mut self, out: &mut String, d: usize, fun: usize, args: &[CallArg], results: &[CallRes]) {
+    fn call(
+        &mut self,
+        out: &mut String,
+        d: usize,
+        fun: usize,
+        args: &[CallArg],
+        results: &[CallRes],
+    ) {
         let iter = self.iter.clone().unwrap_or_else(|| "-1".into());
         let mut cargs = vec!["ctx".to_string(), iter];
         for a in args {
@@ -481,7 +488,10 @@ impl Printer {
                         exp(offset)
                     );
                     indent(out, d + 1);
-                    let _ = writeln!(out, "pmem_unref(res{j}_mem); *res{j}_mem = t_; *res{j}_off = 0;");
+                    let _ = writeln!(
+                        out,
+                        "pmem_unref(res{j}_mem); *res{j}_mem = t_; *res{j}_off = 0;"
+                    );
                     indent(out, d);
                     out.push_str("}\n");
                 }

@@ -197,7 +197,12 @@ fn line(out: &mut String, c: &Code, d: usize) -> fmt::Result {
                     CallRes::Array { mem, .. } => mem.to_string(),
                 })
                 .collect();
-            writeln!(out, "{} <- call fun{fun}({})", res.join(", "), args.join(", "))
+            writeln!(
+                out,
+                "{} <- call fun{fun}({})",
+                res.join(", "),
+                args.join(", ")
+            )
         }
         Code::Return(vals) => {
             let vals: Vec<String> = vals
@@ -230,12 +235,7 @@ impl Display for Program {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         for (k, fun) in self.internal.iter().enumerate() {
             let mut s = String::new();
-            nested(
-                &mut s,
-                format_args!("fun{k} ({})", fun.name),
-                &fun.body,
-                0,
-            )?;
+            nested(&mut s, format_args!("fun{k} ({})", fun.name), &fun.body, 0)?;
             writeln!(f, "{s}")?;
         }
         for (k, fun) in self.funs.iter().enumerate() {

@@ -189,7 +189,10 @@ impl<'p> Lowerer<'p> {
                 for (p, t) in fun.type_params.iter().zip(&inst) {
                     env.tys.insert(*p, t.clone());
                 }
-                (self.specialise(b, f, env.clone(), context_sizes, &args, span)?, env)
+                (
+                    self.specialise(b, f, env.clone(), context_sizes, &args, span)?,
+                    env,
+                )
             }
         };
         let mut ops = vec![];
@@ -242,7 +245,13 @@ impl<'p> Lowerer<'p> {
         let base: String = fun
             .name
             .chars()
-            .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' })
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
             .collect();
         let name = Symbol::intern(&format!("{base}_rec{}", self.spec_count));
         b.ctx.fun_rets.insert(name, ret.clone());
@@ -283,7 +292,10 @@ impl<'p> Lowerer<'p> {
                 self.bind_pat(&mut nb, &mut env, p, a)?;
             }
             self.bind_sizes(&mut nb, &mut env, &fun.size_sources, fun.span)?;
-            if let Some((v, _)) = context_sizes.iter().find(|(v, _)| !env.vars.contains_key(v)) {
+            if let Some((v, _)) = context_sizes
+                .iter()
+                .find(|(v, _)| !env.vars.contains_key(v))
+            {
                 return Err(LowerError::unsupported(
                     span,
                     format!(

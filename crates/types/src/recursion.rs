@@ -30,12 +30,6 @@ impl Checker {
         id: FunId,
     ) -> Res<()> {
         let name = &v.name.name;
-        if params.is_empty() {
-            return Err(Diagnostic::error(
-                v.name.span,
-                format!("'{name}' refers to itself, but only functions may be recursive."),
-            ));
-        }
         if !first_order(ret) {
             let at = v.ret.as_ref().map_or(v.name.span, |t| t.span());
             return Err(Diagnostic::error(

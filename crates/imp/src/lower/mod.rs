@@ -382,7 +382,8 @@ impl Lower {
                         offset,
                         shape: dims.clone(),
                     });
-                    let mut arr = Arr::fresh(mem, *elem, dims.iter().map(|d| Exp::Var(*d)).collect());
+                    let mut arr =
+                        Arr::fresh(mem, *elem, dims.iter().map(|d| Exp::Var(*d)).collect());
                     arr.offset = Exp::Var(offset);
                     // Dimensions the type names are the ones returned.
                     for (d, v) in shape.iter().zip(&dims) {
