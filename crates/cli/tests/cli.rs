@@ -346,6 +346,29 @@ fn differentiating_a_recursive_function_is_a_located_error() {
 }
 
 #[test]
+fn deep_recursion_in_c_is_an_error_not_a_crash() {
+    let d = tempfile::tempdir().unwrap();
+    // `a * a + n` keeps the C compiler from turning the recursion into a
+    // loop.
+    let p = write(
+        d.path(),
+        "deep.fut",
+        "def f (n: i64) (k: i64) : i64 = if n == k then 0 else let a = f (n + 1) k in a * a + n\n\
+         entry main (k: i64) : i64 = f 0 k\n",
+    );
+    let o = parad_with_stdin(&["run", "--backend", "c", s(&p)], "100000i64");
+    no_panic(&o);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    // Never ends without the stack running out.
+    let o = parad_with_stdin(&["run", "--backend", "c", s(&p)], "-1i64");
+    no_panic(&o);
+    assert_eq!(code(&o), 1);
+    let err = stderr(&o);
+    assert!(err.starts_with("error: call stack too deep"), "{err}");
+    assert!(err.contains("deep.fut:1:"), "{err}");
+}
+
+#[test]
 fn run_reads_unsuffixed_arguments_at_the_parameter_types() {
     let d = tempfile::tempdir().unwrap();
     let p = write(
