@@ -60,6 +60,39 @@ impl Mode<'_, '_> {
             }
         }
     }
+}
+
+/// A walk over the static arguments of one call. A closure reachable
+/// along several paths (local functions capture the ones defined before
+/// them) is visited once, so that the parameters do not grow
+/// exponentially; both modes skip the same repeats, since abstraction
+/// keeps the sharing.
+struct Walk<'a, 'b, 'p> {
+    mode: Mode<'a, 'b>,
+    memo: rustc_hash::FxHashMap<*const Closure<'p>, Rc<Closure<'p>>>,
+    /// Each captured variable is passed once: abstraction maps distinct
+    /// variables to distinct parameters, so the repeats are the same in
+    /// both modes.
+    vars: rustc_hash::FxHashMap<VName, VName>,
+}
+
+impl<'a, 'b, 'p> Walk<'a, 'b, 'p> {
+    fn new(mode: Mode<'a, 'b>) -> Self {
+        Walk {
+            mode,
+            memo: Default::default(),
+            vars: Default::default(),
+        }
+    }
+
+    fn var(&mut self, v: VName) -> VName {
+        if let Some(&w) = self.vars.get(&v) {
+            return w;
+        }
+        let w = self.mode.var(v);
+        self.vars.insert(v, w);
+        w
+    }
 
     fn operand(&mut self, o: Operand) -> Operand {
         match o {
@@ -68,7 +101,7 @@ impl Mode<'_, '_> {
         }
     }
 
-    fn sv<'p>(&mut self, v: &SV<'p>) -> SV<'p> {
+    fn sv(&mut self, v: &SV<'p>) -> SV<'p> {
         match v {
             SV::Prim(o) => SV::Prim(self.operand(*o)),
             SV::Arr(x) => SV::Arr(self.var(*x)),
@@ -82,10 +115,17 @@ impl Mode<'_, '_> {
                     .collect(),
             ),
             SV::Absent => SV::Absent,
-            SV::Fun(c) => SV::Fun(Rc::new(Closure {
-                callee: self.callee(&c.callee),
-                args: c.args.iter().map(|a| self.sv(a)).collect(),
-            })),
+            SV::Fun(c) => {
+                if let Some(done) = self.memo.get(&Rc::as_ptr(c)) {
+                    return SV::Fun(done.clone());
+                }
+                let new = Rc::new(Closure {
+                    callee: self.callee(&c.callee),
+                    args: c.args.iter().map(|a| self.sv(a)).collect(),
+                });
+                self.memo.insert(Rc::as_ptr(c), new.clone());
+                SV::Fun(new)
+            }
         }
     }
 
@@ -93,7 +133,7 @@ impl Mode<'_, '_> {
         s.iter().map(|(v, o)| (*v, self.operand(*o))).collect()
     }
 
-    fn callee<'p>(&mut self, c: &Callee<'p>) -> Callee<'p> {
+    fn callee(&mut self, c: &Callee<'p>) -> Callee<'p> {
         match c {
             Callee::Lambda { params, body, env } => Callee::Lambda {
                 params,
@@ -118,7 +158,7 @@ impl Mode<'_, '_> {
 
     /// Visits the bindings in the order of their variables, so that the
     /// same environment gives the same order every time.
-    fn env<'p>(&mut self, env: &Env<'p>) -> Env<'p> {
+    fn env(&mut self, env: &Env<'p>) -> Env<'p> {
         let mut keys: Vec<_> = env.vars.keys().copied().collect();
         keys.sort();
         let mut out = Env {
@@ -130,6 +170,18 @@ impl Mode<'_, '_> {
             out.vars.insert(k, v);
         }
         out
+    }
+
+    /// A fresh parameter of type `ty` (making a specialisation).
+    fn param(&mut self, ty: CType) -> VName {
+        match &mut self.mode {
+            Mode::Abstract { b, params } => {
+                let p = b.param("arg", ty);
+                params.push(p.clone());
+                p.name
+            }
+            Mode::Collect(_) => unreachable!("parameters are only made when abstracting"),
+        }
     }
 }
 
@@ -196,11 +248,12 @@ impl<'p> Lowerer<'p> {
             }
         };
         let mut ops = vec![];
+        let mut walk = Walk::new(Mode::Collect(&mut ops));
         for (p, a) in fun.params.iter().zip(&args) {
             let t = env.resolve(&p.ty());
             if holds_functions(&t) {
-                Mode::Collect(&mut ops).sv(a);
-            } else {
+                walk.sv(a);
+            } else if let Mode::Collect(ops) = &mut walk.mode {
                 ops.extend(a.leaves(span)?);
             }
         }
@@ -261,27 +314,22 @@ impl<'p> Lowerer<'p> {
         // The parameters, and the arguments bound to them in the body.
         let mut params = vec![];
         let mut inner_args = vec![];
+        let mut walk = Walk::new(Mode::Abstract {
+            b: &mut *b,
+            params: &mut params,
+        });
         for (t, a) in param_tys.iter().zip(args) {
             if holds_functions(t) {
-                let v = Mode::Abstract {
-                    b: &mut *b,
-                    params: &mut params,
-                }
-                .sv(a);
-                inner_args.push(v);
+                inner_args.push(walk.sv(a));
             } else {
                 let names: Vec<VName> = types_of(t, 0, span)?
                     .into_iter()
-                    .map(|ty| {
-                        let p = b.param("arg", ty);
-                        let n = p.name;
-                        params.push(p);
-                        n
-                    })
+                    .map(|ty| walk.param(ty))
                     .collect();
                 inner_args.push(from_names(t, 0, &names, span)?);
             }
         }
+        drop(walk);
         self.spec_envs.insert(name, env.clone());
         self.specs.push(Spec { fun: f, name });
         let mut nb = Builder::new(&mut *b.ctx);
