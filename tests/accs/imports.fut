@@ -7,4 +7,9 @@
 import "./lib/twice"
 import "../accs/lib/acc"
 
-def main (xs: *[]i32) : ([]i32, i32) = (twice xs, main 3)
+-- The imported `main` (a function may call itself, so inside this file's
+-- `main` that name would be the function itself; a constant names the
+-- imported one).
+def imported_main = main
+
+def main (xs: *[]i32) : ([]i32, i32) = (twice xs, imported_main 3)

@@ -37,6 +37,20 @@ impl AdError {
     }
 }
 
+/// The error for a call of a core function (a specialisation of a
+/// recursive source function, named `NAME_recK` by lowering) inside a
+/// function being differentiated.
+pub(crate) fn recursive_call(span: Span, fun: parad_core::Symbol) -> AdError {
+    let full = fun.to_string();
+    let name = full.rsplit_once("_rec").map_or(full.as_str(), |(n, _)| n);
+    AdError::new(
+        span,
+        format!(
+            "differentiating recursive functions is not supported: this differentiates a call of the recursive function '{name}'"
+        ),
+    )
+}
+
 impl fmt::Display for AdError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)

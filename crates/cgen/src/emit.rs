@@ -10,7 +10,9 @@
 
 use parad_base::{IntType, PrimType, Scalar, Span};
 use parad_core::{EntryPoint, VName};
-use parad_imp::ir::{Code, ErrorArg, Exp, Function, Gemm, IOp, Program};
+use parad_imp::ir::{
+    CallArg, CallRes, Code, ErrorArg, Exp, FunParam, Function, Gemm, IOp, Internal, Program, RetVal,
+};
 use std::fmt::Write;
 
 /// A complete C translation unit and what its caller needs to know.
@@ -34,7 +36,15 @@ pub fn emit_imp(p: &Program) -> CProgram {
     let mut out = String::new();
     out.push_str(crate::RUNTIME);
     out.push_str(PRELUDE);
-    // One translation unit per entry point, compiled in parallel.
+    // Every unit sees the internal functions' prototypes.
+    for (k, f) in p.internal.iter().enumerate() {
+        let _ = writeln!(out, "{};", internal_signature(k, f));
+    }
+    // One translation unit per function, compiled in parallel.
+    for (k, f) in p.internal.iter().enumerate() {
+        out.push_str(crate::build::UNIT_SEPARATOR);
+        Printer::default().internal(&mut out, k, f);
+    }
     for (k, f) in p.funs.iter().enumerate() {
         out.push_str(crate::build::UNIT_SEPARATOR);
         Printer::default().function(&mut out, k, f);
@@ -227,6 +237,38 @@ fn error_arg(a: &ErrorArg) -> (&'static str, String) {
     }
 }
 
+/// The C declaration of internal function `k`: the context, its
+/// parameters (an array as its block, offset and dimensions), then a
+/// pointer per result part (an array's block, offset and dimensions).
+fn internal_signature(k: usize, f: &Internal) -> String {
+    let mut ps = vec![
+        "struct parad_ctx *ctx".to_string(),
+        "int64_t p_iter".to_string(),
+    ];
+    for p in &f.params {
+        match p {
+            FunParam::Scalar { var, ty } => ps.push(format!("{} {}", ctype(*ty), name(*var))),
+            FunParam::Array {
+                arg, offset, shape, ..
+            } => {
+                ps.push(format!("pmem {}", name(*arg)));
+                ps.push(format!("i64 {}", name(*offset)));
+                ps.extend(shape.iter().map(|d| format!("i64 {}", name(*d))));
+            }
+        }
+    }
+    for (j, (elem, rank)) in f.results.iter().enumerate() {
+        if *rank == 0 {
+            ps.push(format!("{} *res{j}", ctype(*elem)));
+        } else {
+            ps.push(format!("pmem *res{j}_mem"));
+            ps.push(format!("i64 *res{j}_off"));
+            ps.extend((0..*rank).map(|i| format!("i64 *res{j}_d{i}")));
+        }
+    }
+    format!("PARAD_HIDDEN int32_t pfun_{k}({})", ps.join(", "))
+}
+
 #[derive(Default)]
 struct Printer {
     labels: usize,
@@ -234,6 +276,11 @@ struct Printer {
     exits: Vec<String>,
     /// The iteration variable of the enclosing parallel loop.
     iter: Option<String>,
+    /// The element type of each result of the internal function printed.
+    results: Vec<(PrimType, usize)>,
+    /// Printing an internal function, which gets the iteration of the
+    /// caller's parallel loop (or -1) as `p_iter`.
+    internal: bool,
 }
 
 fn collect_mems(code: &[Code], out: &mut Vec<VName>) {
@@ -320,6 +367,138 @@ impl Printer {
         );
     }
 
+    /// An internal function: like an entry point, with its arguments
+    /// and results passed as C parameters; non-zero when it failed.
+    fn internal(&mut self, out: &mut String, k: usize, f: &Internal) {
+        if loop_depth(&f.body) > MAX_OPTIMISED_DEPTH {
+            out.push_str("\n__attribute__((optimize(\"O1\")))");
+        }
+        let _ = writeln!(
+            out,
+            "\n/* {} */\n{} {{",
+            f.name.replace("*/", "* /"),
+            internal_signature(k, f)
+        );
+        let mut mems = vec![];
+        collect_mems(&f.body, &mut mems);
+        for m in &mems {
+            let _ = writeln!(out, "  pmem {} = PMEM_NULL;", name(*m));
+        }
+        let _ = writeln!(
+            out,
+            "  if (p_stack_exhausted()) {{ parad_error_at(ctx, p_iter, {}, \"call stack too deep\"); return 1; }}",
+            f.span
+        );
+        self.results = f.results.clone();
+        self.internal = true;
+        self.iter = Some("p_iter".into());
+        self.exits.push("cleanup".into());
+        self.block(out, &f.body, 1);
+        self.exits.pop();
+        out.push_str(" cleanup:\n");
+        for m in &mems {
+            let _ = writeln!(out, "  pmem_unref(&{});", name(*m));
+        }
+        out.push_str("  return parad_has_failed(ctx) ? 1 : 0;\n}\n");
+    }
+
+    fn call(
+        &mut self,
+        out: &mut String,
+        d: usize,
+        fun: usize,
+        args: &[CallArg],
+        results: &[CallRes],
+    ) {
+        let iter = self.iter.clone().unwrap_or_else(|| "-1".into());
+        let mut cargs = vec!["ctx".to_string(), iter];
+        for a in args {
+            match a {
+                CallArg::Scalar(e) => cargs.push(exp(e)),
+                CallArg::Array { mem, offset, shape } => {
+                    cargs.push(name(*mem));
+                    cargs.push(exp(offset));
+                    cargs.extend(shape.iter().map(exp));
+                }
+            }
+        }
+        for r in results {
+            indent(out, d);
+            match r {
+                CallRes::Scalar { var, ty } => {
+                    let _ = writeln!(out, "{} {};", ctype(*ty), name(*var));
+                    cargs.push(format!("&{}", name(*var)));
+                }
+                CallRes::Array { mem, offset, shape } => {
+                    let _ = write!(out, "i64 {}", name(*offset));
+                    for s in shape {
+                        let _ = write!(out, ", {}", name(*s));
+                    }
+                    out.push_str(";\n");
+                    cargs.push(format!("&{}", name(*mem)));
+                    cargs.push(format!("&{}", name(*offset)));
+                    cargs.extend(shape.iter().map(|s| format!("&{}", name(*s))));
+                }
+            }
+        }
+        indent(out, d);
+        let exit = self.exit();
+        let _ = writeln!(out, "if (pfun_{fun}({})) goto {exit};", cargs.join(", "));
+    }
+
+    /// The results of an internal function. An array the function does
+    /// not own (a parameter, or a view of one) is copied: the caller may
+    /// release the argument's block while it keeps the result.
+    fn ret(&mut self, out: &mut String, d: usize, vals: &[RetVal]) {
+        for (j, v) in vals.iter().enumerate() {
+            indent(out, d);
+            match v {
+                RetVal::Scalar(e) => {
+                    let _ = writeln!(out, "*res{j} = {};", exp(e));
+                }
+                RetVal::Array {
+                    mem,
+                    elem,
+                    offset,
+                    shape,
+                } => {
+                    let t = ctype(*elem);
+                    let mut n = String::from("(i64)1");
+                    for (i, s) in shape.iter().enumerate() {
+                        let _ = write!(out, "*res{j}_d{i} = {}; ", exp(s));
+                        n = format!("{n} * *res{j}_d{i}");
+                    }
+                    out.push('\n');
+                    indent(out, d);
+                    let m = name(*mem);
+                    let _ = writeln!(
+                        out,
+                        "if ({m}.rc != NULL) {{ pmem_set(res{j}_mem, {m}); *res{j}_off = {}; }} else {{",
+                        exp(offset)
+                    );
+                    indent(out, d + 1);
+                    let _ = writeln!(
+                        out,
+                        "const i64 n_ = {n}; pmem t_ = PMEM_NULL; if (pmem_alloc_n(&t_, n_, sizeof({t}))) {{ parad_error(ctx, -1, \"Out of memory: cannot allocate an array of %lld elements\", (long long)n_); goto cleanup; }}"
+                    );
+                    indent(out, d + 1);
+                    let _ = writeln!(
+                        out,
+                        "if (n_ > 0) memcpy(t_.data, ({t} *){m}.data + {}, (size_t)n_ * sizeof({t}));",
+                        exp(offset)
+                    );
+                    indent(out, d + 1);
+                    let _ = writeln!(
+                        out,
+                        "pmem_unref(res{j}_mem); *res{j}_mem = t_; *res{j}_off = 0;"
+                    );
+                    indent(out, d);
+                    out.push_str("}\n");
+                }
+            }
+        }
+    }
+
     /// The label an error jumps to here.
     fn exit(&self) -> String {
         self.exits
@@ -350,6 +529,7 @@ impl Printer {
         let span = span.map_or(-1, |s| s as i64);
         let exit = self.exit();
         let mut call = match &self.iter {
+            Some(i) if self.internal => format!("parad_error_at(ctx, {i}, {span}, {lit}"),
             Some(i) => format!("parad_error_iter(ctx, {i}, {span}, {lit}"),
             None => format!("parad_error(ctx, {span}, {lit}"),
         };
@@ -561,6 +741,8 @@ impl Printer {
                 let _ = writeln!(out, "if (parad_has_failed(ctx)) goto {exit};");
             }
             Code::Gemm(g) => self.gemm(out, d, g),
+            Code::Call { fun, args, results } => self.call(out, d, *fun, args, results),
+            Code::Return(vals) => self.ret(out, d, vals),
             Code::Error {
                 span,
                 message,
@@ -712,9 +894,16 @@ impl Printer {
         indent(out, d);
         let _ = writeln!(out, "{{ const i64 {b} = {};", exp(bound));
         indent(out, d);
+        // A function called inside a parallel loop runs its own loops in
+        // the caller's thread, as part of the caller's iteration.
+        let nested = if self.internal {
+            " && !omp_in_parallel()"
+        } else {
+            ""
+        };
         let _ = writeln!(
             out,
-            "#pragma omp parallel num_threads(ctx->nthreads) if({b} > 1)"
+            "#pragma omp parallel num_threads(ctx->nthreads) if({b} > 1{nested})"
         );
         indent(out, d);
         out.push_str("{\n");
@@ -728,12 +917,17 @@ impl Printer {
         out.push_str("#pragma omp for schedule(static)\n");
         indent(out, d + 1);
         let _ = writeln!(out, "for (i64 {i} = 0; {i} < {b}; {i}++) {{", i = name(i));
+        let iter = if self.internal {
+            format!("(p_iter >= 0 ? p_iter : {})", name(i))
+        } else {
+            name(i)
+        };
         indent(out, d + 2);
-        let _ = writeln!(out, "if (parad_skip_iter(ctx, {})) continue;", name(i));
+        let _ = writeln!(out, "if (parad_skip_iter(ctx, {iter})) continue;");
         self.exits.push(label.clone());
-        self.iter = Some(name(i));
+        let outer = self.iter.replace(iter);
         self.block(out, body, d + 2);
-        self.iter = None;
+        self.iter = outer;
         self.exits.pop();
         indent(out, d + 1);
         let _ = writeln!(out, " {label}: ;");

@@ -12,10 +12,11 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         .backend
         .backend(config, args.threads.map(|n| n as usize));
     let mut program = backend.load(&args.program).map_err(|e| {
-        if e.is_unsupported() {
-            Failure::msg(e.render())
+        let msg = e.render();
+        if e.is_unsupported() && !msg.starts_with("error") {
+            Failure::msg(msg)
         } else {
-            Failure::Program(e.render())
+            Failure::Program(msg)
         }
     })?;
     if !program.has_entry(&args.entry) {
@@ -31,7 +32,8 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         .map_err(|e| Failure::msg(format!("invalid input on standard input: {e}")))?;
     let results = program.call(&args.entry, arguments).map_err(|e| {
         let msg = e.render();
-        if !e.is_unsupported() && msg.starts_with("error") {
+        // Rendered diagnostics already start with `error:`.
+        if msg.starts_with("error") {
             Failure::Program(ensure_newline(msg))
         } else {
             Failure::msg(msg.trim_end())

@@ -315,6 +315,60 @@ fn run_time_errors_are_located() {
 }
 
 #[test]
+fn differentiating_a_recursive_function_is_a_located_error() {
+    let d = tempfile::tempdir().unwrap();
+    let p = write(
+        d.path(),
+        "rec.fut",
+        "def pow (n: i64) (x: f64) : f64 = if n <= 0 then 1 else x * pow (n - 1) x\n\
+         entry fwd (x: f64) : f64 = jvp (pow 3) x 1\n\
+         entry rev (x: f64) : f64 = vjp (\\y -> pow 2 y + y) x 1\n\
+         entry plain (x: f64) : f64 = pow 3 x\n",
+    );
+    for (entry, line) in [("fwd", "rec.fut:2:"), ("rev", "rec.fut:3:")] {
+        for backend in ["interp", "c"] {
+            let o = parad_with_stdin(&["run", "--backend", backend, "-e", entry, s(&p)], "2.0");
+            no_panic(&o);
+            assert_eq!(code(&o), 1, "{entry} on {backend}");
+            let err = stderr(&o);
+            assert!(
+                err.starts_with("error: differentiating recursive functions is not supported"),
+                "{err}"
+            );
+            assert!(err.contains("recursive function 'pow'"), "{err}");
+            assert!(err.contains(line), "{err}");
+        }
+    }
+    // The other entry points of the program are unaffected.
+    let o = parad_with_stdin(&["run", "-e", "plain", s(&p)], "2.0");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim(), "8.0f64");
+}
+
+#[test]
+fn deep_recursion_in_c_is_an_error_not_a_crash() {
+    let d = tempfile::tempdir().unwrap();
+    // `a * a + n` keeps the C compiler from turning the recursion into a
+    // loop.
+    let p = write(
+        d.path(),
+        "deep.fut",
+        "def f (n: i64) (k: i64) : i64 = if n == k then 0 else let a = f (n + 1) k in a * a + n\n\
+         entry main (k: i64) : i64 = f 0 k\n",
+    );
+    let o = parad_with_stdin(&["run", "--backend", "c", s(&p)], "100000i64");
+    no_panic(&o);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    // Never ends without the stack running out.
+    let o = parad_with_stdin(&["run", "--backend", "c", s(&p)], "-1i64");
+    no_panic(&o);
+    assert_eq!(code(&o), 1);
+    let err = stderr(&o);
+    assert!(err.starts_with("error: call stack too deep"), "{err}");
+    assert!(err.contains("deep.fut:1:"), "{err}");
+}
+
+#[test]
 fn run_reads_unsuffixed_arguments_at_the_parameter_types() {
     let d = tempfile::tempdir().unwrap();
     let p = write(

@@ -263,6 +263,16 @@ pub enum Code {
         mem: Option<VName>,
         shape: Vec<VName>,
     },
+    /// Calls internal function `fun` ([`Program::internal`]); on failure
+    /// leaves the scope. Scalar results are declared here; array results
+    /// go to memory variables of this scope, as counted references.
+    Call {
+        fun: usize,
+        args: Vec<CallArg>,
+        results: Vec<CallRes>,
+    },
+    /// The results of an internal function (its last instruction).
+    Return(Vec<RetVal>),
     /// Result `k` of the entry point: a scalar, or `shape`'s elements read
     /// contiguously from `mem` (copied out).
     Output {
@@ -311,9 +321,84 @@ pub struct Function {
     pub body: Vec<Code>,
 }
 
+/// An argument of [`Code::Call`]: a scalar, or a contiguous (row-major)
+/// array passed as its block, borrowed by the callee.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CallArg {
+    Scalar(Exp),
+    Array {
+        mem: VName,
+        offset: Exp,
+        shape: Vec<Exp>,
+    },
+}
+
+/// A result of [`Code::Call`]: a scalar variable, or an array's memory
+/// variable, offset and shape variables.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CallRes {
+    Scalar {
+        var: VName,
+        ty: PrimType,
+    },
+    Array {
+        mem: VName,
+        offset: VName,
+        shape: Vec<VName>,
+    },
+}
+
+/// A parameter of an internal function: a scalar variable, or an
+/// array's block (`arg`, copied into the memory variable `mem` as a
+/// borrowed reference), offset and shape.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FunParam {
+    Scalar {
+        var: VName,
+        ty: PrimType,
+    },
+    Array {
+        arg: VName,
+        mem: VName,
+        offset: VName,
+        shape: Vec<VName>,
+    },
+}
+
+/// A value of [`Code::Return`]: a scalar, or a contiguous array, handed
+/// to the caller as a counted reference (copied when the function does
+/// not own its block, as for a parameter returned as it is).
+#[derive(Clone, Debug, PartialEq)]
+pub enum RetVal {
+    Scalar(Exp),
+    Array {
+        mem: VName,
+        elem: PrimType,
+        offset: Exp,
+        shape: Vec<Exp>,
+    },
+}
+
+/// A function called by [`Code::Call`] (a recursive source function):
+/// errors make it return non-zero.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Internal {
+    /// The core function's name (for comments).
+    pub name: String,
+    pub params: Vec<FunParam>,
+    /// The element type of each result.
+    pub results: Vec<(PrimType, usize)>,
+    pub body: Vec<Code>,
+    /// Where it is defined (an index into [`Program::spans`]), for the
+    /// error of a recursion too deep for the stack.
+    pub span: usize,
+}
+
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Program {
     pub funs: Vec<Function>,
+    /// Functions that entry points (and each other) call, by index.
+    pub internal: Vec<Internal>,
     /// Source locations of errors; [`Code::Error`] refers to them by index.
     pub spans: Vec<Span>,
 }

@@ -2,7 +2,7 @@
 //! C-like statements, with scalar operators written as Futhark's core
 //! IR names them (`add.i32(x, y)`) and memory reads as `mem[i]:f64`.
 
-use crate::ir::{Code, Exp, Function, IOp, Program};
+use crate::ir::{CallArg, CallRes, Code, Exp, Function, IOp, Program, RetVal};
 use std::fmt::{self, Display, Formatter, Write};
 
 impl Display for Exp {
@@ -182,6 +182,38 @@ fn line(out: &mut String, c: &Code, d: usize) -> fmt::Result {
             }
             _ => writeln!(out, "output {k}"),
         },
+        Code::Call { fun, args, results } => {
+            let args: Vec<String> = args
+                .iter()
+                .map(|a| match a {
+                    CallArg::Scalar(e) => e.to_string(),
+                    CallArg::Array { mem, offset, .. } => format!("{mem}+{offset}"),
+                })
+                .collect();
+            let res: Vec<String> = results
+                .iter()
+                .map(|r| match r {
+                    CallRes::Scalar { var, .. } => var.to_string(),
+                    CallRes::Array { mem, .. } => mem.to_string(),
+                })
+                .collect();
+            writeln!(
+                out,
+                "{} <- call fun{fun}({})",
+                res.join(", "),
+                args.join(", ")
+            )
+        }
+        Code::Return(vals) => {
+            let vals: Vec<String> = vals
+                .iter()
+                .map(|v| match v {
+                    RetVal::Scalar(e) => e.to_string(),
+                    RetVal::Array { mem, offset, .. } => format!("{mem}+{offset}"),
+                })
+                .collect();
+            writeln!(out, "return {}", vals.join(", "))
+        }
         _ => Ok(()),
     }
 }
@@ -201,6 +233,11 @@ impl Display for Function {
 
 impl Display for Program {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        for (k, fun) in self.internal.iter().enumerate() {
+            let mut s = String::new();
+            nested(&mut s, format_args!("fun{k} ({})", fun.name), &fun.body, 0)?;
+            writeln!(f, "{s}")?;
+        }
         for (k, fun) in self.funs.iter().enumerate() {
             if k > 0 {
                 writeln!(f)?;

@@ -143,7 +143,8 @@ impl<'p> Interp<'p> {
             ));
         }
         if self.depth >= MAX_DEPTH {
-            return Err(RunError::new("call stack too deep", span));
+            // Located at the function, as the C backend reports it.
+            return Err(RunError::new("call stack too deep", Some(f.span)));
         }
         let mut env = Env::default();
         let names: Vec<VName> = f.params.iter().map(|p| p.name).collect();

@@ -1,6 +1,7 @@
-//! Function application: every call is inlined (Futhark has no
-//! recursion), so higher-order functions disappear and polymorphic
-//! functions are instantiated at each use.
+//! Function application: every call of a non-recursive function is
+//! inlined, so higher-order functions disappear and polymorphic
+//! functions are instantiated at each use (recursive functions:
+//! [`crate::recursion`]).
 
 use crate::error::{LowerError, R};
 use crate::value::{Callee, Closure, Env, SizeVals, SV};
@@ -82,6 +83,15 @@ impl<'p> Lowerer<'p> {
         args: Vec<SV<'p>>,
         span: Span,
     ) -> R<SV<'p>> {
+        // A recursive function is called, not inlined: from inside the
+        // prelude (`jvp (f 3) x 1`), the call is located at the user's
+        // call of the prelude function.
+        if let Callee::Global(f, ..) = &callee {
+            if self.prog.fun(*f).recursive {
+                let at = b.pinned_span().unwrap_or(span);
+                return self.call_callee(b, callee, args, at);
+            }
+        }
         // Code inlined from the prelude is located at the user's call;
         // user code called from inside the prelude (a lambda passed to
         // `map`) keeps its own locations.
@@ -115,6 +125,9 @@ impl<'p> Lowerer<'p> {
                 let mut env = env;
                 self.bind_params(b, &mut env, params, args)?;
                 self.exp(b, &env, body)
+            }
+            Callee::Global(f, inst, sizes) if self.prog.fun(f).recursive => {
+                self.call_recursive(b, (f, inst, sizes), args, span)
             }
             Callee::Global(f, inst, sizes) => {
                 let fun = self.prog.fun(f);

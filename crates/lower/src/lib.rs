@@ -1,7 +1,7 @@
 //! Stage 3 of the pipeline: the typed AST to core IR (DESIGN §3).
 //!
-//! Lowering is a static evaluation of the program. Futhark has no
-//! recursion, so every call is inlined; that monomorphises polymorphic
+//! Lowering is a static evaluation of the program. Every call of a
+//! non-recursive function is inlined; that monomorphises polymorphic
 //! functions and defunctionalises higher-order ones at once: a function
 //! value is a closure known at compile time ([`value::SV::Fun`]) and only
 //! survives as the lambda of a SOAC or of `jvp`/`vjp`. Tuples and records
@@ -17,6 +17,7 @@
 //! - [`loops`]: `loop`, with [`attrs`]: the source's attributes on core
 //!   statements; [`intrinsics`]: built-in functions and SOACs;
 //! - [`sums`]: sum types (constructors, `match`, their representation);
+//! - [`recursion`]: recursive functions, which become core functions;
 //! - [`value`]: static values and the flattening of types.
 
 pub mod apply;
@@ -26,6 +27,7 @@ pub mod exp;
 pub mod index;
 pub mod intrinsics;
 pub mod loops;
+pub mod recursion;
 pub mod sums;
 pub mod value;
 
@@ -46,6 +48,15 @@ pub struct Lowerer<'p> {
     /// The files of the prelude: code inlined from them gets the location
     /// of the user's call (see [`apply`]).
     prelude_files: rustc_hash::FxHashSet<parad_base::FileId>,
+    /// Specialisations of recursive functions being built, innermost last.
+    specs: Vec<recursion::Spec>,
+    /// The type parameters of each specialisation.
+    spec_envs: rustc_hash::FxHashMap<Symbol, Env<'p>>,
+    /// Specialisations without function values, by function and types.
+    shared_specs: Vec<(parad_types::tast::FunId, Vec<Type>, Symbol)>,
+    spec_count: usize,
+    /// The finished specialisations.
+    extra_funs: Vec<FunDef>,
 }
 
 /// Lowers every entry point of a checked program.
@@ -100,6 +111,11 @@ fn lower_on_this_thread(prog: &TProgram, skip_unsupported: bool) -> Result<Lower
         prog,
         depth: 0,
         prelude_files,
+        specs: vec![],
+        spec_envs: Default::default(),
+        shared_specs: vec![],
+        spec_count: 0,
+        extra_funs: vec![],
     };
     let mut funs = vec![];
     let mut entries = vec![];
@@ -126,6 +142,7 @@ fn lower_on_this_thread(prog: &TProgram, skip_unsupported: bool) -> Result<Lower
             Err(e) => return Err(e),
         }
     }
+    funs.append(&mut lw.extra_funs);
     let mut p = Program {
         funs,
         entries,

@@ -123,7 +123,16 @@ impl Checker {
         let var_mark = self.vars.len();
         let (smark, tmark) = (self.scope.len(), self.types.len());
         self.inf.level = 1;
+        let own_id = FunId(self.funs.len() as u32);
+        // A function may call itself; a constant's own name refers to an
+        // earlier definition (`def x = x` in a module).
+        if !v.params.is_empty() {
+            self.rec_pending = Some((v.name.name.clone(), own_id));
+        }
         let r = self.check_fun_parts(&v.type_params, &v.params, v.ret.as_ref(), &v.body);
+        self.rec_pending = None;
+        let recursive = self.rec_fun.take().is_some_and(|r| r.used);
+        self.fun_sizes.remove(&own_id);
         self.inf.level = 0;
         self.scope.truncate(smark);
         self.types.truncate(tmark);
@@ -204,6 +213,10 @@ impl Checker {
         }
 
         let id = FunId(self.funs.len() as u32);
+        debug_assert_eq!(id, own_id, "a function was added while checking another");
+        if recursive {
+            self.check_recursion(v, &parts.params, &ret, &parts.type_params, &parts.body, id)?;
+        }
         let mut usig = crate::unique::USig {
             params: v.params.iter().map(crate::unique::UShape::of_pat).collect(),
             ret: v
@@ -214,6 +227,8 @@ impl Checker {
             globals: vec![],
             inferred: None,
         };
+        // A recursive call sees the signature as declared.
+        self.fun_uniq.insert(id, usig.clone());
         if !self.in_prelude {
             self.check_uniqueness(
                 &parts.params,
@@ -242,6 +257,7 @@ impl Checker {
             span: v.span,
             entry: is_entry && !self.in_prelude,
             prelude: self.in_prelude,
+            recursive,
         });
         let g = Global {
             id,

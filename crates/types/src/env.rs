@@ -111,6 +111,31 @@ pub(crate) struct Checker {
     pub fun_uniq: HashMap<FunId, crate::unique::USig>,
     /// The same for local functions.
     pub local_uniq: HashMap<VarId, crate::unique::USig>,
+    /// The name and id of the top-level function whose parameters are
+    /// being checked: [`Checker::check_fun_parts`] binds it for its body.
+    pub rec_pending: Option<(String, FunId)>,
+    /// The top-level function whose body is being checked, which the
+    /// body may call (direct recursion).
+    pub rec_fun: Option<RecFun>,
+    /// Type parameters declared lifted (`'^a`) or size-lifted (`'~a`).
+    pub lifted_tparams: std::collections::HashSet<TypeParamId>,
+    /// Inference variables that instantiate such parameters: a function
+    /// whose result size depends on its argument may be passed for them.
+    pub lifted_vars: std::collections::HashSet<u32>,
+}
+
+/// A top-level function as seen from its own body: its type with its own
+/// type parameters rigid (recursion is monomorphic in types) and its
+/// sizes instantiated afresh at each use (size-polymorphic recursion).
+#[derive(Clone, Debug)]
+pub(crate) struct RecFun {
+    pub name: String,
+    pub id: FunId,
+    pub type_params: Vec<TypeParamId>,
+    pub ty: Type,
+    pub sizes: Option<SizeScheme>,
+    /// The body refers to the function.
+    pub used: bool,
 }
 
 impl Checker {

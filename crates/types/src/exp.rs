@@ -677,7 +677,14 @@ impl Checker {
             return (vec![], vec![], ty.clone());
         }
         let ty = &self.inf.zonk(ty);
-        let inst: Vec<Type> = params.iter().map(|_| self.inf.fresh()).collect();
+        let mut inst: Vec<Type> = vec![];
+        for p in params {
+            let t = self.inf.fresh();
+            if let (true, Type::Var(n)) = (self.lifted_tparams.contains(p), &t) {
+                self.lifted_vars.insert(*n);
+            }
+            inst.push(t);
+        }
         let mut t = ty.subst(&|p| params.iter().position(|q| *q == p).map(|i| inst[i].clone()));
         let sinst: Vec<SizeInst> = svars
             .into_iter()
@@ -838,6 +845,13 @@ impl Checker {
                 return Ok(e);
             }
         }
+        if let Some(r) = self.rec_fun.as_mut().filter(|r| r.name == name) {
+            r.used = true;
+            let r = r.clone();
+            let (_, sinst, ty) = self.instantiate(&[], r.sizes, &r.ty);
+            let inst = r.type_params.iter().map(|p| Type::Param(*p)).collect();
+            return Ok(TExp::new(TExpKind::Global(r.id, inst, sinst), ty, span));
+        }
         if let Some(g) = self.globals.get(name).cloned() {
             return Ok(self.global_exp(&g, span));
         }
@@ -990,6 +1004,15 @@ impl Checker {
                     return Err(Diagnostic::error(a.span, msg));
                 }
             };
+            if let Some((g, x)) = self.size_dependent(a, &p) {
+                return Err(Diagnostic::error(
+                    a.span,
+                    format!(
+                        "Cannot apply {what} to '{g}': the size of its result depends on the value of its parameter '{x}', which a function value cannot express."
+                    ),
+                )
+                .with_note(format!("apply '{g}' in a lambda whose result has a known size instead")));
+            }
             let mark = self.inf.mismatch_mark();
             self.inf.unify(&p, &a.ty).map_err(|e| {
                 let d = self.unify_error(a.span, &p, &a.ty, e);
@@ -1013,6 +1036,54 @@ impl Checker {
             fty = r;
         }
         Ok(apply(f, args, fty, span))
+    }
+
+    /// If `a` names a function whose result's size depends on the value
+    /// of one of its parameters (`def g (k: i64) : [k]i64`) and is passed
+    /// for a parameter `param` whose result type is an unlifted type
+    /// variable (`map`'s `f: a -> x`), that function's name and the
+    /// parameter's: one `x` cannot stand for results of different sizes.
+    fn size_dependent(&self, a: &TExp, param: &Type) -> Option<(String, String)> {
+        // A lifted or size-lifted result type admits any size.
+        let mut want = self.inf.shallow(param);
+        while let Type::Arrow(_, r) = want {
+            want = self.inf.shallow(&r);
+        }
+        match want {
+            Type::Var(n) if !self.lifted_vars.contains(&n) => {}
+            _ => return None,
+        }
+        let (scheme, sinst, name) = match &a.kind {
+            TExpKind::Global(id, _, s) => {
+                let name = match self.funs.get(id.0 as usize) {
+                    Some(f) => f.name.clone(),
+                    None => self.rec_fun.as_ref()?.name.clone(),
+                };
+                (self.fun_sizes.get(id)?, s, name)
+            }
+            TExpKind::Var(v, _, s) => (
+                self.local_sizes.get(v)?,
+                s,
+                self.vars[v.0 as usize].name.clone(),
+            ),
+            _ => return None,
+        };
+        let mut ret = self.inf.zonk(&a.ty);
+        while let Type::Arrow(_, r) = ret {
+            ret = *r;
+        }
+        for pv in scheme.params.iter().flatten() {
+            let d = self.inf.zonk_dim(&sinst.iter().find(|(v, _)| v == pv)?.1);
+            if !matches!(d, Dim::Infer(_)) {
+                continue;
+            }
+            let mut hit = false;
+            ret.each_dim(&mut |x| hit |= self.inf.zonk_dim(x) == d);
+            if hit {
+                return Some((name, self.vars[pv.0 as usize].name.clone()));
+            }
+        }
+        None
     }
 
     fn unary(
@@ -1429,8 +1500,11 @@ impl Checker {
         let mut size_params = vec![];
         for tp in type_params {
             match tp {
-                TypeParam::Type(id, _) => {
+                TypeParam::Type(id, l) => {
                     let p = self.new_tparam(&id.name);
+                    if *l != parad_syntax::ast::Liftedness::Unlifted {
+                        self.lifted_tparams.insert(p);
+                    }
                     tps.push(p);
                     self.types
                         .push((id.name.clone(), TypeName::Type(Type::Param(p))));
@@ -1456,6 +1530,22 @@ impl Checker {
             Some(te) => self.type_exp(te)?,
             None => self.inf.fresh(),
         };
+        if let Some((name, id)) = self.rec_pending.take() {
+            let fty = Type::arrows(tparams.iter().map(|p| p.ty()).collect(), rt.clone());
+            let (scheme, fty) = self.size_scheme(&size_params, &tparams, &fty, |_| false);
+            let sizes = (!scheme.vars.is_empty()).then_some(scheme);
+            if let Some(s) = &sizes {
+                self.fun_sizes.insert(id, s.clone());
+            }
+            self.rec_fun = Some(crate::env::RecFun {
+                name,
+                id,
+                type_params: tps.clone(),
+                ty: fty,
+                sizes,
+                used: false,
+            });
+        }
         let body = self.check_exp(rhs)?;
         let mark = self.inf.mismatch_mark();
         self.inf.unify(&rt, &body.ty).map_err(|e| {

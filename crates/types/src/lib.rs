@@ -24,6 +24,7 @@ mod numeric;
 mod pat;
 pub mod prelude;
 pub mod print;
+mod recursion;
 mod sig;
 pub mod tast;
 mod typeexp;

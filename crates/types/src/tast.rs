@@ -435,6 +435,74 @@ impl TExp {
     pub fn new(kind: TExpKind, ty: Type, span: Span) -> TExp {
         TExp { kind, ty, span }
     }
+
+    /// The expressions directly inside this one, in source order.
+    pub fn children(&self) -> Vec<&TExp> {
+        fn dims<'a>(is: &'a [TDimIndex], out: &mut Vec<&'a TExp>) {
+            for i in is {
+                match i {
+                    TDimIndex::Fix(e) => out.push(e),
+                    TDimIndex::Slice { start, end, stride } => {
+                        out.extend([start, end, stride].into_iter().flatten());
+                    }
+                }
+            }
+        }
+        let mut out: Vec<&TExp> = vec![];
+        match &self.kind {
+            TExpKind::Lit(_)
+            | TExpKind::Var(..)
+            | TExpKind::Global(..)
+            | TExpKind::Intrinsic(..) => {}
+            TExpKind::Tuple(es) | TExpKind::ArrayLit(es) | TExpKind::Constr(_, es) => {
+                out.extend(es)
+            }
+            TExpKind::Record(fs) => out.extend(fs.iter().map(|(_, e)| e)),
+            TExpKind::Range {
+                start, second, end, ..
+            } => {
+                out.push(start);
+                out.extend(second.as_deref());
+                out.push(end);
+            }
+            TExpKind::Project(e, _) | TExpKind::Coerce(e) => out.push(e),
+            TExpKind::Index(e, is) => {
+                out.push(e);
+                dims(is, &mut out);
+            }
+            TExpKind::Update(e, is, v) => {
+                out.push(e);
+                dims(is, &mut out);
+                out.push(v);
+            }
+            TExpKind::RecordUpdate(e, _, v) => out.extend([&**e, &**v]),
+            TExpKind::Apply(f, args) => {
+                out.push(f);
+                out.extend(args);
+            }
+            TExpKind::If(c, t, e) => out.extend([&**c, &**t, &**e]),
+            TExpKind::Let { rhs, body, .. } => out.extend([&**rhs, &**body]),
+            TExpKind::LetFun(f, body) => out.extend([&f.body, &**body]),
+            TExpKind::Lambda(_, body) => out.push(body),
+            TExpKind::Loop {
+                init, form, body, ..
+            } => {
+                out.push(init);
+                match form {
+                    TLoopForm::For(_, e) | TLoopForm::ForIn(_, e) | TLoopForm::While(e) => {
+                        out.push(e)
+                    }
+                }
+                out.push(body);
+            }
+            TExpKind::Assert(c, e) => out.extend([&**c, &**e]),
+            TExpKind::Match(e, cases) => {
+                out.push(e);
+                out.extend(cases.iter().map(|(_, e)| e));
+            }
+        }
+        out
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -454,6 +522,9 @@ pub struct TFun {
     pub entry: bool,
     /// Defined by the prelude rather than the user's program.
     pub prelude: bool,
+    /// The body refers to the function itself (`Global` of [`Self::id`]):
+    /// lowering makes it a core function instead of inlining it.
+    pub recursive: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -287,10 +287,7 @@ impl Fwd {
             Exp::Soac(Soac::WithAcc(WithAcc { .. })) | Exp::Basic(BasicOp::Upd { .. }) => {
                 acc::stm(self, b, s)
             }
-            Exp::Apply(Apply { fun, .. }) => Err(AdError::new(
-                s.span,
-                format!("forward AD through a call of {fun} is not supported"),
-            )),
+            Exp::Apply(Apply { fun, .. }) => Err(crate::recursive_call(s.span, *fun)),
             // Forward mode differentiates the function itself.
             Exp::Ad(AdOp::WithVjp(WithVjp { lam, args, .. })) => {
                 for (p, &a) in lam.params.iter().zip(args) {

@@ -178,12 +178,7 @@ impl Rev {
             Exp::Basic(BasicOp::Update { .. }) => update::fwd(self, b, s),
             Exp::Soac(Soac::Scatter(Scatter { .. })) => scatter::fwd(self, b, s),
             Exp::Loop(Loop { .. }) => loops::fwd(self, b, s),
-            Exp::Apply(Apply { fun, .. }) => Err(AdError::new(
-                s.span,
-                format!(
-                    "cannot differentiate the call of {fun}: functions must be inlined before AD"
-                ),
-            )),
+            Exp::Apply(Apply { fun, .. }) => Err(crate::recursive_call(s.span, *fun)),
             _ => {
                 self.copy_stm(b, s);
                 Ok(Saved::None)

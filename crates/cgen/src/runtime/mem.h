@@ -163,6 +163,44 @@ static inline int parad_skip_iter(struct parad_ctx *ctx, int64_t iter) {
          iter > __atomic_load_n(&ctx->error_iter, __ATOMIC_RELAXED);
 }
 
+/* An error inside iteration `iter` of a parallel loop, or outside any
+ * (iter < 0): what a function called from either place reports. */
+__attribute__((unused, format(printf, 4, 5))) static void
+parad_error_at(struct parad_ctx *ctx, int64_t iter, int64_t span, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = p_vformat(fmt, ap);
+  va_end(ap);
+  const char *m = msg != NULL ? msg : p_out_of_memory_msg;
+  if (iter >= 0)
+    parad_error_iter(ctx, iter, span, "%s", m);
+  else
+    parad_error(ctx, span, "%s", m);
+  free(msg);
+}
+
+/* Whether the current thread's stack is nearly full (recursive functions
+ * check it on entry, so that deep recursion fails with an error instead
+ * of a crash). The stack's bounds are looked up once per thread. */
+__attribute__((unused)) static __thread char *p_stack_limit;
+static inline int p_stack_exhausted(void) {
+  char *sp = (char *)__builtin_frame_address(0);
+  if (p_stack_limit == NULL) {
+    pthread_attr_t a;
+    void *lo = NULL;
+    size_t size = 0;
+    p_stack_limit = (char *)1; /* unknown bounds: never exhausted */
+    if (pthread_getattr_np(pthread_self(), &a) == 0) {
+      if (pthread_attr_getstack(&a, &lo, &size) == 0 && lo != NULL && size > 0) {
+        size_t margin = size / 4 < (size_t)1 << 20 ? size / 4 : (size_t)1 << 20;
+        p_stack_limit = (char *)lo + margin;
+      }
+      pthread_attr_destroy(&a);
+    }
+  }
+  return sp < p_stack_limit;
+}
+
 /* Weak: every translation unit of a program carries the runtime, and the
  * linker keeps one copy of each exported function. */
 #define PARAD_EXPORT __attribute__((visibility("default"), weak))

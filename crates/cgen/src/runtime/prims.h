@@ -11,6 +11,10 @@
  * Narrowing unsigned->signed conversions are implementation-defined
  * (modular on every compiler we support), never undefined. */
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* pthread_getattr_np */
+#endif
+#include <pthread.h>
 #include <stdint.h>
 #include <stdbool.h>
 #include <stddef.h>

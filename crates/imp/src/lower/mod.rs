@@ -27,7 +27,9 @@ pub use array::Arr;
 use crate::ir::{self, Code, ErrorArg, Exp};
 use parad_base::{PrimType, Span};
 use parad_core::consume::{last_uses, LastUse};
-use parad_core::{AccOp, Body, Dim, Lambda, NameSource, Operand, Param, Program, Stm, Type, VName};
+use parad_core::{
+    AccOp, Body, Dim, Lambda, NameSource, Operand, Param, Program, Stm, Symbol, Type, VName,
+};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Why a program cannot be compiled (yet).
@@ -113,6 +115,8 @@ pub(crate) struct Lower {
     inherit: FxHashSet<VName>,
     /// Nesting depth of sequential versions of parallel SOACs.
     pub(crate) versions: u32,
+    /// The index of each internal function ([`ir::Program::internal`]).
+    internal: FxHashMap<Symbol, usize>,
 }
 
 /// Lowers every entry point of `p`.
@@ -130,7 +134,37 @@ pub fn lower_program(p: &Program) -> Result<ir::Program> {
         ending: FxHashSet::default(),
         inherit: FxHashSet::default(),
         versions: 0,
+        internal: FxHashMap::default(),
     };
+    let defs = called_functions(p);
+    for (k, f) in defs.iter().enumerate() {
+        l.internal.insert(f.name, k);
+    }
+    let mut internal = vec![];
+    for f in &defs {
+        l.env.clear();
+        l.accs.clear();
+        l.scopes = vec![FxHashSet::default()];
+        let mut params = vec![];
+        let body = l.nested(|l| l.internal_fun(f, &mut params))?;
+        let results = f
+            .ret
+            .iter()
+            .map(|t| match t {
+                Type::Prim(p) => Ok((*p, 0)),
+                Type::Array { elem, shape } => Ok((*elem, shape.len())),
+                Type::Acc(_) => unsupported("a function returning an accumulator"),
+            })
+            .collect::<Result<_>>()?;
+        let span = l.span_id(f.span);
+        internal.push(ir::Internal {
+            name: f.name.to_string(),
+            params,
+            results,
+            body,
+            span,
+        });
+    }
     let mut funs = vec![];
     for e in &p.entries {
         let f = p
@@ -147,8 +181,38 @@ pub fn lower_program(p: &Program) -> Result<ir::Program> {
     }
     Ok(ir::Program {
         funs,
+        internal,
         spans: l.spans,
     })
+}
+
+/// The functions that entry points call, directly or not.
+fn called_functions(p: &Program) -> Vec<&parad_core::FunDef> {
+    struct Calls<'a>(&'a mut Vec<Symbol>);
+    impl parad_core::Visitor for Calls<'_> {
+        fn visit_exp(&mut self, e: &parad_core::Exp) {
+            if let parad_core::Exp::Apply(a) = e {
+                self.0.push(a.fun);
+            }
+            self.super_exp(e)
+        }
+    }
+    let mut seen: FxHashSet<Symbol> = FxHashSet::default();
+    let mut todo: Vec<Symbol> = p.entries.iter().map(|e| e.fun).collect();
+    let mut out = vec![];
+    while let Some(s) = todo.pop() {
+        let Some(f) = p.fun(s) else { continue };
+        if !seen.insert(s) {
+            continue;
+        }
+        if !p.entries.iter().any(|e| e.fun == s) {
+            out.push(f);
+        }
+        let mut calls = vec![];
+        parad_core::Visitor::visit_body(&mut Calls(&mut calls), &f.body);
+        todo.extend(calls);
+    }
+    out
 }
 
 impl Lower {
@@ -220,6 +284,122 @@ impl Lower {
             }
         }
         Ok(())
+    }
+
+    /// The body of an internal function: parameters bound, results
+    /// returned.
+    fn internal_fun(&mut self, f: &parad_core::FunDef, out: &mut Vec<ir::FunParam>) -> Result<()> {
+        for p in &f.params {
+            match &p.ty {
+                Type::Prim(t) => {
+                    out.push(ir::FunParam::Scalar {
+                        var: p.name,
+                        ty: *t,
+                    });
+                    self.env.insert(p.name, Val::Scalar(Exp::Var(p.name), *t));
+                }
+                Type::Array { elem, shape } => {
+                    let arg = self.fresh(&format!("{}_arg", p.name.base));
+                    let offset = self.fresh(&format!("{}_off", p.name.base));
+                    let dims: Vec<VName> = (0..shape.len())
+                        .map(|_| self.fresh(&format!("{}_dim", p.name.base)))
+                        .collect();
+                    let mem = self.new_mem(p.name);
+                    // The caller's block is borrowed: an update copies it.
+                    self.emit(Code::Borrow { dst: mem, src: arg });
+                    out.push(ir::FunParam::Array {
+                        arg,
+                        mem,
+                        offset,
+                        shape: dims.clone(),
+                    });
+                    let shape: Vec<Exp> = dims.iter().map(|d| Exp::Var(*d)).collect();
+                    let mut a = Arr::fresh(mem, *elem, shape);
+                    a.offset = Exp::Var(offset);
+                    self.env.insert(p.name, Val::Array(a));
+                }
+                Type::Acc(_) => return unsupported("a function taking an accumulator"),
+            }
+        }
+        let res = self.body(&f.body, &param_names(&f.params))?;
+        let mut vals = vec![];
+        for v in res {
+            vals.push(match v {
+                Val::Scalar(e, _) => ir::RetVal::Scalar(e),
+                Val::Array(a) => {
+                    let a = self.contiguous(&a, f.span)?;
+                    ir::RetVal::Array {
+                        mem: a.mem,
+                        elem: a.elem,
+                        offset: a.offset,
+                        shape: a.shape,
+                    }
+                }
+                Val::Acc(_) => return unsupported("a function returning an accumulator"),
+            });
+        }
+        self.emit(Code::Return(vals));
+        Ok(())
+    }
+
+    /// A call of an internal function.
+    fn call(&mut self, a: &parad_core::Apply, pat: &[Param], span: Span) -> Result<Vec<Val>> {
+        let Some(&fun) = self.internal.get(&a.fun) else {
+            return unsupported(format!("a call of {}, which is not a function here", a.fun));
+        };
+        let mut args = vec![];
+        for o in &a.args {
+            args.push(match self.val_of(o)? {
+                Val::Scalar(e, _) => ir::CallArg::Scalar(e),
+                Val::Array(arr) => {
+                    let arr = self.contiguous(&arr, span)?;
+                    ir::CallArg::Array {
+                        mem: arr.mem,
+                        offset: arr.offset,
+                        shape: arr.shape,
+                    }
+                }
+                Val::Acc(_) => return unsupported("passing an accumulator to a function"),
+            });
+        }
+        let mut results = vec![];
+        let mut vals = vec![];
+        for p in pat {
+            match &p.ty {
+                Type::Prim(t) => {
+                    let var = self.fresh(&p.name.base.to_string());
+                    results.push(ir::CallRes::Scalar { var, ty: *t });
+                    vals.push(Val::Scalar(Exp::Var(var), *t));
+                }
+                Type::Array { elem, shape } => {
+                    let mem = self.new_mem(p.name);
+                    let offset = self.fresh(&format!("{}_off", p.name.base));
+                    let dims: Vec<VName> = (0..shape.len())
+                        .map(|_| self.fresh(&format!("{}_dim", p.name.base)))
+                        .collect();
+                    results.push(ir::CallRes::Array {
+                        mem,
+                        offset,
+                        shape: dims.clone(),
+                    });
+                    let mut arr =
+                        Arr::fresh(mem, *elem, dims.iter().map(|d| Exp::Var(*d)).collect());
+                    arr.offset = Exp::Var(offset);
+                    // Dimensions the type names are the ones returned.
+                    for (d, v) in shape.iter().zip(&dims) {
+                        if let Dim::Var(x) = d {
+                            if !self.env.contains_key(x) {
+                                self.env.insert(*x, Val::Scalar(Exp::Var(*v), ir::I64));
+                            }
+                        }
+                    }
+                    vals.push(Val::Array(arr));
+                }
+                Type::Acc(_) => return unsupported("a function returning an accumulator"),
+            }
+        }
+        self.emit(Code::Call { fun, args, results });
+        Ok(vals)
     }
 
     // ---- code buffers, names, scopes -------------------------------------
@@ -444,7 +624,7 @@ impl Lower {
             E::If(i) => self.if_(i, &s.pat, s.span)?,
             E::Loop(l) => self.loop_(l, &s.pat, s.span)?,
             E::Soac(soac) => self.soac(soac, &s.pat, s.span)?,
-            E::Apply(a) => return unsupported(format!("a call of {}", a.fun)),
+            E::Apply(a) => self.call(a, &s.pat, s.span)?,
             E::Ad(_) => return unsupported("an AD operator left after the AD pass"),
         };
         for (p, v) in s.pat.iter().zip(vals) {
