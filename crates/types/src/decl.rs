@@ -213,6 +213,12 @@ impl Checker {
                 .unwrap_or(crate::unique::UShape::Shared),
             globals: vec![],
             inferred: None,
+            declared_ret: v.ret.is_some(),
+            consuming_fns: v
+                .params
+                .iter()
+                .map(crate::unique::UShape::consuming_fn)
+                .collect(),
         };
         if !self.in_prelude {
             self.check_uniqueness(

@@ -108,6 +108,16 @@ pub(crate) struct Checker {
     pub fun_uniq: HashMap<FunId, crate::unique::USig>,
     /// The same for local functions.
     pub local_uniq: HashMap<VarId, crate::unique::USig>,
+    /// Pattern variables under a type ascription (lambda and loop
+    /// parameters among them): whether the declared type is unique.
+    pub declared_uniq: HashMap<VarId, bool>,
+    /// The declared result uniqueness of each lambda with a return type,
+    /// by the lambda's span.
+    pub lambda_ret: HashMap<parad_base::Span, crate::unique::UShape>,
+    /// How many functor applications are being checked: their bodies were
+    /// checked once with abstract parameter types, where a constant of an
+    /// abstract type is no array a result could alias.
+    pub functor_apps: u32,
 }
 
 impl Checker {

@@ -390,6 +390,11 @@ impl Checker {
                             .unwrap_or(crate::unique::UShape::Shared),
                         globals: vec![],
                         inferred: None,
+                        declared_ret: ret.is_some(),
+                        consuming_fns: params
+                            .iter()
+                            .map(crate::unique::UShape::consuming_fn)
+                            .collect(),
                     },
                 );
                 let mark = self.scope.len();
@@ -1232,6 +1237,10 @@ impl Checker {
         let tbody = self.check_exp(body)?;
         if let Some(rt) = &rt {
             self.unify_at(body.span, rt, &tbody.ty)?;
+        }
+        if let Some(te) = ret {
+            self.lambda_ret
+                .insert(span, crate::unique::UShape::of_type(te));
         }
         let ty = Type::arrows(tparams.iter().map(|p| p.ty()).collect(), tbody.ty.clone());
         Ok(TExp::new(
