@@ -111,6 +111,9 @@ pub(crate) struct Checker {
     /// Pattern variables under a type ascription (lambda and loop
     /// parameters among them): whether the declared type is unique.
     pub declared_uniq: HashMap<VarId, bool>,
+    /// Pattern variables declared with a function type: the uniqueness
+    /// of its parameters and result (`op: [k]f32 -> *[k]f32`).
+    pub declared_fn: HashMap<VarId, (Vec<crate::unique::UShape>, crate::unique::UShape)>,
     /// The declared result uniqueness of each lambda with a return type,
     /// by the lambda's span.
     pub lambda_ret: HashMap<parad_base::Span, crate::unique::UShape>,

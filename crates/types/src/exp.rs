@@ -271,7 +271,7 @@ impl Checker {
                 for a in args {
                     targs.push(self.check_exp(a)?);
                 }
-                self.apply_texp(tf, targs, &what, span)
+                self.apply_texp(tf, targs, &what, span, true)
             }
             ExpKind::BinOp(..) => self.check_binop_chain(e),
             ExpKind::Negate(inner) => {
@@ -427,7 +427,7 @@ impl Checker {
             ExpKind::OpSectionLeft(op, x) => {
                 let f = self.op_fn(op)?;
                 let tx = self.check_exp(x)?;
-                self.apply_texp(f, vec![tx], &format!("'{}'", op.full()), span)
+                self.apply_texp(f, vec![tx], &format!("'{}'", op.full()), span, false)
             }
             ExpKind::OpSectionRight(op, y) => {
                 // (op y) is \x -> x op y, with y evaluated once, outside.
@@ -445,6 +445,7 @@ impl Checker {
                     ],
                     &format!("'{}'", op.full()),
                     span,
+                    false,
                 )?;
                 let fty = Type::arrow(xt.clone(), body.ty.clone());
                 let lam = TExp::new(
@@ -923,6 +924,7 @@ impl Checker {
         args: Vec<TExp>,
         what: &str,
         span: Span,
+        call: bool,
     ) -> Res<TExp> {
         let mut fty = f.ty.clone();
         for (i, a) in args.iter().enumerate() {
@@ -956,7 +958,19 @@ impl Checker {
                 }
             };
             self.inf.unify(&p, &a.ty).map_err(|e| {
-                let d = self.unify_error(a.span, &p, &a.ty, e);
+                let mut d = self.unify_error(a.span, &p, &a.ty, e);
+                if call {
+                    // Futhark's wording: `Cannot apply "f" to "x" (invalid type).`
+                    let f = match what.strip_prefix('\'').and_then(|w| w.strip_suffix('\'')) {
+                        Some(name) => format!("\"{name}\""),
+                        None => "function".to_string(),
+                    };
+                    d.message = format!(
+                        "Cannot apply {f} to \"{}\" (invalid type): {}",
+                        self.source_excerpt(a.span),
+                        d.message
+                    );
+                }
                 d.with_note(format!("in argument {} of {what}", i + 1))
             })?;
             if let Some(d) = self.param_dim(&f, i) {
@@ -1087,7 +1101,7 @@ impl Checker {
         }
         let f = self.op_fn(op)?;
         let tb = self.check_exp(b)?;
-        self.apply_texp(f, vec![ta, tb], &format!("'{}'", op.full()), span)
+        self.apply_texp(f, vec![ta, tb], &format!("'{}'", op.full()), span, false)
     }
 
     /// `match scrut case p1 -> e1 …`: every pattern against the
@@ -1680,6 +1694,25 @@ pub(crate) struct FunParts {
     pub params: Vec<TPat>,
     pub ret: Type,
     pub body: TExp,
+}
+
+impl Checker {
+    /// The source text of `span`, its white space collapsed to one line.
+    pub(crate) fn source_line(&self, span: Span) -> String {
+        let file = self.files.sources.get(span.file);
+        let text = file.text.get(span.range()).unwrap_or("");
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    /// The source text of `span` on one line, shortened for a message.
+    fn source_excerpt(&self, span: Span) -> String {
+        let one = self.source_line(span);
+        if one.chars().count() > 40 {
+            format!("{}...", one.chars().take(37).collect::<String>())
+        } else {
+            one
+        }
+    }
 }
 
 fn describe_fn(f: &Exp) -> String {

@@ -246,6 +246,11 @@ impl Checker {
                 for v in vs {
                     self.declared_uniq.entry(v).or_insert(unique);
                 }
+                if let (TPat::Var(v, _, _), TypeExp::Arrow(..)) = (p, te) {
+                    self.declared_fn
+                        .entry(*v)
+                        .or_insert_with(|| crate::unique::UShape::of_fun_type(te));
+                }
             }
         }
     }

@@ -55,8 +55,40 @@ impl UShape {
                 UShape::Comps(ts.iter().map(UShape::of_type).collect())
             }
             TypeExp::Tuple(ts, _) if ts.len() == 1 => UShape::of_type(&ts[0]),
+            TypeExp::Exists(_, t, _) => UShape::of_type(t),
             _ => UShape::Shared,
         }
+    }
+    /// The parameters' and the result's uniqueness of a function type
+    /// `t1 -> t2 -> r` as a specification (`val f: ...`) declares it.
+    pub fn of_fun_type(te: &TypeExp) -> (Vec<UShape>, UShape) {
+        match te {
+            TypeExp::Arrow(_, a, r, _) => {
+                let (mut ps, ret) = UShape::of_fun_type(r);
+                ps.insert(0, UShape::of_type(a));
+                (ps, ret)
+            }
+            TypeExp::Tuple(ts, _) if ts.len() == 1 => UShape::of_fun_type(&ts[0]),
+            t => (vec![], UShape::of_type(t)),
+        }
+    }
+    /// Whether a value whose uniqueness is `actual` cannot be used where
+    /// `self` is expected: as a result, `self` is unique where `actual`
+    /// is not; as a parameter (`param`), `actual` consumes where `self`
+    /// does not.
+    pub fn violated_by(&self, actual: &UShape, param: bool) -> bool {
+        let (need, have) = if param { (actual, self) } else { (self, actual) };
+        fn less(need: &UShape, have: &UShape) -> bool {
+            match (need, have) {
+                (UShape::Shared, _) | (_, UShape::Unique) => false,
+                (UShape::Unique, _) => true,
+                (UShape::Comps(a), UShape::Comps(b)) => {
+                    a.iter().zip(b).any(|(x, y)| less(x, y))
+                }
+                (UShape::Comps(a), UShape::Shared) => a.iter().any(UShape::any_unique),
+            }
+        }
+        less(need, have)
     }
     pub fn of_pat(p: &Pat) -> UShape {
         match p {
@@ -86,7 +118,7 @@ impl UShape {
             _ => false,
         }
     }
-    fn any_unique(&self) -> bool {
+    pub fn any_unique(&self) -> bool {
         match self {
             UShape::Unique => true,
             UShape::Shared => false,
@@ -237,9 +269,19 @@ fn restrict(al: &Al, t: &Type) -> Al {
     }
 }
 
-/// Whether a top-level constant of type `t` is tracked: it holds an
-/// array. Constants of abstract types (a module parameter's `t`) are not,
-/// as in Futhark.
+/// The aliases of top-level constant `n` of type `t`: its arrays alias
+/// it. Its functions do not, nor values of abstract types (a module
+/// parameter's `t`), as in Futhark.
+fn global_al(t: &Type, n: Name) -> Al {
+    match t {
+        Type::Tuple(ts) => Al::Comps(ts.iter().map(|t| global_al(t, n)).collect()),
+        Type::Record(fs) => Al::Comps(fs.iter().map(|(_, t)| global_al(t, n)).collect()),
+        t if has_real_array(t) => Al::Set([n].into()),
+        _ => Al::none(),
+    }
+}
+
+/// Whether `t` holds an array (not counting abstract types).
 fn has_real_array(t: &Type) -> bool {
     match t {
         Type::Array(..) => true,
@@ -686,8 +728,8 @@ impl U<'_> {
                     self.ck.funs.get(f.0 as usize).is_some_and(|f| {
                         f.params.is_empty() && f.size_params.is_empty() && !f.prelude
                     });
-                Ok(if is_constant && has_real_array(&e.ty) {
-                    Al::Set([Name::Global(*f)].into())
+                Ok(if is_constant {
+                    global_al(&e.ty, Name::Global(*f))
                 } else {
                     Al::none()
                 })
@@ -878,7 +920,18 @@ impl U<'_> {
     fn sig_of(&self, f: &TExp) -> Option<USig> {
         match &f.kind {
             TExpKind::Global(id, _, _) => self.ck.fun_uniq.get(id).cloned(),
-            TExpKind::Var(v, _, _) => self.local.get(v).cloned(),
+            TExpKind::Var(v, _, _) => self.local.get(v).cloned().or_else(|| {
+                // A parameter declared with a function type.
+                let (params, ret) = self.ck.declared_fn.get(v)?.clone();
+                Some(USig {
+                    consuming_fns: vec![false; params.len()],
+                    params,
+                    ret,
+                    globals: vec![],
+                    inferred: None,
+                    declared_ret: true,
+                })
+            }),
             _ => None,
         }
     }
