@@ -214,10 +214,10 @@ impl Checker {
             globals: vec![],
             inferred: None,
             declared_ret: v.ret.is_some(),
-            consuming_fns: v
+            fn_params: v
                 .params
                 .iter()
-                .map(crate::unique::UShape::consuming_fn)
+                .map(crate::unique::UShape::fn_param)
                 .collect(),
         };
         if !self.in_prelude {

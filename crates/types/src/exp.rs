@@ -391,10 +391,7 @@ impl Checker {
                         globals: vec![],
                         inferred: None,
                         declared_ret: ret.is_some(),
-                        consuming_fns: params
-                            .iter()
-                            .map(crate::unique::UShape::consuming_fn)
-                            .collect(),
+                        fn_params: params.iter().map(crate::unique::UShape::fn_param).collect(),
                     },
                 );
                 let mark = self.scope.len();

@@ -768,7 +768,12 @@ impl Checker {
 
     /// Function type `t` with `*` on its parameters and result where
     /// `params` and `ret` say they are unique.
-    fn show_unique(&self, t: &Type, params: &[crate::unique::UShape], ret: &crate::unique::UShape) -> String {
+    fn show_unique(
+        &self,
+        t: &Type,
+        params: &[crate::unique::UShape],
+        ret: &crate::unique::UShape,
+    ) -> String {
         use crate::unique::UShape;
         let star = |s: &UShape, t: &Type| {
             if *s == UShape::Unique && !matches!(t, Type::Prim(_)) {

@@ -39,6 +39,9 @@ use parad_base::{Diagnostic, Span};
 use parad_syntax::ast::{Pat, TypeExp};
 use std::collections::{BTreeSet, HashMap};
 
+/// The uniqueness of a function type's parameters and result.
+pub(crate) type FnShape = (Vec<UShape>, UShape);
+
 /// Which parts of a parameter or result are declared unique.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum UShape {
@@ -77,14 +80,16 @@ impl UShape {
     /// is not; as a parameter (`param`), `actual` consumes where `self`
     /// does not.
     pub fn violated_by(&self, actual: &UShape, param: bool) -> bool {
-        let (need, have) = if param { (actual, self) } else { (self, actual) };
+        let (need, have) = if param {
+            (actual, self)
+        } else {
+            (self, actual)
+        };
         fn less(need: &UShape, have: &UShape) -> bool {
             match (need, have) {
                 (UShape::Shared, _) | (_, UShape::Unique) => false,
                 (UShape::Unique, _) => true,
-                (UShape::Comps(a), UShape::Comps(b)) => {
-                    a.iter().zip(b).any(|(x, y)| less(x, y))
-                }
+                (UShape::Comps(a), UShape::Comps(b)) => a.iter().zip(b).any(|(x, y)| less(x, y)),
                 (UShape::Comps(a), UShape::Shared) => a.iter().any(UShape::any_unique),
             }
         }
@@ -101,21 +106,21 @@ impl UShape {
             _ => UShape::Shared,
         }
     }
-    /// Whether a parameter `p` is declared a function that may consume
-    /// its arguments (`f: *acc t -> x -> acc t`).
-    pub fn consuming_fn(p: &Pat) -> bool {
-        fn arrow(te: &TypeExp) -> bool {
+    /// The uniqueness a parameter `p` declared with a function type
+    /// gives that function's parameters and result (`f: *acc t -> x -> acc t`).
+    pub fn fn_param(p: &Pat) -> Option<FnShape> {
+        fn arrow(te: &TypeExp) -> Option<FnShape> {
             match te {
-                TypeExp::Arrow(_, a, r, _) => UShape::of_type(a).any_unique() || arrow(r),
+                TypeExp::Arrow(..) => Some(UShape::of_fun_type(te)),
                 TypeExp::Tuple(ts, _) if ts.len() == 1 => arrow(&ts[0]),
-                _ => false,
+                _ => None,
             }
         }
         match p {
             Pat::Ascribe(_, te, _) => arrow(te),
-            Pat::Tuple(ps, _) if ps.len() == 1 => UShape::consuming_fn(&ps[0]),
-            Pat::Attr(_, p, _) => UShape::consuming_fn(p),
-            _ => false,
+            Pat::Tuple(ps, _) if ps.len() == 1 => UShape::fn_param(&ps[0]),
+            Pat::Attr(_, p, _) => UShape::fn_param(p),
+            _ => None,
         }
     }
     pub fn any_unique(&self) -> bool {
@@ -140,9 +145,9 @@ pub(crate) struct USig {
     pub inferred: Option<Vec<usize>>,
     /// Whether the return type was declared (`ret` is inferred otherwise).
     pub declared_ret: bool,
-    /// The parameters declared functions that may consume their arguments
-    /// ([`UShape::consuming_fn`]).
-    pub consuming_fns: Vec<bool>,
+    /// For each parameter declared with a function type, that type's
+    /// uniqueness ([`UShape::fn_param`]).
+    pub fn_params: Vec<Option<FnShape>>,
 }
 
 /// What a value may alias.
@@ -313,12 +318,27 @@ impl Checker {
             fresh: vec![],
             last_lambda: None,
         };
+        // A constant declared with a function type (`def g : t -> u = f`)
+        // holds a function of that type's uniqueness.
+        if let (true, Some(te)) = (params.is_empty(), declared_ret) {
+            let (eps, eret) = UShape::of_fun_type(te);
+            let mut f = body;
+            while let TExpKind::Coerce(x) = &f.kind {
+                f = x;
+            }
+            if let (false, Some(given)) = (eps.is_empty(), u.sig_of(f)) {
+                if let Some(d) = u.fn_arg_mismatch(f, &given, Some(&(eps, eret))) {
+                    let msg = format!("Function body does not have expected type: {}", d.message);
+                    return Err(Diagnostic { message: msg, ..d });
+                }
+            }
+        }
         let shapes = sig.params.clone();
         let (s, _) = u.fun_body(
             params,
             &shapes,
             declared_ret.is_some().then(|| sig.ret.clone()),
-            &sig.consuming_fns.clone(),
+            &sig.fn_params.clone(),
             body,
             name,
             false,
@@ -580,7 +600,7 @@ impl U<'_> {
         params: &[TPat],
         shapes: &[UShape],
         ret: Option<UShape>,
-        consuming_fns: &[bool],
+        fn_params: &[Option<FnShape>],
         body: &TExp,
         name: &str,
         nested: bool,
@@ -635,7 +655,7 @@ impl U<'_> {
                 globals,
                 inferred,
                 declared_ret: ret_declared.is_some(),
-                consuming_fns: consuming_fns.to_vec(),
+                fn_params: fn_params.to_vec(),
             })
         };
         let r = if nested { self.nested(run) } else { run(self) };
@@ -849,7 +869,7 @@ impl U<'_> {
                     .unwrap_or_else(|| vec![UShape::Shared; lf.params.len()]);
                 let fns = declared
                     .as_ref()
-                    .map(|s| s.consuming_fns.clone())
+                    .map(|s| s.fn_params.clone())
                     .unwrap_or_default();
                 let ret = declared.filter(|s| s.declared_ret).map(|s| s.ret);
                 // Its body runs wherever it is called: what is bound
@@ -924,7 +944,7 @@ impl U<'_> {
                 // A parameter declared with a function type.
                 let (params, ret) = self.ck.declared_fn.get(v)?.clone();
                 Some(USig {
-                    consuming_fns: vec![false; params.len()],
+                    fn_params: vec![None; params.len()],
                     params,
                     ret,
                     globals: vec![],
@@ -952,24 +972,14 @@ impl U<'_> {
         };
         let mut als = vec![];
         for (i, a) in args.iter().enumerate() {
-            // A function that consumes its argument can be passed only for
-            // a parameter declared a function that may consume.
-            let allowed = sig
-                .as_ref()
-                .is_some_and(|s| s.consuming_fns.get(i).copied().unwrap_or(false));
-            if let (false, Some(s)) = (allowed, self.sig_of(a)) {
-                if s.params.iter().any(UShape::any_unique) {
-                    return Err(Diagnostic::error(
-                        a.span,
-                        format!(
-                            "Cannot pass the consuming function {} as an argument of \"{fname}\": parameters are incompatible regarding consuming their arguments.",
-                            match &a.kind {
-                                TExpKind::Global(id, _, _) => self.describe(Name::Global(*id)),
-                                TExpKind::Var(v, _, _) => self.describe(Name::Var(*v)),
-                                _ => "value".to_string(),
-                            }
-                        ),
-                    ));
+            // A function passed for a parameter declared with a function
+            // type must consume no more than that type says and give a
+            // result at least as unique (what an intrinsic or a function
+            // value accepts is not known here).
+            if let (Some(callee), Some(given)) = (&sig, self.sig_of(a)) {
+                let expected = callee.fn_params.get(i).cloned().flatten();
+                if let Some(d) = self.fn_arg_mismatch(a, &given, expected.as_ref()) {
+                    return Err(d.with_note(format!("in argument {} of \"{fname}\"", i + 1)));
                 }
             }
             als.push(self.exp(a)?);
@@ -1065,6 +1075,44 @@ impl U<'_> {
         shared.extend(sig.globals.iter().map(|f| Name::Const(*f)));
         shared.insert(result);
         Ok(ret_aliases(&sig.ret, &shared))
+    }
+
+    /// Why function `a` (signature `given`) cannot be passed where a
+    /// function of uniqueness `expected` is (one not declared with a
+    /// function type may consume nothing).
+    fn fn_arg_mismatch(
+        &self,
+        a: &TExp,
+        given: &USig,
+        expected: Option<&FnShape>,
+    ) -> Option<Diagnostic> {
+        let what = match &a.kind {
+            TExpKind::Global(id, _, _) => self.describe(Name::Global(*id)),
+            TExpKind::Var(v, _, _) => self.describe(Name::Var(*v)),
+            _ => "function".to_string(),
+        };
+        let consumes = given.params.iter().enumerate().any(|(k, p)| {
+            p.any_unique()
+                && !expected.is_some_and(|(eps, _)| eps.get(k).is_some_and(UShape::any_unique))
+        });
+        if consumes {
+            return Some(Diagnostic::error(
+                a.span,
+                format!(
+                    "The function {what} consumes its argument where the function expected here does not: parameters are incompatible regarding consuming their arguments."
+                ),
+            ));
+        }
+        let (eps, eret) = expected?;
+        if eps.len() == given.params.len() && eret.violated_by(&given.ret, false) {
+            return Some(Diagnostic::error(
+                a.span,
+                format!(
+                    "The function {what} returns a value that is not unique where the function expected here returns a unique one: return types have incompatible uniqueness."
+                ),
+            ));
+        }
+        None
     }
 
     fn loop_exp(
