@@ -404,7 +404,42 @@ impl Checker {
             ExpKind::Negate(a) => self.size_names(a),
             ExpKind::Apply(f, args) => {
                 self.size_names(f)?;
-                args.iter().try_for_each(|a| self.size_names(a))
+                // A size is never consumed: a function that consumes an
+                // argument cannot compute one.
+                if let ExpKind::Var(q) = &f.kind {
+                    let consumes = self
+                        .globals
+                        .get(&q.name)
+                        .and_then(|g| self.fun_uniq.get(&g.id));
+                    if let Some(i) =
+                        consumes.and_then(|u| u.params.iter().position(|p| p.any_unique()))
+                    {
+                        let what = match args.get(i).map(|a| &a.kind) {
+                            Some(ExpKind::Var(v)) => format!("variable \"{}\"", v.name),
+                            _ => format!("argument {} of \"{}\"", i + 1, q.name),
+                        };
+                        return Err(Diagnostic::error(
+                            args.get(i).map_or(f.span, |a| a.span),
+                            format!(
+                                "Consuming {what}, which is not consumable: a size expression cannot consume."
+                            ),
+                        ));
+                    }
+                }
+                args.iter().try_for_each(|a| match &a.kind {
+                    // An argument may be any value (`[len xs]`); one whose
+                    // type is still open is taken to be a size.
+                    ExpKind::Var(q) if q.quals.is_empty() => match self.lookup(&q.name).cloned() {
+                        Some(l) => {
+                            if l.poly.is_empty() {
+                                let _ = self.inf.unify(&Type::i64(), &l.ty);
+                            }
+                            Ok(())
+                        }
+                        None => self.size_names(a),
+                    },
+                    _ => self.size_names(a),
+                })
             }
             _ => Ok(()),
         }
