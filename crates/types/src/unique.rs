@@ -214,6 +214,15 @@ impl Al {
     }
 }
 
+/// What a function's parameters and result are declared: the uniqueness
+/// of each parameter, of the result (`None` where it is inferred), and
+/// the function types of parameters declared with one.
+struct Decl<'d> {
+    shapes: &'d [UShape],
+    ret: Option<UShape>,
+    fn_params: &'d [Option<FnShape>],
+}
+
 struct Bound {
     al: Al,
     /// The lambda or loop-body nesting depth the variable was bound at.
@@ -334,15 +343,13 @@ impl Checker {
             }
         }
         let shapes = sig.params.clone();
-        let (s, _) = u.fun_body(
-            params,
-            &shapes,
-            declared_ret.is_some().then(|| sig.ret.clone()),
-            &sig.fn_params.clone(),
-            body,
-            name,
-            false,
-        )?;
+        let fn_params = sig.fn_params.clone();
+        let decl = Decl {
+            shapes: &shapes,
+            ret: declared_ret.is_some().then(|| sig.ret.clone()),
+            fn_params: &fn_params,
+        };
+        let (s, _) = u.fun_body(params, decl, body, name, false)?;
         sig.ret = s.ret;
         sig.inferred = s.inferred;
         sig.globals = s.globals;
@@ -592,19 +599,22 @@ impl U<'_> {
     }
 
     /// Checks the body of a function, local function or lambda with
-    /// parameters `params` declared `shapes`, and its result against the
-    /// declared `ret` (or infers the result's uniqueness). Gives its
+    /// parameters `params` declared as `decl` says, and its result against
+    /// the declared result (or infers the result's uniqueness). Gives its
     /// signature and, for a nested one, what it captures.
     fn fun_body(
         &mut self,
         params: &[TPat],
-        shapes: &[UShape],
-        ret: Option<UShape>,
-        fn_params: &[Option<FnShape>],
+        decl: Decl,
         body: &TExp,
         name: &str,
         nested: bool,
     ) -> Res<(USig, Al)> {
+        let Decl {
+            shapes,
+            ret,
+            fn_params,
+        } = decl;
         let uses = std::mem::take(&mut self.outer_uses);
         let ret_declared = ret.clone();
         let run = |u: &mut Self| -> Res<USig> {
@@ -876,8 +886,17 @@ impl U<'_> {
                 // outside cannot be consumed there, and a use of the
                 // function is a use of what it uses.
                 let name = self.name(Name::Var(lf.var));
-                let (sig, free) =
-                    self.fun_body(&lf.params, &shapes, ret, &fns, &lf.body, &name, true)?;
+                let (sig, free) = self.fun_body(
+                    &lf.params,
+                    Decl {
+                        shapes: &shapes,
+                        ret,
+                        fn_params: &fns,
+                    },
+                    &lf.body,
+                    &name,
+                    true,
+                )?;
                 self.vars.insert(
                     lf.var,
                     Bound {
@@ -892,7 +911,12 @@ impl U<'_> {
             TExpKind::Lambda(params, body) => {
                 let shapes: Vec<UShape> = params.iter().map(|p| self.declared_shape(p)).collect();
                 let ret = self.ck.lambda_ret.get(&e.span).cloned();
-                let (sig, free) = self.fun_body(params, &shapes, ret, &[], body, "lambda", true)?;
+                let decl = Decl {
+                    shapes: &shapes,
+                    ret,
+                    fn_params: &[],
+                };
+                let (sig, free) = self.fun_body(params, decl, body, "lambda", true)?;
                 self.last_lambda = Some(sig);
                 Ok(free)
             }
