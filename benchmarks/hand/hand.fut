@@ -75,7 +75,7 @@
 -- entry: complicated_check
 -- input @ tests/complicated.in output { true }
 
-def matmul4 (a: [4][4]f64) (b: [4][4]f64) : [4][4]f64 =
+def matmul4 (a: [4][4]f64) (b: [4][4]f64) : *[4][4]f64 =
   tabulate_2d 4 4 (\r c -> a[r][0] * b[0][c] + a[r][1] * b[1][c]
                            + a[r][2] * b[2][c] + a[r][3] * b[3][c])
 

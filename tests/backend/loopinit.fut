@@ -7,15 +7,17 @@
 -- block emptied the array for the next iteration of the map (a null
 -- read in the C backend) or for the statements after the `if`.
 
--- Each row of a fresh matrix starts a loop updating it in place; the
--- map runs sequentially (narrow), so the matrix lives in the same scope.
+-- Each row of a fresh matrix starts a loop updating a copy of it in
+-- place (a map's parameter is not consumable, so the source copies; the
+-- loop still starts from a row when AD leaves it so, below); the map runs
+-- sequentially (narrow), so the matrix lives in the same scope.
 -- ==
 -- entry: rows_in_place
 -- input { 3i64 4i64 }
 -- output { [[1, 2, 3, 4], [3, 4, 5, 6], [5, 6, 7, 8]] }
 entry rows_in_place (k: i64) (n: i64) : [k][n]i32 =
   let m = tabulate k (\r -> replicate n (i32.i64 r))
-  in map (\row -> loop acc = row for i < n do acc with [i] = acc[i] * 2 + 1 + i32.i64 i) m
+  in map (\row -> loop acc = copy row for i < n do acc with [i] = acc[i] * 2 + 1 + i32.i64 i) m
 
 -- The same pattern as reverse-mode AD leaves it: the adjoint loop of an
 -- in-place loop starts from each row of a matrix of seeds.

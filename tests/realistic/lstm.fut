@@ -51,7 +51,7 @@ def layer [w] [b] (wts: [w]f64) (bias: [w]f64) (x: [b]f64) (h: [b]f64) (cell: [b
 -- All layers, in place on the state; returns the new state and the output
 -- of the last layer.
 def predict [l2] [w] [b] (main: [l2][w]f64) (state: *[l2][b]f64) (x: [b]f64)
-                         : ([l2][b]f64, [b]f64) =
+                         : (*[l2][b]f64, [b]f64) =
   loop (state, x) = (state, x) for i < l2 / 2 do
     let (h, c) = layer main[2 * i] main[2 * i + 1] x state[2 * i] state[2 * i + 1]
     let state[2 * i] = h

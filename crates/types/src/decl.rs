@@ -226,6 +226,12 @@ impl Checker {
                 .unwrap_or(crate::unique::UShape::Shared),
             globals: vec![],
             inferred: None,
+            declared_ret: v.ret.is_some(),
+            fn_params: v
+                .params
+                .iter()
+                .map(crate::unique::UShape::fn_param)
+                .collect(),
         };
         // A recursive call sees the signature as declared.
         self.fun_uniq.insert(id, usig.clone());

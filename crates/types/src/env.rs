@@ -122,6 +122,19 @@ pub(crate) struct Checker {
     /// Inference variables that instantiate such parameters: a function
     /// whose result size depends on its argument may be passed for them.
     pub lifted_vars: std::collections::HashSet<u32>,
+    /// Pattern variables under a type ascription (lambda and loop
+    /// parameters among them): whether the declared type is unique.
+    pub declared_uniq: HashMap<VarId, bool>,
+    /// Pattern variables declared with a function type: the uniqueness
+    /// of its parameters and result (`op: [k]f32 -> *[k]f32`).
+    pub declared_fn: HashMap<VarId, (Vec<crate::unique::UShape>, crate::unique::UShape)>,
+    /// The declared result uniqueness of each lambda with a return type,
+    /// by the lambda's span.
+    pub lambda_ret: HashMap<parad_base::Span, crate::unique::UShape>,
+    /// How many functor applications are being checked: their bodies were
+    /// checked once with abstract parameter types, where a constant of an
+    /// abstract type is no array a result could alias.
+    pub functor_apps: u32,
 }
 
 /// A top-level function as seen from its own body: its type with its own

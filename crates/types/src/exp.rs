@@ -284,7 +284,7 @@ impl Checker {
                 for a in args {
                     targs.push(self.check_exp(a)?);
                 }
-                self.apply_texp(tf, targs, &what, span)
+                self.apply_texp(tf, targs, &what, span, true)
             }
             ExpKind::BinOp(..) => self.check_binop_chain(e),
             ExpKind::Negate(inner) => {
@@ -425,6 +425,8 @@ impl Checker {
                             .unwrap_or(crate::unique::UShape::Shared),
                         globals: vec![],
                         inferred: None,
+                        declared_ret: ret.is_some(),
+                        fn_params: params.iter().map(crate::unique::UShape::fn_param).collect(),
                     },
                 );
                 let mark = self.scope.len();
@@ -457,7 +459,7 @@ impl Checker {
             ExpKind::OpSectionLeft(op, x) => {
                 let f = self.op_fn(op)?;
                 let tx = self.check_exp(x)?;
-                self.apply_texp(f, vec![tx], &format!("'{}'", op.full()), span)
+                self.apply_texp(f, vec![tx], &format!("'{}'", op.full()), span, false)
             }
             ExpKind::OpSectionRight(op, y) => {
                 // (op y) is \x -> x op y, with y evaluated once, outside.
@@ -475,6 +477,7 @@ impl Checker {
                     ],
                     &format!("'{}'", op.full()),
                     span,
+                    false,
                 )?;
                 let fty = Type::arrow(xt.clone(), body.ty.clone());
                 let lam = TExp::new(
@@ -972,6 +975,7 @@ impl Checker {
         args: Vec<TExp>,
         what: &str,
         span: Span,
+        call: bool,
     ) -> Res<TExp> {
         let mut fty = f.ty.clone();
         for (i, a) in args.iter().enumerate() {
@@ -1015,7 +1019,19 @@ impl Checker {
             }
             let mark = self.inf.mismatch_mark();
             self.inf.unify(&p, &a.ty).map_err(|e| {
-                let d = self.unify_error(a.span, &p, &a.ty, e);
+                let mut d = self.unify_error(a.span, &p, &a.ty, e);
+                if call {
+                    // Futhark's wording: `Cannot apply "f" to "x" (invalid type).`
+                    let f = match what.strip_prefix('\'').and_then(|w| w.strip_suffix('\'')) {
+                        Some(name) => format!("\"{name}\""),
+                        None => "function".to_string(),
+                    };
+                    d.message = format!(
+                        "Cannot apply {f} to \"{}\" (invalid type): {}",
+                        self.source_excerpt(a.span),
+                        d.message
+                    );
+                }
                 d.with_note(format!("in argument {} of {what}", i + 1))
             })?;
             if self.inf.mismatch_since(mark).is_some() {
@@ -1205,7 +1221,7 @@ impl Checker {
         }
         let f = self.op_fn(op)?;
         let tb = self.check_exp(b)?;
-        self.apply_texp(f, vec![ta, tb], &format!("'{}'", op.full()), span)
+        self.apply_texp(f, vec![ta, tb], &format!("'{}'", op.full()), span, false)
     }
 
     /// `match scrut case p1 -> e1 …`: every pattern against the
@@ -1358,6 +1374,10 @@ impl Checker {
             tbody = self.coerce_to(tbody, Some(rt.clone()));
         }
         let tbody = self.check_params(&sizes, tbody);
+        if let Some(te) = ret {
+            self.lambda_ret
+                .insert(span, crate::unique::UShape::of_type(te));
+        }
         let ty = Type::arrows(tparams.iter().map(|p| p.ty()).collect(), tbody.ty.clone());
         Ok(TExp::new(
             TExpKind::Lambda(tparams, Box::new(tbody)),
@@ -1913,6 +1933,25 @@ pub(crate) struct FunParts {
     pub params: Vec<TPat>,
     pub ret: Type,
     pub body: TExp,
+}
+
+impl Checker {
+    /// The source text of `span`, its white space collapsed to one line.
+    pub(crate) fn source_line(&self, span: Span) -> String {
+        let file = self.files.sources.get(span.file);
+        let text = file.text.get(span.range()).unwrap_or("");
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    /// The source text of `span` on one line, shortened for a message.
+    fn source_excerpt(&self, span: Span) -> String {
+        let one = self.source_line(span);
+        if one.chars().count() > 40 {
+            format!("{}...", one.chars().take(37).collect::<String>())
+        } else {
+            one
+        }
+    }
 }
 
 fn describe_fn(f: &Exp) -> String {

@@ -309,6 +309,7 @@ impl Checker {
             let bound = self.ascribe_param(arg, &psig, span, &f.param.name.name)?;
             self.mods.push((f.param.name.name.clone(), bound));
             self.mod_path.push(f.name.clone());
+            self.functor_apps += 1;
             let r = (|| {
                 let v = self.eval_mod(&f.body)?;
                 match &f.result {
@@ -319,6 +320,7 @@ impl Checker {
                     None => Ok(v),
                 }
             })();
+            self.functor_apps -= 1;
             self.mod_path.pop();
             r
         })();

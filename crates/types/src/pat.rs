@@ -230,7 +230,9 @@ impl Checker {
                     false => self.type_exp(te)?,
                 };
                 self.unify_at(inner.span(), &declared, ty)?;
-                self.check_pat(inner, ty, Some(&declared), sizes, binds)
+                let tp = self.check_pat(inner, ty, Some(&declared), sizes, binds)?;
+                self.record_declared_uniq(&tp, te);
+                Ok(tp)
             }
             Pat::Attr(_, inner, _) => self.check_pat(inner, ty, decl, sizes, binds),
             // Literal patterns are refutable: `finish` rejects them outside
@@ -263,6 +265,41 @@ impl Checker {
                     out.push(self.check_pat(p, t, None, sizes, binds)?);
                 }
                 Ok(TPat::Constr(name.name.clone(), out, ty.clone(), *span))
+            }
+        }
+    }
+
+    /// Records, for the variables of `p` (checked against the declared
+    /// type `te`), whether `te` declares them unique; an ascription nested
+    /// inside the pattern was recorded first and stays.
+    fn record_declared_uniq(&mut self, p: &TPat, te: &parad_syntax::ast::TypeExp) {
+        use parad_syntax::ast::TypeExp;
+        match (p, te) {
+            (_, TypeExp::Tuple(ts, _)) if ts.len() == 1 => self.record_declared_uniq(p, &ts[0]),
+            (TPat::Tuple(ps, _), TypeExp::Tuple(ts, _)) if ps.len() == ts.len() => {
+                for (p, t) in ps.iter().zip(ts) {
+                    self.record_declared_uniq(p, t);
+                }
+            }
+            (TPat::Record(ps, _), TypeExp::Record(ts, _)) => {
+                for (n, p) in ps {
+                    if let Some((_, t)) = ts.iter().find(|(f, _)| f.name == *n) {
+                        self.record_declared_uniq(p, t);
+                    }
+                }
+            }
+            _ => {
+                let unique = matches!(te, TypeExp::Unique(..));
+                let mut vs = vec![];
+                p.vars(&mut vs);
+                for v in vs {
+                    self.declared_uniq.entry(v).or_insert(unique);
+                }
+                if let (TPat::Var(v, _, _), TypeExp::Arrow(..)) = (p, te) {
+                    self.declared_fn
+                        .entry(*v)
+                        .or_insert_with(|| crate::unique::UShape::of_fun_type(te));
+                }
             }
         }
     }

@@ -19,7 +19,7 @@
 
 use crate::env::{AbbrevParam, Checker, Global, Res, TypeName};
 use crate::modules::{ModEnv, Module, Scope};
-use crate::tast::{Dim, Type, TypeParamId};
+use crate::tast::{Dim, FunId, Type, TypeParamId};
 use parad_base::{Diagnostic, Span};
 use parad_syntax::ast::{Liftedness, ModTypeExp, QualName, Spec, TypeExp, TypeParam};
 use std::rc::Rc;
@@ -691,6 +691,7 @@ impl Checker {
                             ),
                         ));
                     }
+                    self.check_spec_uniqueness(&qual, &name.name, ty, g.id, &vty, span)?;
                     self.bind_size_val(&name.name, &spec_ty);
                     let view = if opaque {
                         Some((tps, spec_ty))
@@ -726,6 +727,78 @@ impl Checker {
             }
         }
         Ok(())
+    }
+
+    /// A value matching `val name: te` may not consume a parameter the
+    /// specification does not, nor return a non-unique value where the
+    /// specification promises a unique one.
+    fn check_spec_uniqueness(
+        &self,
+        qual: &str,
+        name: &str,
+        te: &TypeExp,
+        id: FunId,
+        actual_ty: &Type,
+        span: Span,
+    ) -> Res<()> {
+        use crate::unique::UShape;
+        let Some(actual) = self.fun_uniq.get(&id) else {
+            return Ok(());
+        };
+        let (sps, sret) = UShape::of_fun_type(te);
+        if sps.len() != actual.params.len() {
+            return Ok(());
+        }
+        let bad_param = sps
+            .iter()
+            .zip(&actual.params)
+            .any(|(s, a)| s.violated_by(a, true));
+        if !bad_param && !sret.violated_by(&actual.ret, false) {
+            return Ok(());
+        }
+        Err(Diagnostic::error(
+            span,
+            format!(
+                "value '{qual}' is specified as 'val {name}: {}', but has type '{}': their uniqueness differs",
+                self.source_line(te.span()),
+                self.show_unique(actual_ty, &actual.params, &actual.ret)
+            ),
+        ))
+    }
+
+    /// Function type `t` with `*` on its parameters and result where
+    /// `params` and `ret` say they are unique.
+    fn show_unique(
+        &self,
+        t: &Type,
+        params: &[crate::unique::UShape],
+        ret: &crate::unique::UShape,
+    ) -> String {
+        use crate::unique::UShape;
+        let star = |s: &UShape, t: &Type| {
+            if *s == UShape::Unique && !matches!(t, Type::Prim(_)) {
+                "*"
+            } else {
+                ""
+            }
+        };
+        let mut out = String::new();
+        let mut t = self.inf.zonk(t);
+        for p in params {
+            let Type::Arrow(a, r) = t else {
+                return self.show(&t);
+            };
+            let shown = self.show(&a);
+            if matches!(*a, Type::Arrow(..)) {
+                out.push_str(&format!("({shown}) -> "));
+            } else {
+                out.push_str(&format!("{}{shown} -> ", star(p, &a)));
+            }
+            t = *r;
+        }
+        out.push_str(star(ret, &t));
+        out.push_str(&self.show(&t));
+        out
     }
 
     /// `type t 'a [n] = te` as a type name.

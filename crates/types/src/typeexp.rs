@@ -430,7 +430,29 @@ impl Checker {
             ExpKind::Negate(a) => self.size_names(a),
             // A call is checked as an expression (its arguments have the
             // types the function takes); its result is the size.
-            ExpKind::Apply(..) => {
+            ExpKind::Apply(f, args) => {
+                // A size is never consumed: a function that consumes an
+                // argument cannot compute one.
+                if let ExpKind::Var(q) = &f.kind {
+                    let consumes = self
+                        .globals
+                        .get(&q.name)
+                        .and_then(|g| self.fun_uniq.get(&g.id));
+                    if let Some(i) =
+                        consumes.and_then(|u| u.params.iter().position(|p| p.any_unique()))
+                    {
+                        let what = match args.get(i).map(|a| &a.kind) {
+                            Some(ExpKind::Var(v)) => format!("variable \"{}\"", v.name),
+                            _ => format!("argument {} of \"{}\"", i + 1, q.name),
+                        };
+                        return Err(Diagnostic::error(
+                            args.get(i).map_or(f.span, |a| a.span),
+                            format!(
+                                "Consuming {what}, which is not consumable: a size expression cannot consume."
+                            ),
+                        ));
+                    }
+                }
                 let t = self.check_exp(e)?;
                 self.unify_at(e.span, &Type::i64(), &t.ty)
             }

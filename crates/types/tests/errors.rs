@@ -103,7 +103,7 @@ fn too_many_arguments() {
 fn argument_mismatch() {
     assert_eq!(
         error("def g (x: i32) = x\ndef f = g true"),
-        "2:11: cannot unify 'i32' with 'bool'"
+        "2:11: Cannot apply \"g\" to \"true\" (invalid type): cannot unify 'i32' with 'bool'"
     );
 }
 
