@@ -1497,6 +1497,31 @@ fn long_operator_chains_do_not_overflow_the_stack() {
 }
 
 #[test]
+fn long_boolean_chains_compile_quickly_in_c() {
+    // `b && b && …` with a variable on the right needs no branch: as
+    // nested ifs, 150 000 of them made C that gcc took minutes on.
+    let n = 150_000;
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("robustness-chains");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (op, input) in [("&&", "true"), ("||", "false")] {
+        let path = dir.join(format!("chain{}.fut", op.len() + op.as_bytes()[0] as usize));
+        std::fs::write(
+            &path,
+            format!("def main (b: bool) = b{}", format!(" {op} b").repeat(n)),
+        )
+        .unwrap();
+        let o = parad(
+            &["run", "--backend", "c", path.to_str().unwrap()],
+            input.as_bytes(),
+            Duration::from_secs(120),
+        );
+        assert!(!o.timed_out, "{op}: timed out");
+        assert_eq!(o.code, Some(0), "{}", o.stderr);
+        assert_eq!(o.stdout.trim(), input, "{}", o.stderr);
+    }
+}
+
+#[test]
 fn long_array_literals_check_in_linear_time() {
     // Every element of `[0, 1, …]` has its own literal type variable;
     // unifying them must not build a chain as long as the array.
