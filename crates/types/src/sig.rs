@@ -828,33 +828,21 @@ impl Checker {
         let def = self.type_exp(te);
         self.types.truncate(mark);
         let def = renumber_sizes(&def?, &numbers);
-        // Every size parameter must appear in the definition (a size the
-        // checker could not follow is unknown: then it may be there).
-        let mut used = vec![];
-        let mut unknown = false;
-        def.each_dim(&mut |d| {
-            fn go(d: &Dim, used: &mut Vec<u32>, unknown: &mut bool) {
-                match d {
-                    Dim::AbbrevParam(n) => used.push(*n),
-                    Dim::Op(_, a, b) => {
-                        go(a, used, unknown);
-                        go(b, used, unknown);
-                    }
-                    Dim::Any => *unknown = true,
-                    _ => {}
+        // Every size parameter must appear in the definition.
+        let mut named = vec![];
+        parad_syntax::visit::walk_type_mut(&mut te.clone(), &mut |e| {
+            if let parad_syntax::ast::ExpKind::Var(q) = &e.kind {
+                if q.quals.is_empty() {
+                    named.push(q.name.clone());
                 }
             }
-            go(d, &mut used, &mut unknown)
         });
-        for (p, a) in params.iter().zip(&ps) {
-            if let (TypeParam::Size(id), AbbrevParam::Size(n)) = (p, a) {
-                if !unknown && !used.contains(n) {
+        for p in params {
+            if let TypeParam::Size(id) = p {
+                if !named.contains(&id.name) {
                     return Err(Diagnostic::error(
                         id.span,
-                        format!(
-                            "Size parameter \"[{}]\" unused in the type's definition.",
-                            id.name
-                        ),
+                        format!("Size parameter \"[{}]\" unused in the type's definition.", id.name),
                     ));
                 }
             }
