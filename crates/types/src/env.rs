@@ -220,7 +220,32 @@ impl Checker {
                     c.describe()
                 ),
             ),
-            UnifyError::NoField(t, f) => no_field(span, &self.show(&t), &f),
+            UnifyError::NoField(t, f) => match self.inf.shallow(&t) {
+                Type::Record(_) => Diagnostic::error(
+                    span,
+                    format!(
+                        "Cannot unify record type '{}' with a type that must have field '{f}'",
+                        self.show(&t)
+                    ),
+                ),
+                _ => no_field(span, &self.show(&t), &f),
+            },
+            UnifyError::UnsharedFields(fs) => Diagnostic::error(
+                span,
+                format!(
+                    "cannot unify '{}' with '{}': unshared fields: {}.",
+                    self.show(expected),
+                    self.show(actual),
+                    fs.join(", ")
+                ),
+            ),
+            UnifyError::NotRecord(t) => Diagnostic::error(
+                span,
+                format!(
+                    "cannot unify '{}' with type that must be a record",
+                    self.show(&t)
+                ),
+            ),
             UnifyError::Unshared(cs) => Diagnostic::error(
                 span,
                 format!(

@@ -3,7 +3,7 @@
 use crate::env::{no_field, Checker, Global, Local, Res, SizeScheme, TypeName};
 use crate::intrinsics::{array_intrinsic, module_intrinsic, Intrinsic};
 use crate::modules::Module;
-use crate::pat::Sizes;
+use crate::pat::{check_distinct, pat_names, Sizes};
 use crate::tast::*;
 use crate::unify::{field_type, ClassSet, UnifyError};
 use parad_base::{Diagnostic, IntType, PrimType, Span};
@@ -140,7 +140,7 @@ impl Checker {
                     if out.iter().any(|(m, _)| *m == name.name) {
                         return Err(Diagnostic::error(
                             name.span,
-                            format!("field '{}' is defined twice in record", name.name),
+                            format!("field '{}' was previously defined in this record", name.name),
                         ));
                     }
                     out.push((name.name.clone(), te));
@@ -255,7 +255,17 @@ impl Checker {
                     t = self.field_of(&t, &f.name, f.span)?;
                 }
                 let tv = self.check_exp(v)?;
-                self.unify_at(v.span, &t, &tv.ty)?;
+                self.unify_at(v.span, &t, &tv.ty).map_err(|d| {
+                    let field = path.iter().map(|f| f.name.as_str()).collect::<Vec<_>>();
+                    Diagnostic {
+                        message: format!(
+                            "value for record field \"{}\" has the wrong type: {}",
+                            field.join("."),
+                            d.message
+                        ),
+                        ..d
+                    }
+                })?;
                 let ty = tr.ty.clone();
                 let path = path.iter().map(|f| f.name.clone()).collect();
                 Ok(TExp::new(
@@ -327,6 +337,10 @@ impl Checker {
                 body,
             } => {
                 let trhs = self.check_exp(rhs)?;
+                let mut names: Vec<(String, Span)> =
+                    sizes.iter().map(|s| (s.name.clone(), s.span)).collect();
+                pat_names(pat, &mut names);
+                check_distinct(&names)?;
                 let mark = self.scope.len();
                 let mut sz = Sizes::default();
                 for s in sizes {
@@ -785,6 +799,13 @@ impl Checker {
     }
 
     fn check_name(&mut self, name: &str, span: Span) -> Res<TExp> {
+        // A leading underscore marks a binding as deliberately unused.
+        if name.starts_with('_') && !self.in_prelude {
+            return Err(Diagnostic::error(
+                span,
+                format!("'{name}' may not be used: names beginning with an underscore are for bindings that are never used"),
+            ));
+        }
         if let Some(g) = self.opened_val(name) {
             return Ok(self.global_exp(&g, span));
         }
@@ -1217,6 +1238,9 @@ impl Checker {
         body: &Exp,
         span: Span,
     ) -> Res<TExp> {
+        let mut names = vec![];
+        params.iter().for_each(|p| pat_names(p, &mut names));
+        check_distinct(&names)?;
         let mut tparams = vec![];
         let mut sizes = Sizes::default();
         for p in params {
@@ -1325,6 +1349,17 @@ impl Checker {
         ret: Option<&parad_syntax::ast::TypeExp>,
         rhs: &Exp,
     ) -> Res<FunParts> {
+        let mut tnames = vec![];
+        let mut vnames = vec![];
+        for tp in type_params {
+            match tp {
+                TypeParam::Type(id, _) => tnames.push((id.name.clone(), id.span)),
+                TypeParam::Size(id) => vnames.push((id.name.clone(), id.span)),
+            }
+        }
+        params.iter().for_each(|p| pat_names(p, &mut vnames));
+        check_distinct(&tnames)?;
+        check_distinct(&vnames)?;
         let mut tps = vec![];
         let mut sizes = Sizes::default();
         let mut size_params = vec![];

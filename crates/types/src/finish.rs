@@ -29,7 +29,7 @@ impl Checker {
                 return Err(Diagnostic::error(
                     span,
                     format!(
-                        "cannot infer the record or tuple type that has field '{}'; add a type annotation",
+                        "type is ambiguous: cannot infer the record or tuple type that has field '{}'; add a type annotation",
                         names.join("', '")
                     ),
                 ));

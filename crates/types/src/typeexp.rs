@@ -126,7 +126,7 @@ impl Checker {
                 match self.lookup_type(&name.name).cloned() {
                     None => Err(Diagnostic::error(
                         name.span,
-                        format!("type '{}' is not defined", name.name),
+                        format!("Unknown type \"{}\".", name.name),
                     )),
                     Some(tn) => self.apply_type_name(&name.name, tn, args, *span),
                 }
@@ -147,7 +147,7 @@ impl Checker {
                     if out.iter().any(|(n, _)| *n == name.name) {
                         return Err(Diagnostic::error(
                             name.span,
-                            format!("field '{}' appears twice in record type", name.name),
+                            format!("Duplicate field '{}' in record type", name.name),
                         ));
                     }
                     let t = self.type_exp(t)?;

@@ -101,6 +101,11 @@ pub(crate) enum UnifyError {
     Unshared(Vec<String>),
     /// A constructor used with payloads of different arities.
     Arity(String),
+    /// Two record types whose fields differ: the fields only one side has.
+    UnsharedFields(Vec<String>),
+    /// A type that is not a record or tuple, where one with fields (from a
+    /// projection) is required.
+    NotRecord(Type),
 }
 
 #[derive(Default)]
@@ -359,6 +364,16 @@ impl Infer {
                 }
                 Ok(())
             }
+            (Type::Record(xs), Type::Record(ys)) => {
+                let mut unshared: Vec<String> = xs
+                    .iter()
+                    .filter(|(n, _)| !ys.iter().any(|(m, _)| m == n))
+                    .chain(ys.iter().filter(|(n, _)| !xs.iter().any(|(m, _)| m == n)))
+                    .map(|(n, _)| n.clone())
+                    .collect();
+                unshared.sort();
+                Err(UnifyError::UnsharedFields(unshared))
+            }
             (Type::Arrow(a1, b1), Type::Arrow(a2, b2)) => {
                 self.unify(a1, a2)?;
                 self.unify(b1, b2)
@@ -409,7 +424,13 @@ impl Infer {
                 let has_fields = !fields.is_empty() || !self.vars[w].fields.is_empty();
                 let has_constrs = !constrs.is_empty() || !self.vars[w].constrs.is_empty();
                 if !m.is_any() && (has_fields || has_constrs) {
+                    let need_fields = !fields.is_empty() || !self.vars[w].fields.is_empty();
                     restore(self, fields, constrs);
+                    if need_fields {
+                        // The side restricted to primitive types.
+                        let prim = if class.is_any() { t.clone() } else { Type::Var(v) };
+                        return Err(UnifyError::NotRecord(prim));
+                    }
                     return Err(UnifyError::Class(t.clone(), class));
                 }
                 if has_fields && has_constrs {
@@ -458,6 +479,11 @@ impl Infer {
                         Type::Prim(p) if class.admits(*p) => {}
                         _ => return Err(UnifyError::Class(t.clone(), class)),
                     }
+                }
+                if !fields.is_empty() && !matches!(t, Type::Record(_) | Type::Tuple(_)) {
+                    self.vars[v as usize].fields = fields;
+                    self.vars[v as usize].constrs = constrs;
+                    return Err(UnifyError::NotRecord(t.clone()));
                 }
                 if !constrs.is_empty() {
                     // Checked before linking, so that messages show both sides.
