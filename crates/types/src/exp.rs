@@ -5,8 +5,9 @@ use crate::intrinsics::{array_intrinsic, module_intrinsic, Intrinsic};
 use crate::modules::Module;
 use crate::pat::{check_distinct, pat_names, Sizes};
 use crate::tast::*;
+use crate::finish::wrap_suffixed;
 use crate::unify::{field_type, ClassSet, UnifyError};
-use parad_base::{Diagnostic, IntType, PrimType, Span};
+use parad_base::{Diagnostic, FloatType, IntType, PrimType, Span};
 use parad_syntax::ast::{
     DimIndex, Exp, ExpKind, FieldExp, Ident, IntSuffix, Lit, LoopForm, Pat, QualName, RangeEnd,
     SectionStep, TypeParam,
@@ -48,6 +49,19 @@ fn builtin_op(name: &str) -> Option<BuiltinOp> {
         class,
         returns_bool,
     })
+}
+
+/// The negation of a literal of type `ty`; a suffixed integer literal
+/// (`-1u32`) keeps the representation of its type.
+pub(crate) fn negate_lit(l: Literal, ty: &Type) -> Literal {
+    match (l, ty) {
+        (Literal::Int(i), Type::Prim(PrimType::Int(t))) => {
+            Literal::Int(wrap_suffixed(-i, *t).unwrap_or(-i))
+        }
+        (Literal::Int(i), _) => Literal::Int(-i),
+        (Literal::Float(x), _) => Literal::Float(-x),
+        (b, _) => b,
+    }
 }
 
 fn lit(l: Literal, ty: Type, span: Span) -> TExp {
@@ -93,7 +107,7 @@ impl Checker {
     pub fn check_exp(&mut self, e: &Exp) -> Res<TExp> {
         let span = e.span;
         match &e.kind {
-            ExpKind::Lit(l) => Ok(self.check_lit(l, span)),
+            ExpKind::Lit(l) => self.check_lit(l, span),
             ExpKind::StringLit(s) => {
                 let u8t = Type::Prim(PrimType::Int(IntType::U8));
                 let elems: Vec<TExp> = s
@@ -286,13 +300,9 @@ impl Checker {
             ExpKind::BinOp(..) => self.check_binop_chain(e),
             ExpKind::Negate(inner) => {
                 if let ExpKind::Lit(l @ (Lit::Int { .. } | Lit::Float { .. })) = &inner.kind {
-                    let mut t = self.check_lit(l, span);
+                    let mut t = self.check_lit(l, span)?;
                     if let TExpKind::Lit(v) = &mut t.kind {
-                        *v = match *v {
-                            Literal::Int(i) => Literal::Int(-i),
-                            Literal::Float(x) => Literal::Float(-x),
-                            b => b,
-                        };
+                        *v = negate_lit(*v, &t.ty);
                     }
                     return Ok(t);
                 }
@@ -576,12 +586,15 @@ impl Checker {
         }
     }
 
-    pub(crate) fn check_lit(&mut self, l: &Lit, span: Span) -> TExp {
-        match l {
+    pub(crate) fn check_lit(&mut self, l: &Lit, span: Span) -> Res<TExp> {
+        Ok(match l {
             Lit::Int { value, suffix } => {
                 let v = Literal::Int(*value as i128);
                 match suffix {
-                    Some(IntSuffix::Int(t)) => lit(v, int_prim(*t), span),
+                    Some(IntSuffix::Int(t)) => {
+                        let w = wrap_suffixed(*value as i128, *t).unwrap_or(*value as i128);
+                        lit(Literal::Int(w), int_prim(*t), span)
+                    }
                     Some(IntSuffix::Float(t)) => {
                         lit(Literal::Float(*value as f64), float_prim(*t), span)
                     }
@@ -594,6 +607,15 @@ impl Checker {
                 span,
             ),
             Lit::Float { value, suffix } => {
+                // A literal too large for any float type reads as infinity
+                // (the later check against its type sees only the value).
+                if value.is_infinite() {
+                    let t = suffix.unwrap_or(FloatType::F64).name();
+                    return Err(Diagnostic::error(
+                        span,
+                        format!("literal is out of bounds for its inferred type '{t}'"),
+                    ));
+                }
                 let ty = match suffix {
                     Some(t) => float_prim(*t),
                     None => self.inf.fresh_class(ClassSet::FLOAT),
@@ -601,7 +623,7 @@ impl Checker {
                 lit(Literal::Float(*value), ty, span)
             }
             Lit::Bool(b) => lit(Literal::Bool(*b), Type::bool(), span),
-        }
+        })
     }
 
     fn check_int_in(&mut self, e: &Exp, t: &Type, what: &str) -> Res<TExp> {

@@ -4,7 +4,7 @@
 
 use crate::env::{Checker, Res};
 use crate::tast::*;
-use parad_base::{Diagnostic, PrimType, Span};
+use parad_base::{Diagnostic, FloatType, IntType, PrimType, Span};
 
 impl Checker {
     /// Resolves a type completely, defaulting what inference left open,
@@ -286,29 +286,61 @@ fn close_dim(d: &Dim) -> Dim {
     }
 }
 
-/// Gives a literal the representation of its final type; integer
-/// literals must fit (negative values wrap for unsigned types, and
-/// values up to the unsigned range wrap for signed ones, as in hex masks).
+/// The value of a literal with a type suffix (`255u8`, `0xffi8`, `-1u32`):
+/// a bit pattern of the type's width is that pattern, as Futhark reads
+/// suffixed literals; `None` if the value is wider than the type.
+pub(crate) fn wrap_suffixed(v: i128, t: IntType) -> Option<i128> {
+    let bits = t.bits();
+    let modulus = 1i128 << bits;
+    let half = 1i128 << (bits - 1);
+    if v < -half || v >= modulus {
+        return None;
+    }
+    let w = v.rem_euclid(modulus);
+    Some(if t.signed() && w >= half { w - modulus } else { w })
+}
+
+/// Gives a literal the representation of its final type. A literal must
+/// lie in the range of its type (suffixed literals were already wrapped to
+/// it by [`wrap_suffixed`]); a float literal must not round to infinity.
 fn fix_literal(l: Literal, ty: &Type, span: Span) -> Res<Literal> {
+    let out_of_bounds = |shown: String, t: &str| {
+        Diagnostic::error(
+            span,
+            format!("literal {shown} is out of bounds for its inferred type '{t}'"),
+        )
+    };
     match (l, ty) {
-        (Literal::Int(v), Type::Prim(PrimType::Float(_))) => Ok(Literal::Float(v as f64)),
+        (Literal::Int(v), Type::Prim(PrimType::Float(t))) => {
+            fix_literal(Literal::Float(v as f64), &Type::Prim(PrimType::Float(*t)), span)
+                .map_err(|_| out_of_bounds(v.to_string(), t.name()))
+        }
+        (Literal::Float(x), Type::Prim(PrimType::Float(t))) => {
+            // Infinite values come from `f64.inf` and friends; a literal
+            // too large for f64 was rejected when checked.
+            let inf = x.is_finite()
+                && match t {
+                    FloatType::F16 => x.abs() >= 65520.0,
+                    FloatType::F32 => (x as f32).is_infinite(),
+                    FloatType::F64 => false,
+                };
+            if inf {
+                return Err(out_of_bounds(format!("{x:e}"), t.name()));
+            }
+            Ok(l)
+        }
         (Literal::Int(v), Type::Prim(PrimType::Int(t))) => {
             let bits = t.bits();
-            let modulus = 1i128 << bits;
-            let half = 1i128 << (bits - 1);
-            let fits = v >= -half && v < modulus;
-            if !fits {
-                return Err(Diagnostic::error(
-                    span,
-                    format!("integer literal {v} does not fit in type '{}'", t.name()),
-                ));
-            }
-            let w = v.rem_euclid(modulus);
-            Ok(Literal::Int(if t.signed() && w >= half {
-                w - modulus
+            let (lo, hi) = if t.signed() {
+                (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
             } else {
-                w
-            }))
+                (0, (1i128 << bits) - 1)
+            };
+            if v < lo || v > hi {
+                return Err(out_of_bounds(v.to_string(), t.name())
+                    .with_note(format!("'{}' ranges from {lo} to {hi}", t.name())));
+            }
+            Ok(l)
         }
         _ => Ok(l),
     }

@@ -221,18 +221,15 @@ impl Checker {
             // Literal patterns are refutable: `finish` rejects them outside
             // `match` cases.
             Pat::Lit(l, span) | Pat::NegLit(l, span) => {
-                let t = self.check_lit(l, *span);
+                let t = self.check_lit(l, *span)?;
                 let TExpKind::Lit(mut v) = t.kind else {
                     unreachable!("check_lit gives a literal")
                 };
                 if matches!(p, Pat::NegLit(..)) {
-                    v = match v {
-                        Literal::Int(i) => Literal::Int(-i),
-                        Literal::Float(x) => Literal::Float(-x),
-                        Literal::Bool(_) => {
-                            return Err(Diagnostic::error(*span, "cannot negate a boolean"))
-                        }
-                    };
+                    if let Literal::Bool(_) = v {
+                        return Err(Diagnostic::error(*span, "cannot negate a boolean"));
+                    }
+                    v = crate::exp::negate_lit(v, &t.ty);
                 }
                 self.unify_at(*span, ty, &t.ty)?;
                 Ok(TPat::Lit(v, t.ty, *span))

@@ -63,7 +63,7 @@ fn missing_tuple_component() {
 fn undefined_type() {
     assert_eq!(
         error("def f (x: foo) = x"),
-        "1:11: type 'foo' is not defined"
+        "1:11: Unknown type \"foo\"."
     );
 }
 
@@ -87,7 +87,7 @@ fn if_condition_not_bool() {
 fn literal_out_of_range() {
     assert_eq!(
         error("def f : u8 = 300"),
-        "1:14: integer literal 300 does not fit in type 'u8'"
+        "1:14: literal 300 is out of bounds for its inferred type 'u8'"
     );
 }
 
@@ -224,4 +224,70 @@ fn not_a_function() {
         error("def f (x: i32) = x 1"),
         "1:20: 'x' is not a function; it has type 'i32'"
     );
+}
+
+#[test]
+fn literals_out_of_bounds() {
+    // Unsuffixed literals must lie in their inferred type's range.
+    for (src, msg) in [
+        ("def f : i8 = 128", "1:14: literal 128 is out of bounds for its inferred type 'i8'"),
+        ("def f : u8 = -4", "1:14: literal -4 is out of bounds for its inferred type 'u8'"),
+        ("def f : f32 = 9.7e42", "1:15: literal 9.7e42 is out of bounds for its inferred type 'f32'"),
+        ("def f : f64 = 1.8e308", "1:15: literal is out of bounds for its inferred type 'f64'"),
+    ] {
+        assert_eq!(error(src), msg, "{src}");
+    }
+}
+
+#[test]
+fn names_bound_twice() {
+    for (src, msg) in [
+        ("def f (x: i32) (x: i32) = x", "1:17: 'x' is also bound earlier in the same binding"),
+        ("def f [m] (m: [m]i64) = m", "1:12: 'm' is also bound earlier in the same binding"),
+        ("def f 'a 'a (x: a) = x", "1:11: 'a' is also bound earlier in the same binding"),
+        ("def f (x: i32) = let (y, y) = (x, x) in y", "1:26: 'y' is also bound earlier in the same binding"),
+        ("def f (x: []i32) = let [n] (n: [n]i32) = x in n", "1:29: 'n' is also bound earlier in the same binding"),
+        ("def f = \\(x: i32) (x: i32) -> x", "1:20: 'x' is also bound earlier in the same binding"),
+    ] {
+        assert_eq!(error(src), msg, "{src}");
+    }
+}
+
+#[test]
+fn underscore_names_are_not_used() {
+    assert_eq!(
+        error("def f (_x: i32) : i32 = _x"),
+        "1:25: '_x' may not be used: names beginning with an underscore are for bindings that are never used"
+    );
+}
+
+#[test]
+fn record_field_errors() {
+    for (src, msg) in [
+        ("type t = {x: i32, x: i32}", "1:19: Duplicate field 'x' in record type"),
+        ("def f (x: i32) = {a = x, a = x}", "1:26: field 'a' was previously defined in this record"),
+        ("def f (r: {x: i32}) = let {x = a, x = b} = r in a + b", "1:35: Duplicate fields in record pattern: 'x' appears twice"),
+        (
+            "def f (v: {a: i32, b: i32, c: i32}) : {a: i32, b: i32, d: i32} = v",
+            "1:66: Function body does not have the declared return type: cannot unify '{a: i32, b: i32, d: i32}' with '{a: i32, b: i32, c: i32}': unshared fields: c, d.",
+        ),
+        (
+            "def f (r: {f: i32}) = r with f = true",
+            "1:34: value for record field \"f\" has the wrong type: cannot unify 'i32' with 'bool'",
+        ),
+        (
+            "def k '^a (_: a) (y: a) = y\ndef f (x: i64) = (k (\\s -> s.x < 0) (\\s -> s.y > 0)) {x}",
+            "2:54: Cannot unify record type '{x: i64}' with a type that must have field 'y'",
+        ),
+        (
+            "def k '^a (_: a) (y: a) = y\ndef f (x: i64) = (k (\\s -> s.x < 0) (\\s -> s > 0)) {x}",
+            "2:37: cannot unify 'i32' with type that must be a record",
+        ),
+        (
+            "def f = (.a)",
+            "1:1: type is ambiguous: cannot infer the record or tuple type that has field 'a'; add a type annotation",
+        ),
+    ] {
+        assert_eq!(error(src), msg, "{src}");
+    }
 }
