@@ -8,7 +8,7 @@ use parad_base::{PrimType, Span};
 use parad_core::If;
 use parad_core::{Builder, Exp, Operand, Type as CType};
 use parad_types::intrinsics::Intrinsic;
-use parad_types::tast::{Literal, TExp, TExpKind, Type};
+use parad_types::tast::{hole_message, Literal, TExp, TExpKind, Type};
 use parad_values::Scalar;
 use std::rc::Rc;
 
@@ -104,6 +104,13 @@ impl<'p> Lowerer<'p> {
                 record_update(r, path, v, span)
             }
             TExpKind::Apply(f, args) => {
+                if let Some(msg) = hole_message(f, args) {
+                    // A typed hole: a run-time error, then a blank of its
+                    // type for the code after it (never reached).
+                    b.set_span(span);
+                    b.assert(Operand::bool(false), msg);
+                    return self.blank(b, env, &env.resolve(&e.ty), &[], span);
+                }
                 let fv = self.exp(b, env, f)?;
                 let args = args
                     .iter()

@@ -104,6 +104,40 @@ fn exp_dim(e: &TExp, constant: &impl Fn(FunId) -> Option<i64>) -> Dim {
 }
 
 impl Checker {
+    /// `file:line:col-col` (or `file:line:col-line:col`) of a span, for
+    /// messages that name a location in their text.
+    pub(crate) fn loc_text(&self, span: Span) -> String {
+        let f = self.files.sources.get(span.file);
+        let (l1, c1) = f.line_col(span.start as usize);
+        let (l2, c2) = f.line_col((span.end as usize).saturating_sub(1).max(span.start as usize));
+        if l1 == l2 {
+            format!("{}:{l1}:{c1}-{c2}", f.name)
+        } else {
+            format!("{}:{l1}:{c1}-{l2}:{c2}", f.name)
+        }
+    }
+
+    /// A typed hole (`???`) of type `t`: it checks as any type, and
+    /// evaluating it is a run-time error naming its location. It is the
+    /// intrinsic `__hole` applied to that message (see [`crate::tast::hole_message`]).
+    pub(crate) fn hole(&mut self, t: Type, span: Span) -> TExp {
+        let u8t = Type::Prim(PrimType::Int(IntType::U8));
+        let msg = format!("hole at {} reached", self.loc_text(span));
+        let elems: Vec<TExp> = msg
+            .bytes()
+            .map(|b| lit(Literal::Int(b as i128), u8t.clone(), span))
+            .collect();
+        let n = Dim::Const(elems.len() as i64);
+        let msg_ty = Type::array_dims(u8t, vec![n]);
+        let f = TExp::new(
+            TExpKind::Intrinsic(Intrinsic::Hole.name(), vec![t.clone()]),
+            Type::arrow(msg_ty.clone(), t.clone()),
+            span,
+        );
+        let arg = TExp::new(TExpKind::ArrayLit(elems), msg_ty, span);
+        apply(f, vec![arg], t, span)
+    }
+
     pub fn check_exp(&mut self, e: &Exp) -> Res<TExp> {
         let span = e.span;
         match &e.kind {
@@ -122,10 +156,10 @@ impl Checker {
                 ))
             }
             ExpKind::Var(q) => self.check_var(q),
-            ExpKind::Hole => Err(Diagnostic::error(
-                span,
-                "typed holes ('???') are not supported yet",
-            )),
+            ExpKind::Hole => {
+                let t = self.inf.fresh();
+                Ok(self.hole(t, span))
+            }
             ExpKind::Tuple(es) => {
                 if es.len() == 1 {
                     return self.check_exp(&es[0]);

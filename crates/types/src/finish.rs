@@ -153,6 +153,7 @@ impl Checker {
     pub(crate) fn finish_exp(&mut self, e: &mut TExp) -> Res<()> {
         let span = e.span;
         e.ty = self.resolve(&e.ty, span)?;
+        hole_as_lambda(e);
         match &mut e.kind {
             TExpKind::Lit(l) => *l = fix_literal(*l, &e.ty, span)?,
             TExpKind::Var(_, inst, sizes) => {
@@ -367,4 +368,30 @@ fn array_of_acc(t: &Type) -> bool {
         Type::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(array_of_acc)),
         _ => false,
     }
+}
+
+/// A typed hole of a function type becomes a function that ignores its
+/// arguments and is a hole of the result type, so that applying it is
+/// the run-time error (rather than lowering failing on a function value
+/// that does not exist).
+fn hole_as_lambda(e: &mut TExp) {
+    let TExpKind::Apply(f, args) = &e.kind else {
+        return;
+    };
+    if hole_message(f, args).is_none() || !matches!(e.ty, Type::Arrow(..)) {
+        return;
+    }
+    let mut params = vec![];
+    let mut res = e.ty.clone();
+    while let Type::Arrow(a, r) = res {
+        params.push(TPat::Wildcard(*a, e.span));
+        res = *r;
+    }
+    let mut inner = e.clone();
+    inner.ty = res.clone();
+    if let TExpKind::Apply(f, args) = &mut inner.kind {
+        f.kind = TExpKind::Intrinsic("__hole", vec![res.clone()]);
+        f.ty = Type::arrow(args[0].ty.clone(), res);
+    }
+    e.kind = TExpKind::Lambda(params, Box::new(inner));
 }
