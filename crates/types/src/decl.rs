@@ -14,6 +14,8 @@ impl Checker {
     /// Checks one declaration of a structure (or file) and, when `export`,
     /// adds what it defines to `out`.
     pub(crate) fn check_decl(&mut self, d: &Decl, out: &mut ModEnv, export: bool) -> Res<()> {
+        // Unknown types in a message are numbered from 1 within each declaration.
+        self.shown_vars.borrow_mut().clear();
         match d {
             Decl::Val(v) => {
                 let g = self.check_val(v)?;
@@ -175,7 +177,7 @@ impl Checker {
                 return Err(Diagnostic::error(
                     v.name.span,
                     format!(
-                        "entry point '{}' cannot take or return functions",
+                        "Entry point functions may not be higher-order: '{}' takes or returns functions",
                         v.name.name
                     ),
                 ));

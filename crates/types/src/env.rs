@@ -108,6 +108,9 @@ pub(crate) struct Checker {
     pub fun_uniq: HashMap<FunId, crate::unique::USig>,
     /// The same for local functions.
     pub local_uniq: HashMap<VarId, crate::unique::USig>,
+    /// The unknown types shown in messages so far, in order: each is shown
+    /// as `t` and its position here from 1, never by its internal number.
+    pub shown_vars: std::cell::RefCell<Vec<u32>>,
 }
 
 impl Checker {
@@ -153,7 +156,7 @@ impl Checker {
     }
 
     /// Prints a type for a diagnostic, with type parameters by their
-    /// source names and unknown types as `t0`, `t1`, ….
+    /// source names and unknown types as `t1`, `t2`, … in the order messages show them.
     pub fn show(&self, t: &Type) -> String {
         let t = self.inf.zonk(t);
         let mut s = String::new();
@@ -175,7 +178,15 @@ impl Checker {
                     cs.sort_by(|a, b| a.0.cmp(&b.0));
                     format!("({} | ...)", self.show(&Type::Sum(cs)))
                 } else if c.is_any() {
-                    format!("t{v}")
+                    let mut shown = self.shown_vars.borrow_mut();
+                    let k = match shown.iter().position(|w| *w == v) {
+                        Some(k) => k,
+                        None => {
+                            shown.push(v);
+                            shown.len() - 1
+                        }
+                    };
+                    format!("t{}", k + 1)
                 } else {
                     c.default_type().name().to_string()
                 }
@@ -200,7 +211,15 @@ impl Checker {
         e: UnifyError,
     ) -> Diagnostic {
         match e {
-            UnifyError::Mismatch | UnifyError::Occurs => Diagnostic::error(
+            UnifyError::Occurs => Diagnostic::error(
+                span,
+                format!(
+                    "Occurs check: cannot unify '{}' with '{}', which contains it (the type would be infinite)",
+                    self.show(expected),
+                    self.show(actual)
+                ),
+            ),
+            UnifyError::Mismatch => Diagnostic::error(
                 span,
                 format!(
                     "cannot unify '{}' with '{}'",
@@ -239,10 +258,22 @@ impl Checker {
                     fs.join(", ")
                 ),
             ),
-            UnifyError::NotRecord(t) => Diagnostic::error(
+            UnifyError::Lifted(t) => Diagnostic::error(
                 span,
                 format!(
-                    "cannot unify '{}' with type that must be a record",
+                    "cannot unify '{}' with '{}': '{}' is functional, but a type that is not a function type is required here",
+                    self.show(expected),
+                    self.show(actual),
+                    self.show(&t)
+                ),
+            )
+            .with_note(
+                "array elements, loop parameters, branch results and instances of type parameters without '^' cannot be functions",
+            ),
+            UnifyError::NotRecord(t, f) => Diagnostic::error(
+                span,
+                format!(
+                    "cannot unify '{}' with type that must be a record (with field '{f}')",
                     self.show(&t)
                 ),
             ),

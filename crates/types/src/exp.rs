@@ -10,7 +10,7 @@ use crate::unify::{field_type, ClassSet, UnifyError};
 use parad_base::{Diagnostic, FloatType, IntType, PrimType, Span};
 use parad_syntax::ast::{
     DimIndex, Exp, ExpKind, FieldExp, Ident, IntSuffix, Lit, LoopForm, Pat, QualName, RangeEnd,
-    SectionStep, TypeParam,
+    Liftedness, SectionStep, TypeParam,
 };
 
 /// How a built-in binary operator is typed and which intrinsic it becomes.
@@ -105,11 +105,12 @@ fn exp_dim(e: &TExp, constant: &impl Fn(FunId) -> Option<i64>) -> Dim {
 
 impl Checker {
     /// `file:line:col-col` (or `file:line:col-line:col`) of a span, for
-    /// messages that name a location in their text.
+    /// messages that name a location in their text; as in Futhark's
+    /// messages, the end is the column just after the span.
     pub(crate) fn loc_text(&self, span: Span) -> String {
         let f = self.files.sources.get(span.file);
         let (l1, c1) = f.line_col(span.start as usize);
-        let (l2, c2) = f.line_col((span.end as usize).saturating_sub(1).max(span.start as usize));
+        let (l2, c2) = f.line_col(span.end as usize);
         if l1 == l2 {
             format!("{}:{l1}:{c1}-{c2}", f.name)
         } else {
@@ -231,11 +232,8 @@ impl Checker {
                     })?;
                     out.push(tx);
                 }
-                if matches!(self.inf.shallow(&elem), Type::Arrow(..)) {
-                    return Err(Diagnostic::error(
-                        span,
-                        "arrays of functions are not allowed",
-                    ));
+                if self.inf.require_unlifted(&elem).is_err() {
+                    return Err(lifted_array(span, &self.show(&elem)));
                 }
                 let n = Dim::Const(out.len() as i64);
                 Ok(TExp::new(
@@ -366,6 +364,9 @@ impl Checker {
                         format!("this branch has type '{}'", self.show(&tt.ty)),
                     )
                 })?;
+                if self.inf.require_unlifted(&tt.ty).is_err() {
+                    return Err(no_function(span, "the result of an 'if'", &self.show(&tt.ty)));
+                }
                 // A size the branches disagree on is unknown.
                 let ty = merge_dims(&self.inf.zonk(&tt.ty), &self.inf.zonk(&tf.ty));
                 Ok(TExp::new(
@@ -543,7 +544,10 @@ impl Checker {
             ExpKind::Ascribe(inner, te) | ExpKind::Coerce(inner, te) => {
                 let t = self.type_exp(te)?;
                 let ti = self.check_exp(inner)?;
-                self.unify_at(inner.span, &t, &ti.ty)?;
+                self.unify_at(inner.span, &t, &ti.ty).map_err(|d| Diagnostic {
+                    message: format!("Expression does not have expected type: {}", d.message),
+                    ..d
+                })?;
                 // The declared sizes hold from here on (checked at run time).
                 let mut known = false;
                 t.each_dim(&mut |d| known |= *d != Dim::Any);
@@ -707,7 +711,17 @@ impl Checker {
             return (vec![], vec![], ty.clone());
         }
         let ty = &self.inf.zonk(ty);
-        let inst: Vec<Type> = params.iter().map(|_| self.inf.fresh()).collect();
+        let inst: Vec<Type> = params
+            .iter()
+            .map(|p| {
+                let t = self.inf.fresh();
+                if !self.inf.lifted.contains(p) {
+                    // A fresh variable accepts the restriction.
+                    let _ = self.inf.require_unlifted(&t);
+                }
+                t
+            })
+            .collect();
         let mut t = ty.subst(&|p| params.iter().position(|q| *q == p).map(|i| inst[i].clone()));
         let sinst: Vec<SizeInst> = svars
             .into_iter()
@@ -1007,21 +1021,36 @@ impl Checker {
                         .unify(&t, &Type::arrow(p.clone(), r.clone()))
                         .is_err()
                     {
+                        if let Type::Var(v) = t {
+                            if self.inf.is_unlifted(v) {
+                                return Err(Diagnostic::error(
+                                    f.span,
+                                    format!("Cannot apply {what} as function: its type must be non-functional (as the type of an array element, loop parameter or branch result), so it cannot be a function type"),
+                                ));
+                            }
+                        }
                         return Err(Diagnostic::error(
                             f.span,
-                            format!("{what} is not a function; it has type '{}'", self.show(&t)),
+                            format!(
+                                "Cannot apply {what} as function: it has type '{}'",
+                                self.show(&t)
+                            ),
                         ));
                     }
                     (p, r)
                 }
                 t => {
                     let msg = if i == 0 {
-                        format!("{what} is not a function; it has type '{}'", self.show(&t))
+                        format!(
+                            "Cannot apply {what} as function: it has type '{}'",
+                            self.show(&t)
+                        )
                     } else {
                         format!(
-                            "{what} is applied to {} arguments, but its type '{}' takes only {i}",
+                            "{what} is applied to {} arguments, but its type '{}' takes only {i} argument{}",
                             args.len(),
-                            self.show(&f.ty)
+                            self.show(&f.ty),
+                            if i == 1 { "" } else { "s" }
                         )
                     };
                     return Err(Diagnostic::error(a.span, msg));
@@ -1029,7 +1058,15 @@ impl Checker {
             };
             self.inf.unify(&p, &a.ty).map_err(|e| {
                 let d = self.unify_error(a.span, &p, &a.ty, e);
-                d.with_note(format!("in argument {} of {what}", i + 1))
+                let fun = if what == "expression" { "function" } else { what };
+                let arg = match &a.kind {
+                    TExpKind::Var(v, _, _) => format!("\"{}\"", self.vars[v.0 as usize].name),
+                    _ => format!("argument {}", i + 1),
+                };
+                Diagnostic {
+                    message: format!("Cannot apply {fun} to {arg}: {}", d.message),
+                    ..d
+                }
             })?;
             if let Some(d) = self.param_dim(&f, i) {
                 let ad = exp_dim(a, &|f| self.constant(f, 0));
@@ -1112,7 +1149,7 @@ impl Checker {
                 Some(p) if bop.class.admits(*p) => Type::Prim(*p),
                 _ => self.inf.fresh_class(bop.class),
             };
-            for x in [&ta, &tb] {
+            for (k, x) in [&ta, &tb].into_iter().enumerate() {
                 if let Err(e) = self.inf.unify(&t, &x.ty) {
                     return Err(match e {
                         UnifyError::Class(..) if self.is_sum(&x.ty) => Diagnostic::error(
@@ -1122,10 +1159,24 @@ impl Checker {
                                 self.show(&x.ty)
                             ),
                         ),
-                        UnifyError::Class(..) => Diagnostic::error(
-                            x.span,
-                            format!("cannot apply '{name}' to type '{}'", self.show(&x.ty)),
-                        ),
+                        UnifyError::Class(..) => {
+                            let d = Diagnostic::error(
+                                x.span,
+                                format!(
+                                    "cannot apply \"{name}\" to the operand at {}, of type '{}'",
+                                    self.loc_text(x.span),
+                                    self.show(&x.ty)
+                                ),
+                            );
+                            if k == 1 {
+                                d.with_note(format!(
+                                    "the other operand has type '{}'",
+                                    self.show(&ta.ty)
+                                ))
+                            } else {
+                                d
+                            }
+                        }
                         _ => Diagnostic::error(
                             x.span,
                             format!(
@@ -1189,6 +1240,9 @@ impl Checker {
             })();
             self.scope.truncate(mark);
             out.push(r?);
+        }
+        if self.inf.require_unlifted(&rt).is_err() {
+            return Err(no_function(span, "the result of a 'match'", &self.show(&rt)));
         }
         // A size the cases disagree on is unknown.
         let mut ty = self.inf.zonk(&rt);
@@ -1342,8 +1396,9 @@ impl Checker {
             parts.params.iter().map(|p| p.ty()).collect(),
             parts.ret.clone(),
         );
-        let mut tps = parts.type_params;
-        tps.extend(self.generalise(&fty, self.inf.level));
+        let tps = parts.type_params;
+        // Futhark does not generalise local functions: their types are
+        // fixed by their uses, except for explicit type parameters.
         // Sizes the function's body left open stay unknown; sizes of the
         // function's own parameters are instantiated at each use.
         self.inf.close_dims(dim_mark);
@@ -1389,6 +1444,9 @@ impl Checker {
             {
                 let name = format!("t{}", out.len());
                 let p = self.new_tparam(&name);
+                if !self.inf.is_unlifted(v) {
+                    self.inf.lifted.insert(p);
+                }
                 self.inf.set(v, Type::Param(p));
                 out.push(p);
             }
@@ -1421,8 +1479,11 @@ impl Checker {
         let mut size_params = vec![];
         for tp in type_params {
             match tp {
-                TypeParam::Type(id, _) => {
+                TypeParam::Type(id, l) => {
                     let p = self.new_tparam(&id.name);
+                    if *l == Liftedness::Lifted {
+                        self.inf.lifted.insert(p);
+                    }
                     tps.push(p);
                     self.types
                         .push((id.name.clone(), TypeName::Type(Type::Param(p))));
@@ -1451,7 +1512,7 @@ impl Checker {
             let d = self.unify_error(rhs.span, &rt, &body.ty, e);
             Diagnostic {
                 message: format!(
-                    "Function body does not have the declared return type: {}",
+                    "Function body does not have expected type: {}",
                     d.message
                 ),
                 ..d
@@ -1502,6 +1563,10 @@ impl Checker {
             // value's size after the body if the body keeps it.
             let mut fresh = vec![];
             let init_ty = self.inf.zonk(&tinit.ty);
+            if self.inf.require_unlifted(&init_ty).is_err() {
+                return Err(no_function(tinit.span, "a loop parameter", &self.show(&init_ty)));
+            }
+            let _ = self.inf.require_unlifted(&t);
             let param_ty = self.fresh_dims(&init_ty, &mut fresh);
             self.unify_at(tinit.span, &t, &param_ty)?;
             self.bind_all(binds);
@@ -1766,7 +1831,24 @@ pub(crate) struct FunParts {
 
 fn describe_fn(f: &Exp) -> String {
     match &f.kind {
-        ExpKind::Var(q) => format!("'{}'", q.full()),
+        ExpKind::Var(q) => format!("\"{}\"", q.full()),
         _ => "expression".to_string(),
     }
+}
+
+/// The error for an array whose elements would be functions.
+pub(crate) fn lifted_array(span: Span, elem: &str) -> Diagnostic {
+    Diagnostic::error(
+        span,
+        format!("Cannot create array with elements of lifted type '{elem}': functional values cannot be array elements"),
+    )
+}
+
+/// The error for a value that would be a function where Futhark allows
+/// none (`what`: "the result of an 'if'", "a loop parameter").
+fn no_function(span: Span, what: &str, ty: &str) -> Diagnostic {
+    Diagnostic::error(
+        span,
+        format!("{what} may not be of function type, but this has type '{ty}'"),
+    )
 }

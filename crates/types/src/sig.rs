@@ -366,8 +366,11 @@ impl Checker {
         let mut ps = vec![];
         for p in tparams {
             match p {
-                TypeParam::Type(id, _) => {
+                TypeParam::Type(id, l) => {
                     let tp = self.new_tparam(&id.name);
+                    if *l == parad_syntax::ast::Liftedness::Lifted {
+                        self.inf.lifted.insert(tp);
+                    }
                     ps.push(tp);
                     self.types
                         .push((id.name.clone(), TypeName::Type(Type::Param(tp))));

@@ -166,10 +166,7 @@ impl Checker {
                 let d = self.size_exp(size)?;
                 let e = self.type_exp(elem)?;
                 if matches!(e, Type::Arrow(..)) {
-                    return Err(Diagnostic::error(
-                        elem.span(),
-                        "arrays of functions are not allowed",
-                    ));
+                    return Err(crate::exp::lifted_array(elem.span(), &self.show(&e)));
                 }
                 if matches!(e, Type::Acc(..)) {
                     return Err(Diagnostic::error(

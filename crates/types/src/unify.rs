@@ -83,6 +83,10 @@ struct TVar {
     /// The constructors of `constrs` that some expression builds (the
     /// others only occur in patterns).
     built: Vec<String>,
+    /// The type may not contain functions: it instantiates an unlifted
+    /// type parameter (`'a`), or is the type of an array element, a loop
+    /// parameter or the result of a branch.
+    unlifted: bool,
 }
 
 /// Why two types do not unify; formatted by the caller, which knows the
@@ -105,7 +109,10 @@ pub(crate) enum UnifyError {
     UnsharedFields(Vec<String>),
     /// A type that is not a record or tuple, where one with fields (from a
     /// projection) is required.
-    NotRecord(Type),
+    NotRecord(Type, String),
+    /// A function type (or a lifted type parameter), where a type without
+    /// functions is required.
+    Lifted(Type),
 }
 
 #[derive(Default)]
@@ -114,6 +121,9 @@ pub(crate) struct Infer {
     /// Size inference variables ([`Dim::Infer`]) and what they are bound to.
     dims: Vec<Option<Dim>>,
     pub level: u32,
+    /// The rigid type parameters declared lifted (`'^a`), which may stand
+    /// for function types.
+    pub lifted: std::collections::HashSet<crate::tast::TypeParamId>,
 }
 
 impl Infer {
@@ -198,8 +208,39 @@ impl Infer {
             fields: vec![],
             constrs: vec![],
             built: vec![],
+            unlifted: false,
         });
         Type::Var(self.vars.len() as u32 - 1)
+    }
+
+    pub fn is_unlifted(&self, v: u32) -> bool {
+        self.vars[v as usize].unlifted
+    }
+
+    /// Requires `t` to have no functions: fails on a function type or a
+    /// lifted type parameter, and restricts the variables of `t` likewise.
+    pub fn require_unlifted(&mut self, t: &Type) -> Result<(), UnifyError> {
+        match self.shallow(t) {
+            Type::Var(v) => {
+                self.vars[v as usize].unlifted = true;
+                for (_, ft) in self.vars[v as usize].fields.clone() {
+                    self.require_unlifted(&ft)?;
+                }
+                for (_, ts) in self.vars[v as usize].constrs.clone() {
+                    ts.iter().try_for_each(|t| self.require_unlifted(t))?;
+                }
+                Ok(())
+            }
+            a @ Type::Arrow(..) => Err(UnifyError::Lifted(a)),
+            p @ Type::Param(q) if self.lifted.contains(&q) => Err(UnifyError::Lifted(p)),
+            Type::Prim(_) | Type::Param(_) => Ok(()),
+            Type::Array(e, _) | Type::Acc(e) => self.require_unlifted(&e),
+            Type::Tuple(ts) => ts.iter().try_for_each(|t| self.require_unlifted(t)),
+            Type::Record(fs) => fs.iter().try_for_each(|(_, t)| self.require_unlifted(t)),
+            Type::Sum(cs) => cs
+                .iter()
+                .try_for_each(|(_, ts)| ts.iter().try_for_each(|t| self.require_unlifted(t))),
+        }
     }
 
     /// A variable that must be a sum type with constructor `name` of
@@ -407,6 +448,12 @@ impl Infer {
     fn bind(&mut self, v: u32, t: &Type) -> Result<(), UnifyError> {
         let level = self.vars[v as usize].level;
         self.occurs_adjust(v, level, t)?;
+        if self.vars[v as usize].unlifted {
+            // Reported with the whole type (`a -> b`), not a part of it.
+            let whole = self.zonk(t);
+            self.require_unlifted(t)
+                .map_err(|_| UnifyError::Lifted(whole))?;
+        }
         let class = self.vars[v as usize].class;
         let fields = std::mem::take(&mut self.vars[v as usize].fields);
         let constrs = std::mem::take(&mut self.vars[v as usize].constrs);
@@ -424,12 +471,13 @@ impl Infer {
                 let has_fields = !fields.is_empty() || !self.vars[w].fields.is_empty();
                 let has_constrs = !constrs.is_empty() || !self.vars[w].constrs.is_empty();
                 if !m.is_any() && (has_fields || has_constrs) {
-                    let need_fields = !fields.is_empty() || !self.vars[w].fields.is_empty();
+                    let field = fields.iter().chain(&self.vars[w].fields).next();
+                    let field = field.map(|f| f.0.clone());
                     restore(self, fields, constrs);
-                    if need_fields {
+                    if let Some(field) = field {
                         // The side restricted to primitive types.
                         let prim = if class.is_any() { t.clone() } else { Type::Var(v) };
-                        return Err(UnifyError::NotRecord(prim));
+                        return Err(UnifyError::NotRecord(prim, field));
                     }
                     return Err(UnifyError::Class(t.clone(), class));
                 }
@@ -481,9 +529,10 @@ impl Infer {
                     }
                 }
                 if !fields.is_empty() && !matches!(t, Type::Record(_) | Type::Tuple(_)) {
+                    let field = fields[0].0.clone();
                     self.vars[v as usize].fields = fields;
                     self.vars[v as usize].constrs = constrs;
-                    return Err(UnifyError::NotRecord(t.clone()));
+                    return Err(UnifyError::NotRecord(t.clone(), field));
                 }
                 if !constrs.is_empty() {
                     // Checked before linking, so that messages show both sides.

@@ -23,7 +23,7 @@ fn unify_prim_types() {
 fn operator_on_bool() {
     assert_eq!(
         error("def f (b: bool) = b + b"),
-        "1:19: cannot apply '+' to type 'bool'"
+        "1:19: cannot apply \"+\" to the operand at test.fut:1:19-20, of type 'bool'"
     );
 }
 
@@ -31,7 +31,7 @@ fn operator_on_bool() {
 fn bitwise_on_float() {
     assert_eq!(
         error("def f (x: f32) = x & x"),
-        "1:18: cannot apply '&' to type 'f32'"
+        "1:18: cannot apply \"&\" to the operand at test.fut:1:18-19, of type 'f32'"
     );
 }
 
@@ -95,7 +95,7 @@ fn literal_out_of_range() {
 fn too_many_arguments() {
     assert_eq!(
         error("def g (x: i32) = x\ndef f = g 1 2"),
-        "2:13: 'g' is applied to 2 arguments, but its type 'i32 -> i32' takes only 1"
+        "2:13: \"g\" is applied to 2 arguments, but its type 'i32 -> i32' takes only 1 argument"
     );
 }
 
@@ -103,7 +103,7 @@ fn too_many_arguments() {
 fn argument_mismatch() {
     assert_eq!(
         error("def g (x: i32) = x\ndef f = g true"),
-        "2:11: cannot unify 'i32' with 'bool'"
+        "2:11: Cannot apply \"g\" to argument 1: cannot unify 'i32' with 'bool'"
     );
 }
 
@@ -159,7 +159,7 @@ fn module_errors() {
 fn sum_type_errors() {
     assert_eq!(
         error("def f (v: #a | #b) : #a | #c = v"),
-        "1:32: Function body does not have the declared return type: cannot unify '#a | #c' with '#a | #b': Unshared constructors: #b, #c."
+        "1:32: Function body does not have expected type: cannot unify '#a | #c' with '#a | #b': Unshared constructors: #b, #c."
     );
     assert_eq!(
         error("type t = #a | #b\ndef f (x: t) : i32 =\n  match x case #a -> 1"),
@@ -206,7 +206,7 @@ fn polymorphic_entry() {
 fn rigid_type_parameter() {
     assert_eq!(
         error("def f 'a (x: a) : i32 = x"),
-        "1:25: Function body does not have the declared return type: cannot unify 'i32' with 'a'"
+        "1:25: Function body does not have expected type: cannot unify 'i32' with 'a'"
     );
 }
 
@@ -222,7 +222,7 @@ fn array_elements_differ() {
 fn not_a_function() {
     assert_eq!(
         error("def f (x: i32) = x 1"),
-        "1:20: 'x' is not a function; it has type 'i32'"
+        "1:20: Cannot apply \"x\" as function: it has type 'i32'"
     );
 }
 
@@ -269,7 +269,7 @@ fn record_field_errors() {
         ("def f (r: {x: i32}) = let {x = a, x = b} = r in a + b", "1:35: Duplicate fields in record pattern: 'x' appears twice"),
         (
             "def f (v: {a: i32, b: i32, c: i32}) : {a: i32, b: i32, d: i32} = v",
-            "1:66: Function body does not have the declared return type: cannot unify '{a: i32, b: i32, d: i32}' with '{a: i32, b: i32, c: i32}': unshared fields: c, d.",
+            "1:66: Function body does not have expected type: cannot unify '{a: i32, b: i32, d: i32}' with '{a: i32, b: i32, c: i32}': unshared fields: c, d.",
         ),
         (
             "def f (r: {f: i32}) = r with f = true",
@@ -277,11 +277,11 @@ fn record_field_errors() {
         ),
         (
             "def k '^a (_: a) (y: a) = y\ndef f (x: i64) = (k (\\s -> s.x < 0) (\\s -> s.y > 0)) {x}",
-            "2:54: Cannot unify record type '{x: i64}' with a type that must have field 'y'",
+            "2:54: Cannot apply function to argument 1: Cannot unify record type '{x: i64}' with a type that must have field 'y'",
         ),
         (
             "def k '^a (_: a) (y: a) = y\ndef f (x: i64) = (k (\\s -> s.x < 0) (\\s -> s > 0)) {x}",
-            "2:37: cannot unify 'i32' with type that must be a record",
+            "2:37: Cannot apply \"k\" to argument 2: cannot unify 'i32' with type that must be a record (with field 'x')",
         ),
         (
             "def f = (.a)",
