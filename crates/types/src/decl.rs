@@ -122,6 +122,13 @@ impl Checker {
     }
 
     fn check_val(&mut self, v: &ValDecl) -> Res<Global> {
+        // `&&` and `||` short-circuit: they are syntax, not functions.
+        if matches!(v.name.name.as_str(), "&&" | "||") && !self.in_prelude {
+            return Err(Diagnostic::error(
+                v.name.span,
+                format!("'{}' is a built-in operator and cannot be redefined", v.name.name),
+            ));
+        }
         let var_mark = self.vars.len();
         let (smark, tmark) = (self.scope.len(), self.types.len());
         self.inf.level = 1;

@@ -270,6 +270,15 @@ impl Checker {
             .with_note(
                 "array elements, loop parameters, branch results and instances of type parameters without '^' cannot be functions",
             ),
+            UnifyError::Equality(t) => Diagnostic::error(
+                span,
+                format!(
+                    "cannot unify '{}' with '{}': type '{}' does not support equality, which is required here (the values are compared with '==')",
+                    self.show(expected),
+                    self.show(actual),
+                    self.show(&t)
+                ),
+            ),
             UnifyError::NotRecord(t, f) => Diagnostic::error(
                 span,
                 format!(

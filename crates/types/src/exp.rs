@@ -354,7 +354,7 @@ impl Checker {
                     Diagnostic::error(
                         f.span,
                         format!(
-                            "branches of 'if' have different types: '{}' and '{}'",
+                            "Cannot unify the types of the branches of 'if': '{}' and '{}'",
                             self.show(&tt.ty),
                             self.show(&tf.ty)
                         ),
@@ -1022,6 +1022,12 @@ impl Checker {
                         .is_err()
                     {
                         if let Type::Var(v) = t {
+                            if self.inf.needs_eq(v) {
+                                return Err(Diagnostic::error(
+                                    f.span,
+                                    format!("Cannot apply {what} as function: its values are compared for equality, so it cannot be a function type"),
+                                ));
+                            }
                             if self.inf.is_unlifted(v) {
                                 return Err(Diagnostic::error(
                                     f.span,
@@ -1189,10 +1195,15 @@ impl Checker {
                     });
                 }
             }
-            if bop.class.is_any() && self.contains_function(&t) {
+            // `==` and `!=` compare values of any type that supports
+            // equality: no functions, no type parameters.
+            if bop.class.is_any() && self.inf.require_eq(&t).is_err() {
                 return Err(Diagnostic::error(
                     span,
-                    format!("cannot apply '{name}' to functions"),
+                    format!(
+                        "cannot apply \"{name}\": type '{}' does not support equality",
+                        self.show(&t)
+                    ),
                 ));
             }
             let rt = if bop.returns_bool {
@@ -1259,24 +1270,6 @@ impl Checker {
         match self.inf.shallow(t) {
             Type::Sum(_) => true,
             Type::Var(v) => self.inf.has_constrs(v),
-            _ => false,
-        }
-    }
-
-    fn contains_function(&self, t: &Type) -> bool {
-        match self.inf.shallow(t) {
-            Type::Sum(cs) => cs
-                .iter()
-                .any(|(_, ts)| ts.iter().any(|t| self.contains_function(t))),
-            Type::Var(v) => self
-                .inf
-                .constrs_of(v)
-                .iter()
-                .any(|(_, ts)| ts.iter().any(|t| self.contains_function(t))),
-            Type::Arrow(..) => true,
-            Type::Array(e, _) => self.contains_function(&e),
-            Type::Tuple(ts) => ts.iter().any(|t| self.contains_function(t)),
-            Type::Record(fs) => fs.iter().any(|(_, t)| self.contains_function(t)),
             _ => false,
         }
     }
@@ -1441,6 +1434,7 @@ impl Checker {
                 && !self.inf.has_fields(v)
                 && !self.inf.has_constrs(v)
                 && !blocked.contains(&v)
+                && !self.inf.needs_eq(v)
             {
                 let name = format!("t{}", out.len());
                 let p = self.new_tparam(&name);

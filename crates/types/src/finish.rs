@@ -55,6 +55,15 @@ impl Checker {
                 continue;
             }
             let class = self.inf.class_of(v);
+            if class.is_any() && self.inf.needs_eq(v) {
+                return Err(Diagnostic::error(
+                    span,
+                    format!(
+                        "Type '{}' is ambiguous: its values are compared for equality, and a type parameter does not support equality; add a type annotation",
+                        self.show(&Type::Var(v))
+                    ),
+                ));
+            }
             let t = if class.is_any() {
                 Type::unit()
             } else {

@@ -87,6 +87,9 @@ struct TVar {
     /// type parameter (`'a`), or is the type of an array element, a loop
     /// parameter or the result of a branch.
     unlifted: bool,
+    /// Values of the type are compared with `==` or `!=`: it may contain
+    /// neither functions nor type parameters.
+    eq: bool,
 }
 
 /// Why two types do not unify; formatted by the caller, which knows the
@@ -113,6 +116,9 @@ pub(crate) enum UnifyError {
     /// A function type (or a lifted type parameter), where a type without
     /// functions is required.
     Lifted(Type),
+    /// A type that does not support equality (a function type or a type
+    /// parameter), where one that does is required.
+    Equality(Type),
 }
 
 #[derive(Default)]
@@ -209,12 +215,43 @@ impl Infer {
             constrs: vec![],
             built: vec![],
             unlifted: false,
+            eq: false,
         });
         Type::Var(self.vars.len() as u32 - 1)
     }
 
     pub fn is_unlifted(&self, v: u32) -> bool {
         self.vars[v as usize].unlifted
+    }
+
+    pub fn needs_eq(&self, v: u32) -> bool {
+        self.vars[v as usize].eq
+    }
+
+    /// Requires `t` to support equality: no functions and no type
+    /// parameters; restricts the variables of `t` likewise.
+    pub fn require_eq(&mut self, t: &Type) -> Result<(), UnifyError> {
+        match self.shallow(t) {
+            Type::Var(v) => {
+                self.vars[v as usize].eq = true;
+                self.vars[v as usize].unlifted = true;
+                for (_, ft) in self.vars[v as usize].fields.clone() {
+                    self.require_eq(&ft)?;
+                }
+                for (_, ts) in self.vars[v as usize].constrs.clone() {
+                    ts.iter().try_for_each(|t| self.require_eq(t))?;
+                }
+                Ok(())
+            }
+            t @ (Type::Arrow(..) | Type::Param(_) | Type::Acc(_)) => Err(UnifyError::Equality(t)),
+            Type::Prim(_) => Ok(()),
+            Type::Array(e, _) => self.require_eq(&e),
+            Type::Tuple(ts) => ts.iter().try_for_each(|t| self.require_eq(t)),
+            Type::Record(fs) => fs.iter().try_for_each(|(_, t)| self.require_eq(t)),
+            Type::Sum(cs) => cs
+                .iter()
+                .try_for_each(|(_, ts)| ts.iter().try_for_each(|t| self.require_eq(t))),
+        }
     }
 
     /// Requires `t` to have no functions: fails on a function type or a
@@ -448,6 +485,11 @@ impl Infer {
     fn bind(&mut self, v: u32, t: &Type) -> Result<(), UnifyError> {
         let level = self.vars[v as usize].level;
         self.occurs_adjust(v, level, t)?;
+        if self.vars[v as usize].eq {
+            let whole = self.zonk(t);
+            self.require_eq(t)
+                .map_err(|_| UnifyError::Equality(whole))?;
+        }
         if self.vars[v as usize].unlifted {
             // Reported with the whole type (`a -> b`), not a part of it.
             let whole = self.zonk(t);

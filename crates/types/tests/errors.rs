@@ -71,7 +71,7 @@ fn undefined_type() {
 fn if_branches_differ() {
     assert_eq!(
         error("def f (c: bool) = if c then 1i32 else true"),
-        "1:39: branches of 'if' have different types: 'i32' and 'bool'"
+        "1:39: Cannot unify the types of the branches of 'if': 'i32' and 'bool'"
     );
 }
 
