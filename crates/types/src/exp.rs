@@ -1067,6 +1067,9 @@ impl Checker {
                 let fun = if what == "expression" { "function" } else { what };
                 let arg = match &a.kind {
                     TExpKind::Var(v, _, _) => format!("\"{}\"", self.vars[v.0 as usize].name),
+                    TExpKind::Global(g, _, _) if (g.0 as usize) < self.funs.len() => {
+                        format!("\"{}\"", self.funs[g.0 as usize].name)
+                    }
                     _ => format!("argument {}", i + 1),
                 };
                 Diagnostic {

@@ -291,3 +291,11 @@ fn record_field_errors() {
         assert_eq!(error(src), msg, "{src}");
     }
 }
+
+#[test]
+fn local_functions_are_not_generalised() {
+    assert_eq!(
+        error("def f (x: i32) (b: bool) = let g y = (y, y) in (g x, g b)"),
+        "1:56: Cannot apply \"g\" to \"b\": cannot unify 'i32' with 'bool'"
+    );
+}

@@ -1,7 +1,7 @@
 -- `copy`'s type parameter is not lifted ('t, not '^t): it cannot be a
 -- function type.
 -- ==
--- error: Cannot apply "copy" to argument 1: .*functional
+-- error: Cannot apply "copy" to "g": .*functional
 
 def g (x: i32) : i32 = x + 1
 
