@@ -143,6 +143,11 @@ impl Checker {
         );
         let mut type_params = parts.type_params.clone();
         type_params.extend(self.generalise(&fty, 0));
+        // Overloaded types left in the signature are defaulted (to i32 or
+        // f64) when finishing, which later uses may not expect.
+        let mut fv = vec![];
+        self.inf.free_vars(&fty, &mut fv);
+        let defaulted = fv.iter().any(|v| !self.inf.class_of(*v).is_any());
         for p in &mut parts.params {
             self.finish_pat(p)?;
         }
@@ -213,6 +218,9 @@ impl Checker {
         }
 
         let id = FunId(self.funs.len() as u32);
+        if defaulted {
+            self.defaulted.insert(id);
+        }
         let mut usig = crate::unique::USig {
             params: v.params.iter().map(crate::unique::UShape::of_pat).collect(),
             ret: v

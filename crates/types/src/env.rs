@@ -111,6 +111,27 @@ pub(crate) struct Checker {
     /// The unknown types shown in messages so far, in order: each is shown
     /// as `t` and its position here from 1, never by its internal number.
     pub shown_vars: std::cell::RefCell<Vec<u32>>,
+    /// Top-level functions whose types had overloaded numeric types
+    /// defaulted (explained when a use does not fit them).
+    pub defaulted: std::collections::HashSet<FunId>,
+}
+
+/// The note for a mismatch with a function whose type was defaulted.
+pub(crate) fn default_note(name: &str) -> String {
+    format!("Defaulting: the type of \"{name}\" had ambiguous numeric types, which were defaulted (integers to i32, floats to f64) where it is defined; add type annotations to it")
+}
+
+impl Checker {
+    /// The defaulting note for `f`, if it is a use of such a function.
+    pub(crate) fn defaulted_note(&self, f: &crate::tast::TExp) -> Option<String> {
+        match &f.kind {
+            crate::tast::TExpKind::Global(id, _, _) if self.defaulted.contains(id) => {
+                let name = self.funs.get(id.0 as usize).map_or("", |f| f.name.as_str());
+                Some(default_note(name))
+            }
+            _ => None,
+        }
+    }
 }
 
 impl Checker {
@@ -203,6 +224,49 @@ impl Checker {
             .map_err(|e| self.unify_error(span, expected, actual, e))
     }
 
+    /// "cannot unify", or "Cannot unify type with constructors" when one
+    /// side is only known to be a sum type with some constructors and the
+    /// other is not a sum type.
+    fn mismatch_head(&self, a: &Type, b: &Type) -> &'static str {
+        let constrs = |t: &Type| matches!(self.inf.shallow(t), Type::Var(v) if self.inf.has_constrs(v));
+        let sum = |t: &Type| matches!(self.inf.shallow(t), Type::Sum(_));
+        if (constrs(a) && !sum(b) && !constrs(b)) || (constrs(b) && !sum(a) && !constrs(a)) {
+            "Cannot unify type with constructors"
+        } else {
+            "cannot unify"
+        }
+    }
+
+    /// For two tuples or records of the same shape, the first field whose
+    /// types differ.
+    fn mismatch_detail(&self, a: &Type, b: &Type) -> String {
+        let fields = |t: Type| -> Option<Vec<(String, Type)>> {
+            match t {
+                Type::Tuple(ts) => Some(ts.into_iter().enumerate().map(|(i, t)| (i.to_string(), t)).collect()),
+                Type::Record(fs) => Some(fs),
+                _ => None,
+            }
+        };
+        let (Some(xs), Some(ys)) = (fields(self.inf.zonk(a)), fields(self.inf.zonk(b))) else {
+            return String::new();
+        };
+        if xs.len() != ys.len() || xs.iter().zip(&ys).any(|(x, y)| x.0 != y.0) {
+            return String::new();
+        }
+        xs.iter()
+            .zip(&ys)
+            .find(|(x, y)| self.show(&x.1) != self.show(&y.1))
+            .map(|(x, y)| {
+                format!(
+                    ": field {} differs ('{}' and '{}')",
+                    x.0,
+                    self.show(&x.1),
+                    self.show(&y.1)
+                )
+            })
+            .unwrap_or_default()
+    }
+
     pub fn unify_error(
         &self,
         span: Span,
@@ -222,9 +286,11 @@ impl Checker {
             UnifyError::Mismatch => Diagnostic::error(
                 span,
                 format!(
-                    "cannot unify '{}' with '{}'",
+                    "{} '{}' with '{}'{}",
+                    self.mismatch_head(expected, actual),
                     self.show(expected),
-                    self.show(actual)
+                    self.show(actual),
+                    self.mismatch_detail(expected, actual)
                 ),
             )
             .with_label(span, format!("this has type '{}'", self.show(actual)))

@@ -235,6 +235,20 @@ impl Checker {
                 if self.inf.require_unlifted(&elem).is_err() {
                     return Err(lifted_array(span, &self.show(&elem)));
                 }
+                let size_lifted = std::cell::Cell::new(false);
+                self.inf.zonk(&elem).subst(&|p| {
+                    size_lifted.set(size_lifted.get() || self.inf.size_lifted.contains(&p));
+                    None
+                });
+                if size_lifted.get() {
+                    return Err(Diagnostic::error(
+                        span,
+                        format!(
+                            "Cannot create array with elements of size-lifted type '{}': its values may differ in size, so they cannot be array elements",
+                            self.show(&elem)
+                        ),
+                    ));
+                }
                 let n = Dim::Const(out.len() as i64);
                 Ok(TExp::new(
                     TExpKind::ArrayLit(out),
@@ -1072,9 +1086,13 @@ impl Checker {
                     }
                     _ => format!("argument {}", i + 1),
                 };
-                Diagnostic {
+                let d = Diagnostic {
                     message: format!("Cannot apply {fun} to {arg}: {}", d.message),
                     ..d
+                };
+                match self.defaulted_note(&f) {
+                    Some(n) => d.with_note(n),
+                    None => d,
                 }
             })?;
             if let Some(d) = self.param_dim(&f, i) {
@@ -1478,8 +1496,14 @@ impl Checker {
             match tp {
                 TypeParam::Type(id, l) => {
                     let p = self.new_tparam(&id.name);
-                    if *l == Liftedness::Lifted {
-                        self.inf.lifted.insert(p);
+                    match l {
+                        Liftedness::Lifted => {
+                            self.inf.lifted.insert(p);
+                        }
+                        Liftedness::SizeLifted => {
+                            self.inf.size_lifted.insert(p);
+                        }
+                        Liftedness::Unlifted => {}
                     }
                     tps.push(p);
                     self.types

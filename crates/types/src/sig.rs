@@ -684,7 +684,7 @@ impl Checker {
                     let expanded = self.expand_abstract(&vty);
                     let (_, _, inst) = self.instantiate(&vps, None, &expanded);
                     if self.inf.unify(&concrete, &inst).is_err() {
-                        return Err(Diagnostic::error(
+                        let d = Diagnostic::error(
                             span,
                             format!(
                                 "value '{qual}' is specified as 'val {}: {}', but has type '{}'",
@@ -692,7 +692,12 @@ impl Checker {
                                 self.show(&spec_ty),
                                 self.show(&vty)
                             ),
-                        ));
+                        );
+                        return Err(if self.defaulted.contains(&g.id) {
+                            d.with_note(crate::env::default_note(&qual))
+                        } else {
+                            d
+                        });
                     }
                     self.bind_size_val(&name.name, &spec_ty);
                     let view = if opaque {

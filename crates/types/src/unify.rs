@@ -130,6 +130,9 @@ pub(crate) struct Infer {
     /// The rigid type parameters declared lifted (`'^a`), which may stand
     /// for function types.
     pub lifted: std::collections::HashSet<crate::tast::TypeParamId>,
+    /// The rigid type parameters declared size-lifted (`'~a`), which may
+    /// stand for arrays of different sizes.
+    pub size_lifted: std::collections::HashSet<crate::tast::TypeParamId>,
 }
 
 impl Infer {
