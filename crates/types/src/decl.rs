@@ -118,6 +118,10 @@ impl Checker {
             }
         }
         self.types.push((t.name.name.clone(), binding.clone()));
+        if t.liftedness == Liftedness::Lifted {
+            self.lifted_types
+                .push((self.types.len() - 1, t.name.name.clone()));
+        }
         Ok(binding)
     }
 
@@ -126,7 +130,10 @@ impl Checker {
         if matches!(v.name.name.as_str(), "&&" | "||") && !self.in_prelude {
             return Err(Diagnostic::error(
                 v.name.span,
-                format!("'{}' is a built-in operator and cannot be redefined", v.name.name),
+                format!(
+                    "'{}' is a built-in operator and cannot be redefined",
+                    v.name.name
+                ),
             ));
         }
         let var_mark = self.vars.len();

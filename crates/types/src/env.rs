@@ -114,6 +114,9 @@ pub(crate) struct Checker {
     /// Top-level functions whose types had overloaded numeric types
     /// defaulted (explained when a use does not fit them).
     pub defaulted: std::collections::HashSet<FunId>,
+    /// Type abbreviations declared lifted (`type^`): their position in
+    /// `types` and name.
+    pub lifted_types: Vec<(usize, String)>,
 }
 
 /// The note for a mismatch with a function whose type was defaulted.
@@ -228,7 +231,8 @@ impl Checker {
     /// side is only known to be a sum type with some constructors and the
     /// other is not a sum type.
     fn mismatch_head(&self, a: &Type, b: &Type) -> &'static str {
-        let constrs = |t: &Type| matches!(self.inf.shallow(t), Type::Var(v) if self.inf.has_constrs(v));
+        let constrs =
+            |t: &Type| matches!(self.inf.shallow(t), Type::Var(v) if self.inf.has_constrs(v));
         let sum = |t: &Type| matches!(self.inf.shallow(t), Type::Sum(_));
         if (constrs(a) && !sum(b) && !constrs(b)) || (constrs(b) && !sum(a) && !constrs(a)) {
             "Cannot unify type with constructors"
@@ -242,7 +246,12 @@ impl Checker {
     fn mismatch_detail(&self, a: &Type, b: &Type) -> String {
         let fields = |t: Type| -> Option<Vec<(String, Type)>> {
             match t {
-                Type::Tuple(ts) => Some(ts.into_iter().enumerate().map(|(i, t)| (i.to_string(), t)).collect()),
+                Type::Tuple(ts) => Some(
+                    ts.into_iter()
+                        .enumerate()
+                        .map(|(i, t)| (i.to_string(), t))
+                        .collect(),
+                ),
                 Type::Record(fs) => Some(fs),
                 _ => None,
             }

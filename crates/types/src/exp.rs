@@ -1,16 +1,16 @@
 //! Type inference for expressions.
 
 use crate::env::{no_field, Checker, Global, Local, Res, SizeScheme, TypeName};
+use crate::finish::wrap_suffixed;
 use crate::intrinsics::{array_intrinsic, module_intrinsic, Intrinsic};
 use crate::modules::Module;
 use crate::pat::{check_distinct, pat_names, Sizes};
 use crate::tast::*;
-use crate::finish::wrap_suffixed;
 use crate::unify::{field_type, ClassSet, UnifyError};
 use parad_base::{Diagnostic, FloatType, IntType, PrimType, Span};
 use parad_syntax::ast::{
-    DimIndex, Exp, ExpKind, FieldExp, Ident, IntSuffix, Lit, LoopForm, Pat, QualName, RangeEnd,
-    Liftedness, SectionStep, TypeParam,
+    DimIndex, Exp, ExpKind, FieldExp, Ident, IntSuffix, Liftedness, Lit, LoopForm, Pat, QualName,
+    RangeEnd, SectionStep, TypeParam,
 };
 
 /// How a built-in binary operator is typed and which intrinsic it becomes.
@@ -189,7 +189,10 @@ impl Checker {
                     if out.iter().any(|(m, _)| *m == name.name) {
                         return Err(Diagnostic::error(
                             name.span,
-                            format!("field '{}' was previously defined in this record", name.name),
+                            format!(
+                                "field '{}' was previously defined in this record",
+                                name.name
+                            ),
                         ));
                     }
                     out.push((name.name.clone(), te));
@@ -379,7 +382,11 @@ impl Checker {
                     )
                 })?;
                 if self.inf.require_unlifted(&tt.ty).is_err() {
-                    return Err(no_function(span, "the result of an 'if'", &self.show(&tt.ty)));
+                    return Err(no_function(
+                        span,
+                        "the result of an 'if'",
+                        &self.show(&tt.ty),
+                    ));
                 }
                 // A size the branches disagree on is unknown.
                 let ty = merge_dims(&self.inf.zonk(&tt.ty), &self.inf.zonk(&tf.ty));
@@ -558,10 +565,11 @@ impl Checker {
             ExpKind::Ascribe(inner, te) | ExpKind::Coerce(inner, te) => {
                 let t = self.type_exp(te)?;
                 let ti = self.check_exp(inner)?;
-                self.unify_at(inner.span, &t, &ti.ty).map_err(|d| Diagnostic {
-                    message: format!("Expression does not have expected type: {}", d.message),
-                    ..d
-                })?;
+                self.unify_at(inner.span, &t, &ti.ty)
+                    .map_err(|d| Diagnostic {
+                        message: format!("Expression does not have expected type: {}", d.message),
+                        ..d
+                    })?;
                 // The declared sizes hold from here on (checked at run time).
                 let mut known = false;
                 t.each_dim(&mut |d| known |= *d != Dim::Any);
@@ -1078,7 +1086,11 @@ impl Checker {
             };
             self.inf.unify(&p, &a.ty).map_err(|e| {
                 let d = self.unify_error(a.span, &p, &a.ty, e);
-                let fun = if what == "expression" { "function" } else { what };
+                let fun = if what == "expression" {
+                    "function"
+                } else {
+                    what
+                };
                 let arg = match &a.kind {
                     TExpKind::Var(v, _, _) => format!("\"{}\"", self.vars[v.0 as usize].name),
                     TExpKind::Global(g, _, _) if (g.0 as usize) < self.funs.len() => {
@@ -1274,7 +1286,11 @@ impl Checker {
             out.push(r?);
         }
         if self.inf.require_unlifted(&rt).is_err() {
-            return Err(no_function(span, "the result of a 'match'", &self.show(&rt)));
+            return Err(no_function(
+                span,
+                "the result of a 'match'",
+                &self.show(&rt),
+            ));
         }
         // A size the cases disagree on is unknown.
         let mut ty = self.inf.zonk(&rt);
@@ -1532,10 +1548,7 @@ impl Checker {
         self.inf.unify(&rt, &body.ty).map_err(|e| {
             let d = self.unify_error(rhs.span, &rt, &body.ty, e);
             Diagnostic {
-                message: format!(
-                    "Function body does not have expected type: {}",
-                    d.message
-                ),
+                message: format!("Function body does not have expected type: {}", d.message),
                 ..d
             }
         })?;
@@ -1585,7 +1598,11 @@ impl Checker {
             let mut fresh = vec![];
             let init_ty = self.inf.zonk(&tinit.ty);
             if self.inf.require_unlifted(&init_ty).is_err() {
-                return Err(no_function(tinit.span, "a loop parameter", &self.show(&init_ty)));
+                return Err(no_function(
+                    tinit.span,
+                    "a loop parameter",
+                    &self.show(&init_ty),
+                ));
             }
             let _ = self.inf.require_unlifted(&t);
             let param_ty = self.fresh_dims(&init_ty, &mut fresh);

@@ -307,7 +307,11 @@ pub(crate) fn wrap_suffixed(v: i128, t: IntType) -> Option<i128> {
         return None;
     }
     let w = v.rem_euclid(modulus);
-    Some(if t.signed() && w >= half { w - modulus } else { w })
+    Some(if t.signed() && w >= half {
+        w - modulus
+    } else {
+        w
+    })
 }
 
 /// Gives a literal the representation of its final type. A literal must
@@ -321,10 +325,12 @@ fn fix_literal(l: Literal, ty: &Type, span: Span) -> Res<Literal> {
         )
     };
     match (l, ty) {
-        (Literal::Int(v), Type::Prim(PrimType::Float(t))) => {
-            fix_literal(Literal::Float(v as f64), &Type::Prim(PrimType::Float(*t)), span)
-                .map_err(|_| out_of_bounds(v.to_string(), t.name()))
-        }
+        (Literal::Int(v), Type::Prim(PrimType::Float(t))) => fix_literal(
+            Literal::Float(v as f64),
+            &Type::Prim(PrimType::Float(*t)),
+            span,
+        )
+        .map_err(|_| out_of_bounds(v.to_string(), t.name())),
         (Literal::Float(x), Type::Prim(PrimType::Float(t))) => {
             // Infinite values come from `f64.inf` and friends; a literal
             // too large for f64 was rejected when checked.

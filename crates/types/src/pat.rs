@@ -59,8 +59,11 @@ impl Sizes {
 /// The error for a name bound twice by one binding construct (a pattern,
 /// the parameters of a function, its type or size parameters).
 pub(crate) fn also_bound(name: &str, span: Span, first: Span) -> Diagnostic {
-    Diagnostic::error(span, format!("'{name}' is also bound earlier in the same binding"))
-        .with_label(first, format!("'{name}' also bound here"))
+    Diagnostic::error(
+        span,
+        format!("'{name}' is also bound earlier in the same binding"),
+    )
+    .with_label(first, format!("'{name}' also bound here"))
 }
 
 /// The names a pattern binds, with where each is bound, in order.
@@ -169,7 +172,10 @@ impl Checker {
                     if sorted.iter().any(|(n, _, _)| *n == name.name) {
                         return Err(Diagnostic::error(
                             name.span,
-                            format!("Duplicate fields in record pattern: '{}' appears twice", name.name),
+                            format!(
+                                "Duplicate fields in record pattern: '{}' appears twice",
+                                name.name
+                            ),
                         ));
                     }
                     sorted.push((&name.name, p.as_ref(), name.span));

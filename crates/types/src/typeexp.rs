@@ -176,6 +176,18 @@ impl Checker {
                 }
                 // A module's type declared lifted (`type^`) may be a function.
                 if let TypeExp::Named { name, .. } = &**elem {
+                    if name.quals.is_empty() {
+                        let at = self.types.iter().rposition(|(n, _)| *n == name.name);
+                        if at.is_some_and(|i| self.lifted_types.contains(&(i, name.name.clone()))) {
+                            return Err(Diagnostic::error(
+                                elem.span(),
+                                format!(
+                                    "Cannot create array with elements of lifted type \"{}\" (declared with 'type^', so it might contain functions)",
+                                    name.name
+                                ),
+                            ));
+                        }
+                    }
                     if let Some(crate::modules::Module::Struct(env)) =
                         self.qualifier(&name.quals, name.span)?
                     {

@@ -521,7 +521,11 @@ impl Infer {
                     restore(self, fields, constrs);
                     if let Some(field) = field {
                         // The side restricted to primitive types.
-                        let prim = if class.is_any() { t.clone() } else { Type::Var(v) };
+                        let prim = if class.is_any() {
+                            t.clone()
+                        } else {
+                            Type::Var(v)
+                        };
                         return Err(UnifyError::NotRecord(prim, field));
                     }
                     return Err(UnifyError::Class(t.clone(), class));

@@ -61,10 +61,7 @@ fn missing_tuple_component() {
 
 #[test]
 fn undefined_type() {
-    assert_eq!(
-        error("def f (x: foo) = x"),
-        "1:11: Unknown type \"foo\"."
-    );
+    assert_eq!(error("def f (x: foo) = x"), "1:11: Unknown type \"foo\".");
 }
 
 #[test]
@@ -230,10 +227,22 @@ fn not_a_function() {
 fn literals_out_of_bounds() {
     // Unsuffixed literals must lie in their inferred type's range.
     for (src, msg) in [
-        ("def f : i8 = 128", "1:14: literal 128 is out of bounds for its inferred type 'i8'"),
-        ("def f : u8 = -4", "1:14: literal -4 is out of bounds for its inferred type 'u8'"),
-        ("def f : f32 = 9.7e42", "1:15: literal 9.7e42 is out of bounds for its inferred type 'f32'"),
-        ("def f : f64 = 1.8e308", "1:15: literal is out of bounds for its inferred type 'f64'"),
+        (
+            "def f : i8 = 128",
+            "1:14: literal 128 is out of bounds for its inferred type 'i8'",
+        ),
+        (
+            "def f : u8 = -4",
+            "1:14: literal -4 is out of bounds for its inferred type 'u8'",
+        ),
+        (
+            "def f : f32 = 9.7e42",
+            "1:15: literal 9.7e42 is out of bounds for its inferred type 'f32'",
+        ),
+        (
+            "def f : f64 = 1.8e308",
+            "1:15: literal is out of bounds for its inferred type 'f64'",
+        ),
     ] {
         assert_eq!(error(src), msg, "{src}");
     }
@@ -242,12 +251,30 @@ fn literals_out_of_bounds() {
 #[test]
 fn names_bound_twice() {
     for (src, msg) in [
-        ("def f (x: i32) (x: i32) = x", "1:17: 'x' is also bound earlier in the same binding"),
-        ("def f [m] (m: [m]i64) = m", "1:12: 'm' is also bound earlier in the same binding"),
-        ("def f 'a 'a (x: a) = x", "1:11: 'a' is also bound earlier in the same binding"),
-        ("def f (x: i32) = let (y, y) = (x, x) in y", "1:26: 'y' is also bound earlier in the same binding"),
-        ("def f (x: []i32) = let [n] (n: [n]i32) = x in n", "1:29: 'n' is also bound earlier in the same binding"),
-        ("def f = \\(x: i32) (x: i32) -> x", "1:20: 'x' is also bound earlier in the same binding"),
+        (
+            "def f (x: i32) (x: i32) = x",
+            "1:17: 'x' is also bound earlier in the same binding",
+        ),
+        (
+            "def f [m] (m: [m]i64) = m",
+            "1:12: 'm' is also bound earlier in the same binding",
+        ),
+        (
+            "def f 'a 'a (x: a) = x",
+            "1:11: 'a' is also bound earlier in the same binding",
+        ),
+        (
+            "def f (x: i32) = let (y, y) = (x, x) in y",
+            "1:26: 'y' is also bound earlier in the same binding",
+        ),
+        (
+            "def f (x: []i32) = let [n] (n: [n]i32) = x in n",
+            "1:29: 'n' is also bound earlier in the same binding",
+        ),
+        (
+            "def f = \\(x: i32) (x: i32) -> x",
+            "1:20: 'x' is also bound earlier in the same binding",
+        ),
     ] {
         assert_eq!(error(src), msg, "{src}");
     }

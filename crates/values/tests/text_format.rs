@@ -77,7 +77,10 @@ fn wider_suffixed_literals_wrap() {
     assert_eq!(vs[2], Value::Scalar(Scalar::I8(-1)));
     assert_eq!(vs[3], Value::Scalar(Scalar::I16(-18798)));
     assert_eq!(vs[4], Value::Scalar(Scalar::U8(0)));
-    assert_eq!(vs[5], parad_values::read_values(b"[[1i8, 127i8]]").unwrap()[0]);
+    assert_eq!(
+        vs[5],
+        parad_values::read_values(b"[[1i8, 127i8]]").unwrap()[0]
+    );
 }
 
 #[test]

@@ -1,10 +1,10 @@
 //! Declarations: values and functions, type abbreviations, modules,
 //! `open`, `import`, `local`.
 
-use parad_base::Diagnostic;
 use super::{PResult, Parser};
 use crate::ast::*;
 use crate::lexer::{Kw, Tok};
+use parad_base::Diagnostic;
 
 impl<'a> Parser<'a> {
     /// Declarations up to end of file.
