@@ -892,7 +892,7 @@ impl Checker {
 
     fn check_name(&mut self, name: &str, span: Span) -> Res<TExp> {
         // A leading underscore marks a binding as deliberately unused.
-        if name.starts_with('_') && !self.in_prelude {
+        if name.starts_with('_') && !self.in_prelude && array_intrinsic(name).is_none() {
             return Err(Diagnostic::error(
                 span,
                 format!("'{name}' may not be used: names beginning with an underscore are for bindings that are never used"),
