@@ -354,6 +354,15 @@ impl Checker {
                     self.show(&t)
                 ),
             ),
+            UnifyError::LiftedParam(t) => Diagnostic::error(
+                span,
+                format!(
+                    "cannot unify '{}' with '{}': type '{}' is lifted (it may stand for arrays of different sizes or functions), but an unlifted type parameter is instantiated here",
+                    self.show(expected),
+                    self.show(actual),
+                    self.show(&t)
+                ),
+            ),
             UnifyError::NotRecord(t, f) => Diagnostic::error(
                 span,
                 format!(

@@ -737,9 +737,11 @@ impl Checker {
             .iter()
             .map(|p| {
                 let t = self.inf.fresh();
-                if !self.inf.lifted.contains(p) {
-                    // A fresh variable accepts the restriction.
+                // A fresh variable accepts the restrictions.
+                if self.inf.size_lifted.contains(p) {
                     let _ = self.inf.require_unlifted(&t);
+                } else if !self.inf.lifted.contains(p) {
+                    let _ = self.inf.require_strict(&t);
                 }
                 t
             })

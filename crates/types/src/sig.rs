@@ -424,7 +424,27 @@ impl Checker {
                     let t = match (def, refine.iter().find(|(p, _)| *p == full)) {
                         (_, Some((_, t))) => t.clone(),
                         (Some(te), None) => self.type_name_of(params, te)?,
-                        (None, None) => self.abstract_type(params)?,
+                        (None, None) => {
+                            let t = self.abstract_type(params)?;
+                            // Values of an abstract lifted type may not
+                            // instantiate unlifted type parameters.
+                            if let TypeName::Type(Type::Param(p))
+                            | TypeName::Abbrev(_, Type::Param(p)) = &t
+                            {
+                                // Messages name it as the specification does.
+                                self.tparam_names[p.0 as usize] = name.name.clone();
+                                match liftedness {
+                                    parad_syntax::ast::Liftedness::Lifted => {
+                                        self.inf.lifted.insert(*p);
+                                    }
+                                    parad_syntax::ast::Liftedness::SizeLifted => {
+                                        self.inf.size_lifted.insert(*p);
+                                    }
+                                    parad_syntax::ast::Liftedness::Unlifted => {}
+                                }
+                            }
+                            t
+                        }
                     };
                     self.types.push((name.name.clone(), t.clone()));
                     out.set_type(&name.name, t);

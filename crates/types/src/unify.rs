@@ -90,6 +90,9 @@ struct TVar {
     /// Values of the type are compared with `==` or `!=`: it may contain
     /// neither functions nor type parameters.
     eq: bool,
+    /// The type instantiates an unlifted type parameter (`'a`): it may not
+    /// even be size-lifted.
+    strict: bool,
 }
 
 /// Why two types do not unify; formatted by the caller, which knows the
@@ -119,6 +122,9 @@ pub(crate) enum UnifyError {
     /// A type that does not support equality (a function type or a type
     /// parameter), where one that does is required.
     Equality(Type),
+    /// A lifted or size-lifted type where an unlifted type parameter is
+    /// instantiated.
+    LiftedParam(Type),
 }
 
 #[derive(Default)]
@@ -219,12 +225,36 @@ impl Infer {
             built: vec![],
             unlifted: false,
             eq: false,
+            strict: false,
         });
         Type::Var(self.vars.len() as u32 - 1)
     }
 
     pub fn is_unlifted(&self, v: u32) -> bool {
         self.vars[v as usize].unlifted
+    }
+
+    /// Requires `t` to be a non-lifted type (what an unlifted type
+    /// parameter `'a` may stand for): no functions, no lifted or
+    /// size-lifted type parameters; restricts its variables likewise.
+    pub fn require_strict(&mut self, t: &Type) -> Result<(), UnifyError> {
+        match self.shallow(t) {
+            Type::Var(v) => {
+                self.vars[v as usize].strict = true;
+                self.require_unlifted(&Type::Var(v))
+            }
+            p @ Type::Param(q) if self.lifted.contains(&q) || self.size_lifted.contains(&q) => {
+                Err(UnifyError::LiftedParam(p))
+            }
+            a @ Type::Arrow(..) => Err(UnifyError::Lifted(a)),
+            Type::Prim(_) | Type::Param(_) => Ok(()),
+            Type::Array(e, _) | Type::Acc(e) => self.require_strict(&e),
+            Type::Tuple(ts) => ts.iter().try_for_each(|t| self.require_strict(t)),
+            Type::Record(fs) => fs.iter().try_for_each(|(_, t)| self.require_strict(t)),
+            Type::Sum(cs) => cs
+                .iter()
+                .try_for_each(|(_, ts)| ts.iter().try_for_each(|t| self.require_strict(t))),
+        }
     }
 
     pub fn needs_eq(&self, v: u32) -> bool {
@@ -488,6 +518,13 @@ impl Infer {
     fn bind(&mut self, v: u32, t: &Type) -> Result<(), UnifyError> {
         let level = self.vars[v as usize].level;
         self.occurs_adjust(v, level, t)?;
+        if self.vars[v as usize].strict {
+            let whole = self.zonk(t);
+            self.require_strict(t).map_err(|e| match e {
+                UnifyError::LiftedParam(_) => UnifyError::LiftedParam(whole.clone()),
+                _ => UnifyError::Lifted(whole.clone()),
+            })?;
+        }
         if self.vars[v as usize].eq {
             let whole = self.zonk(t);
             self.require_eq(t)
