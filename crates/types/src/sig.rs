@@ -218,7 +218,11 @@ impl Checker {
                     // mention it.
                     let t = match def {
                         Some(te) => self.type_name_of(params, te)?,
-                        None => self.abstract_type(params)?,
+                        None => {
+                            let t = self.abstract_type(params)?;
+                            self.abstract_liftedness(&t, &name.name, *liftedness);
+                            t
+                        }
                     };
                     self.types.push((name.name.clone(), t));
                 }
@@ -339,6 +343,24 @@ impl Checker {
         }
     }
 
+    /// Records how lifted the abstract type `t` of specification `name`
+    /// is (values of a lifted or size-lifted type may not instantiate
+    /// unlifted type parameters), and names it as the specification does.
+    fn abstract_liftedness(&mut self, t: &TypeName, name: &str, l: Liftedness) {
+        if let TypeName::Type(Type::Param(p)) | TypeName::Abbrev(_, Type::Param(p)) = t {
+            self.tparam_names[p.0 as usize] = name.to_string();
+            match l {
+                Liftedness::Lifted => {
+                    self.inf.lifted.insert(*p);
+                }
+                Liftedness::SizeLifted => {
+                    self.inf.size_lifted.insert(*p);
+                }
+                Liftedness::Unlifted => {}
+            }
+        }
+    }
+
     /// A fresh abstract type with the given parameters.
     fn abstract_type(&mut self, params: &[TypeParam]) -> Res<TypeName> {
         no_duplicate_params(params)?;
@@ -426,23 +448,7 @@ impl Checker {
                         (Some(te), None) => self.type_name_of(params, te)?,
                         (None, None) => {
                             let t = self.abstract_type(params)?;
-                            // Values of an abstract lifted type may not
-                            // instantiate unlifted type parameters.
-                            if let TypeName::Type(Type::Param(p))
-                            | TypeName::Abbrev(_, Type::Param(p)) = &t
-                            {
-                                // Messages name it as the specification does.
-                                self.tparam_names[p.0 as usize] = name.name.clone();
-                                match liftedness {
-                                    parad_syntax::ast::Liftedness::Lifted => {
-                                        self.inf.lifted.insert(*p);
-                                    }
-                                    parad_syntax::ast::Liftedness::SizeLifted => {
-                                        self.inf.size_lifted.insert(*p);
-                                    }
-                                    parad_syntax::ast::Liftedness::Unlifted => {}
-                                }
-                            }
+                            self.abstract_liftedness(&t, &name.name, *liftedness);
                             t
                         }
                     };
