@@ -3,6 +3,10 @@
 //! restricted to a class of primitive types (from literals and operators)
 //! or required to be a record/tuple with certain fields (from `r.x`), or
 //! a sum type with certain constructors (from `#c x` and `case #c p`).
+//! Variables may also be required to contain no functions (array
+//! elements, loop parameters, branch results, instances of type
+//! parameters without `^`), to be non-lifted altogether (instances of
+//! `'a`) or to support equality (operands of `==`).
 
 use crate::tast::{Dim, Type};
 use parad_base::{FloatType, IntType, PrimType};
