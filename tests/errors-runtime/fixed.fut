@@ -1,8 +1,9 @@
 -- Programs that crashed the compiler before (found by fuzzing), now with
 -- Futhark's meaning: `x[]` is `x`, `x with [] = v` is `v`, `copy` of a
--- scalar or a function is itself, and a huge strip-mining factor is
--- harmless. (Two definitions of one name are an error:
--- tests/errors/duplicate_definition.fut.)
+-- scalar is itself, and a huge strip-mining factor is harmless. (Two
+-- definitions of one name are an error:
+-- tests/errors/duplicate_definition.fut; so is `copy` of a function, whose
+-- type parameter is not lifted: tests/errors/lifted/copy_function.fut.)
 -- ==
 -- entry: empty_index
 -- input { 7i32 } output { 7i32 }
@@ -17,9 +18,7 @@ entry empty_index (x: i32) : i32 = x[]
 
 entry empty_update (x: i32) : i32 = let y = x let y[] = 2 in y
 
-def g (x: i32) : i32 = x + 1
-
-entry copies (x: i32) (y: f64) : (i32, f64) = let h = copy g in (h x, copy y)
+entry copies (x: i32) (y: f64) : (i32, f64) = (copy (x + 1), copy y)
 
 entry strip_huge (x: f64) (n: i64) : f64 =
   #[stripmine(2147483647)] loop y = x for _i < n do y * x

@@ -6,9 +6,9 @@ use crate::value::{float_scalar, from_names, int_scalar, types_of, Callee, Closu
 use crate::Lowerer;
 use parad_base::{PrimType, Span};
 use parad_core::If;
-use parad_core::{BinOp, Builder, Exp, Operand, Type as CType};
+use parad_core::{Builder, Exp, Operand, Type as CType};
 use parad_types::intrinsics::Intrinsic;
-use parad_types::tast::{Literal, TExp, TExpKind, Type};
+use parad_types::tast::{hole_message, Literal, TExp, TExpKind, Type};
 use parad_values::Scalar;
 use std::rc::Rc;
 
@@ -104,6 +104,13 @@ impl<'p> Lowerer<'p> {
                 record_update(r, path, v, span)
             }
             TExpKind::Apply(f, args) => {
+                if let Some(msg) = hole_message(f, args) {
+                    // A typed hole: a run-time error, then a blank of its
+                    // type for the code after it (never reached).
+                    b.set_span(span);
+                    b.assert(Operand::bool(false), msg);
+                    return self.blank(b, env, &env.resolve(&e.ty), &[], span);
+                }
                 let fv = self.exp(b, env, f)?;
                 let args = args
                     .iter()
@@ -196,24 +203,6 @@ impl<'p> Lowerer<'p> {
         // Known conditions (from `&&`/`||` on constants) need no branch.
         if let Operand::Const(Scalar::Bool(k)) = cond {
             return self.exp(b, env, if k { t } else { f });
-        }
-        // `c && x` and `c || x` with `x` a variable or constant need no
-        // branch either (a long chain of them would nest ifs as deep).
-        let simple = |e: &TExp| matches!(e.kind, TExpKind::Var(..) | TExpKind::Lit(_));
-        let bool_lit =
-            |e: &TExp, v: bool| matches!(e.kind, TExpKind::Lit(Literal::Bool(x)) if x == v);
-        let op = if simple(t) && bool_lit(f, false) && *ty == Type::bool() {
-            Some((BinOp::And, t))
-        } else if bool_lit(t, true) && simple(f) && *ty == Type::bool() {
-            Some((BinOp::Or, f))
-        } else {
-            None
-        };
-        if let Some((op, x)) = op {
-            if let SV::Prim(x) = self.exp(b, env, x)? {
-                b.set_span(span);
-                return Ok(SV::Prim(Operand::Var(b.binop(op, cond, x))));
-            }
         }
         let ret = types_of(ty, 0, span)?;
         let then_br = self.branch(b, env, t, &ret)?;

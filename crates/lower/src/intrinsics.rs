@@ -7,7 +7,7 @@
 use crate::apply::size;
 use crate::error::{LowerError, R};
 use crate::index::conv;
-use crate::value::{from_names, num_scalar, types_of, SV};
+use crate::value::{from_names, num_scalar, types_of, Env, SV};
 use crate::Lowerer;
 use parad_base::{FloatType, IntType, PrimType, Span};
 use parad_core::{
@@ -382,6 +382,13 @@ impl<'p> Lowerer<'p> {
                 let xs = args.pop().unwrap();
                 let f = args.pop().unwrap();
                 self.flatmap(b, f, xs, inst, span)
+            }
+            I::Hole => {
+                // Only `__hole` called by name comes here: the checker's
+                // holes are lowered where they occur, with their message.
+                b.set_span(span);
+                b.assert(Operand::bool(false), "hole reached");
+                self.blank(b, &Env::default(), &ty(0), &[], span)
             }
             _ => Err(LowerError::bug(
                 span,

@@ -184,10 +184,8 @@ fn ad_intrinsics_become_ad_nodes_with_inlined_lambdas() {
 
 #[test]
 fn unsupported_constructs_are_reported_not_panicked() {
-    let (sources, checked) = parad_types::check_source(
-        "t.fut",
-        "def main (b: bool) (n: i32) : i32 = (if b then (+1) else (*2)) n\n",
-    );
+    let (sources, checked) =
+        parad_types::check_source("t.fut", "def main (xs: []i32) : [][]i32 = unflatten xs\n");
     let e = lower(&checked.unwrap()).unwrap_err();
     assert_eq!(e.kind, ErrorKind::Unsupported);
     assert!(e.diagnostic().render(&sources).contains("t.fut:1:"));

@@ -598,12 +598,12 @@ fn hex_float(int: &str, frac: &str, exp: i32) -> f64 {
 
 /// Source text of a token, for error messages.
 pub fn describe(tok: &Token, src: &str) -> String {
+    let text = src.get(tok.span.range()).unwrap_or("?");
     match tok.tok {
         Tok::Eof => "end of file".to_string(),
-        _ => {
-            let text = src.get(tok.span.range()).unwrap_or("?");
-            format!("token '{text}'")
-        }
+        // Keywords are named by themselves, as Futhark's parser names them.
+        Tok::Kw(_) => format!("\"{text}\""),
+        _ => format!("token: '{text}'"),
     }
 }
 

@@ -22,72 +22,72 @@ fn check(src: &str, expected: &str) {
 fn unexpected_tokens() {
     check(
         "def x = if then 1 else 2",
-        "1:12: unexpected token 'then', expected expression",
+        "1:12: Unexpected \"then\", expected expression",
     );
     check(
         "def x = if a 1 else 2",
-        "1:16: unexpected token 'else', expected 'then'",
+        "1:16: Unexpected \"else\", expected 'then'",
     );
     check(
         "def f x =\n  let y = x\n\ndef g = 1",
-        "4:1: unexpected token 'def', expected 'in' after let binding",
+        "4:1: Unexpected \"def\", expected 'in' after let binding",
     );
     check(
         "def x = (1, 2",
-        "1:14: unexpected end of file, expected ',' or ')' after tuple element",
+        "1:14: Unexpected end of file, expected ',' or ')' after tuple element",
     );
     check(
         "def x = [1, , 2]",
-        "1:13: unexpected token ',', expected expression",
+        "1:13: Unexpected token: ',', expected expression",
     );
     check(
         "def = 1",
-        "1:5: unexpected token '=', expected name of definition",
+        "1:5: Unexpected token: '=', expected name of definition",
     );
     check(
         "def x = 1 +",
-        "1:12: unexpected end of file, expected expression",
+        "1:12: Unexpected end of file, expected expression",
     );
-    check("x = 1", "1:1: unexpected token 'x', expected declaration");
+    check("x = 1", "1:1: Unexpected token: 'x', expected declaration");
     check(
         "def x = match y",
-        "1:16: unexpected end of file, expected 'case'",
+        "1:16: Unexpected end of file, expected 'case'",
     );
     check(
         "type t = #a | b",
-        "1:15: unexpected token 'b', expected constructor",
+        "1:15: Unexpected token: 'b', expected constructor",
     );
     check(
         "def x = loop y = 0 do y",
-        "1:20: unexpected token 'do', expected 'for' or 'while'",
+        "1:20: Unexpected \"do\", expected 'for' or 'while'",
     );
     check(
         "def x = a with = 1",
-        "1:16: unexpected token '=', expected '[' or field name",
+        "1:16: Unexpected token: '=', expected '[' or field name",
     );
     check(
         "def f (x: ) = x",
-        "1:11: unexpected token ')', expected type",
+        "1:11: Unexpected token: ')', expected type",
     );
     check(
         "def x = (.)",
-        "1:11: unexpected token ')', expected field name or '['",
+        "1:11: Unexpected token: ')', expected field name or '['",
     );
     check(
         "def x = {a = 1 = 2}",
-        "1:16: unexpected token '=', expected ',' or '}' after record field",
+        "1:16: Unexpected token: '=', expected ',' or '}' after record field",
     );
     check(
         "import foo",
-        "1:8: unexpected token 'foo', expected string literal after 'import'",
+        "1:8: Unexpected token: 'foo', expected string literal after 'import'",
     );
     check(
         "def x = a..b",
-        "1:13: unexpected end of file, expected '...', '..<' or '..>'",
+        "1:13: Unexpected end of file, expected '...', '..<' or '..>'",
     );
     check(
         "module type S = { def x = 1 }",
-        "1:19: unexpected token 'def', expected specification or '}'",
+        "1:19: Unexpected \"def\", expected specification or '}'",
     );
 }
 
@@ -118,7 +118,7 @@ fn error_spans_point_at_the_token() {
     let span = d.span.unwrap();
     assert_eq!(&src[span.range()], "then");
     let d = parse_exp(FileId(0), "f x )").unwrap_err();
-    assert_eq!(d.message, "unexpected token ')', expected end of file");
+    assert_eq!(d.message, "Unexpected token: ')', expected end of file");
 }
 
 #[test]

@@ -14,6 +14,8 @@ impl Checker {
     /// Checks one declaration of a structure (or file) and, when `export`,
     /// adds what it defines to `out`.
     pub(crate) fn check_decl(&mut self, d: &Decl, out: &mut ModEnv, export: bool) -> Res<()> {
+        // Unknown types in a message are numbered from 1 within each declaration.
+        self.shown_vars.borrow_mut().clear();
         match d {
             Decl::Val(v) => {
                 let g = self.check_val(v)?;
@@ -116,10 +118,24 @@ impl Checker {
             }
         }
         self.types.push((t.name.name.clone(), binding.clone()));
+        if t.liftedness == Liftedness::Lifted {
+            self.lifted_types
+                .push((self.types.len() - 1, t.name.name.clone()));
+        }
         Ok(binding)
     }
 
     fn check_val(&mut self, v: &ValDecl) -> Res<Global> {
+        // `&&` and `||` short-circuit: they are syntax, not functions.
+        if matches!(v.name.name.as_str(), "&&" | "||") && !self.in_prelude {
+            return Err(Diagnostic::error(
+                v.name.span,
+                format!(
+                    "'{}' is a built-in operator and cannot be redefined",
+                    v.name.name
+                ),
+            ));
+        }
         let var_mark = self.vars.len();
         let (smark, tmark) = (self.scope.len(), self.types.len());
         self.inf.level = 1;
@@ -143,6 +159,11 @@ impl Checker {
         );
         let mut type_params = parts.type_params.clone();
         type_params.extend(self.generalise(&fty, 0));
+        // Overloaded types left in the signature are defaulted (to i32 or
+        // f64) when finishing, which later uses may not expect.
+        let mut fv = vec![];
+        self.inf.free_vars(&fty, &mut fv);
+        let defaulted = fv.iter().any(|v| !self.inf.class_of(*v).is_any());
         for p in &mut parts.params {
             self.finish_pat(p)?;
         }
@@ -184,7 +205,7 @@ impl Checker {
                 return Err(Diagnostic::error(
                     v.name.span,
                     format!(
-                        "entry point '{}' cannot take or return functions",
+                        "Entry point functions may not be higher-order: '{}' takes or returns functions",
                         v.name.name
                     ),
                 ));
@@ -216,6 +237,9 @@ impl Checker {
         debug_assert_eq!(id, own_id, "a function was added while checking another");
         if recursive {
             self.check_recursion(v, &parts.params, &ret, &parts.type_params, &parts.body, id)?;
+        }
+        if defaulted {
+            self.defaulted.insert(id);
         }
         let mut usig = crate::unique::USig {
             params: v.params.iter().map(crate::unique::UShape::of_pat).collect(),

@@ -135,6 +135,15 @@ pub(crate) struct Checker {
     /// checked once with abstract parameter types, where a constant of an
     /// abstract type is no array a result could alias.
     pub functor_apps: u32,
+    /// The unknown types shown in messages so far, in order: each is shown
+    /// as `t` and its position here from 1, never by its internal number.
+    pub shown_vars: std::cell::RefCell<Vec<u32>>,
+    /// Top-level functions whose types had overloaded numeric types
+    /// defaulted (explained when a use does not fit them).
+    pub defaulted: std::collections::HashSet<FunId>,
+    /// Type abbreviations declared lifted (`type^`): their position in
+    /// `types` and name.
+    pub lifted_types: Vec<(usize, String)>,
 }
 
 /// A top-level function as seen from its own body: its type with its own
@@ -149,6 +158,24 @@ pub(crate) struct RecFun {
     pub sizes: Option<SizeScheme>,
     /// The body refers to the function.
     pub used: bool,
+}
+
+/// The note for a mismatch with a function whose type was defaulted.
+pub(crate) fn default_note(name: &str) -> String {
+    format!("Defaulting: the type of \"{name}\" had ambiguous numeric types, which were defaulted (integers to i32, floats to f64) where it is defined; add type annotations to it")
+}
+
+impl Checker {
+    /// The defaulting note for `f`, if it is a use of such a function.
+    pub(crate) fn defaulted_note(&self, f: &crate::tast::TExp) -> Option<String> {
+        match &f.kind {
+            crate::tast::TExpKind::Global(id, _, _) if self.defaulted.contains(id) => {
+                let name = self.funs.get(id.0 as usize).map_or("", |f| f.name.as_str());
+                Some(default_note(name))
+            }
+            _ => None,
+        }
+    }
 }
 
 impl Checker {
@@ -195,7 +222,7 @@ impl Checker {
     }
 
     /// Prints a type for a diagnostic, with type parameters by their
-    /// source names and unknown types as `t0`, `t1`, ….
+    /// source names and unknown types as `t1`, `t2`, … in the order messages show them.
     pub fn show(&self, t: &Type) -> String {
         self.show_with(t, false)
     }
@@ -252,7 +279,15 @@ impl Checker {
                         cs.sort_by(|a, b| a.0.cmp(&b.0));
                         format!("({} | ...)", self.show(&Type::Sum(cs)))
                     } else if c.is_any() {
-                        format!("t{v}")
+                        let mut shown = self.shown_vars.borrow_mut();
+                        let k = match shown.iter().position(|w| *w == v) {
+                            Some(k) => k,
+                            None => {
+                                shown.push(v);
+                                shown.len() - 1
+                            }
+                        };
+                        format!("t{}", k + 1)
                     } else {
                         c.default_type().name().to_string()
                     }
@@ -303,6 +338,55 @@ impl Checker {
             .map_err(|e| self.unify_error(span, expected, actual, e))
     }
 
+    /// "cannot unify", or "Cannot unify type with constructors" when one
+    /// side is only known to be a sum type with some constructors and the
+    /// other is not a sum type.
+    fn mismatch_head(&self, a: &Type, b: &Type) -> &'static str {
+        let constrs =
+            |t: &Type| matches!(self.inf.shallow(t), Type::Var(v) if self.inf.has_constrs(v));
+        let sum = |t: &Type| matches!(self.inf.shallow(t), Type::Sum(_));
+        if (constrs(a) && !sum(b) && !constrs(b)) || (constrs(b) && !sum(a) && !constrs(a)) {
+            "Cannot unify type with constructors"
+        } else {
+            "cannot unify"
+        }
+    }
+
+    /// For two tuples or records of the same shape, the first field whose
+    /// types differ.
+    fn mismatch_detail(&self, a: &Type, b: &Type) -> String {
+        let fields = |t: Type| -> Option<Vec<(String, Type)>> {
+            match t {
+                Type::Tuple(ts) => Some(
+                    ts.into_iter()
+                        .enumerate()
+                        .map(|(i, t)| (i.to_string(), t))
+                        .collect(),
+                ),
+                Type::Record(fs) => Some(fs),
+                _ => None,
+            }
+        };
+        let (Some(xs), Some(ys)) = (fields(self.inf.zonk(a)), fields(self.inf.zonk(b))) else {
+            return String::new();
+        };
+        if xs.len() != ys.len() || xs.iter().zip(&ys).any(|(x, y)| x.0 != y.0) {
+            return String::new();
+        }
+        xs.iter()
+            .zip(&ys)
+            .find(|(x, y)| self.show(&x.1) != self.show(&y.1))
+            .map(|(x, y)| {
+                format!(
+                    ": field {} differs ('{}' and '{}')",
+                    x.0,
+                    self.show(&x.1),
+                    self.show(&y.1)
+                )
+            })
+            .unwrap_or_default()
+    }
+
     pub fn unify_error(
         &self,
         span: Span,
@@ -311,12 +395,22 @@ impl Checker {
         e: UnifyError,
     ) -> Diagnostic {
         match e {
-            UnifyError::Mismatch | UnifyError::Occurs => Diagnostic::error(
+            UnifyError::Occurs => Diagnostic::error(
                 span,
                 format!(
-                    "cannot unify '{}' with '{}'",
+                    "Occurs check: cannot unify '{}' with '{}', which contains it (the type would be infinite)",
                     self.show(expected),
                     self.show(actual)
+                ),
+            ),
+            UnifyError::Mismatch => Diagnostic::error(
+                span,
+                format!(
+                    "{} '{}' with '{}'{}",
+                    self.mismatch_head(expected, actual),
+                    self.show(expected),
+                    self.show(actual),
+                    self.mismatch_detail(expected, actual)
                 ),
             )
             .with_label(span, format!("this has type '{}'", self.show(actual)))
@@ -331,7 +425,62 @@ impl Checker {
                     c.describe()
                 ),
             ),
-            UnifyError::NoField(t, f) => no_field(span, &self.show(&t), &f),
+            UnifyError::NoField(t, f) => match self.inf.shallow(&t) {
+                Type::Record(_) => Diagnostic::error(
+                    span,
+                    format!(
+                        "Cannot unify record type '{}' with a type that must have field '{f}'",
+                        self.show(&t)
+                    ),
+                ),
+                _ => no_field(span, &self.show(&t), &f),
+            },
+            UnifyError::UnsharedFields(fs) => Diagnostic::error(
+                span,
+                format!(
+                    "cannot unify '{}' with '{}': unshared fields: {}.",
+                    self.show(expected),
+                    self.show(actual),
+                    fs.join(", ")
+                ),
+            ),
+            UnifyError::Lifted(t) => Diagnostic::error(
+                span,
+                format!(
+                    "cannot unify '{}' with '{}': '{}' is functional, but a type that is not a function type is required here",
+                    self.show(expected),
+                    self.show(actual),
+                    self.show(&t)
+                ),
+            )
+            .with_note(
+                "array elements, loop parameters, branch results and instances of type parameters without '^' cannot be functions",
+            ),
+            UnifyError::Equality(t) => Diagnostic::error(
+                span,
+                format!(
+                    "cannot unify '{}' with '{}': type '{}' does not support equality, which is required here (the values are compared with '==')",
+                    self.show(expected),
+                    self.show(actual),
+                    self.show(&t)
+                ),
+            ),
+            UnifyError::LiftedParam(t) => Diagnostic::error(
+                span,
+                format!(
+                    "cannot unify '{}' with '{}': type '{}' is lifted (it may stand for arrays of different sizes or functions), but an unlifted type parameter is instantiated here",
+                    self.show(expected),
+                    self.show(actual),
+                    self.show(&t)
+                ),
+            ),
+            UnifyError::NotRecord(t, f) => Diagnostic::error(
+                span,
+                format!(
+                    "cannot unify '{}' with type that must be a record (with field '{f}')",
+                    self.show(&t)
+                ),
+            ),
             UnifyError::Unshared(cs) => Diagnostic::error(
                 span,
                 format!(

@@ -1,15 +1,16 @@
 //! Type inference for expressions.
 
 use crate::env::{no_field, Checker, Global, Local, Res, SizeScheme, TypeName};
+use crate::finish::wrap_suffixed;
 use crate::intrinsics::{array_intrinsic, module_intrinsic, Intrinsic};
 use crate::modules::Module;
-use crate::pat::Sizes;
+use crate::pat::{check_distinct, pat_names, Sizes};
 use crate::tast::*;
 use crate::unify::{field_type, ClassSet, UnifyError};
-use parad_base::{Diagnostic, IntType, PrimType, Span};
+use parad_base::{Diagnostic, FloatType, IntType, PrimType, Span};
 use parad_syntax::ast::{
-    DimIndex, Exp, ExpKind, FieldExp, Ident, IntSuffix, Lit, LoopForm, Pat, QualName, RangeEnd,
-    SectionStep, TypeParam,
+    DimIndex, Exp, ExpKind, FieldExp, Ident, IntSuffix, Liftedness, Lit, LoopForm, Pat, QualName,
+    RangeEnd, SectionStep, TypeParam,
 };
 
 /// How a built-in binary operator is typed and which intrinsic it becomes.
@@ -48,6 +49,19 @@ fn builtin_op(name: &str) -> Option<BuiltinOp> {
         class,
         returns_bool,
     })
+}
+
+/// The negation of a literal of type `ty`; a suffixed integer literal
+/// (`-1u32`) keeps the representation of its type.
+pub(crate) fn negate_lit(l: Literal, ty: &Type) -> Literal {
+    match (l, ty) {
+        (Literal::Int(i), Type::Prim(PrimType::Int(t))) => {
+            Literal::Int(wrap_suffixed(-i, *t).unwrap_or(-i))
+        }
+        (Literal::Int(i), _) => Literal::Int(-i),
+        (Literal::Float(x), _) => Literal::Float(-x),
+        (b, _) => b,
+    }
 }
 
 fn lit(l: Literal, ty: Type, span: Span) -> TExp {
@@ -90,10 +104,45 @@ fn exp_dim(e: &TExp, constant: &impl Fn(FunId) -> Option<i64>) -> Dim {
 }
 
 impl Checker {
+    /// `file:line:col-col` (or `file:line:col-line:col`) of a span, for
+    /// messages that name a location in their text; as in Futhark's
+    /// messages, the end is the column just after the span.
+    pub(crate) fn loc_text(&self, span: Span) -> String {
+        let f = self.files.sources.get(span.file);
+        let (l1, c1) = f.line_col(span.start as usize);
+        let (l2, c2) = f.line_col(span.end as usize);
+        if l1 == l2 {
+            format!("{}:{l1}:{c1}-{c2}", f.name)
+        } else {
+            format!("{}:{l1}:{c1}-{l2}:{c2}", f.name)
+        }
+    }
+
+    /// A typed hole (`???`) of type `t`: it checks as any type, and
+    /// evaluating it is a run-time error naming its location. It is the
+    /// intrinsic `__hole` applied to that message (see [`crate::tast::hole_message`]).
+    pub(crate) fn hole(&mut self, t: Type, span: Span) -> TExp {
+        let u8t = Type::Prim(PrimType::Int(IntType::U8));
+        let msg = format!("hole at {} reached", self.loc_text(span));
+        let elems: Vec<TExp> = msg
+            .bytes()
+            .map(|b| lit(Literal::Int(b as i128), u8t.clone(), span))
+            .collect();
+        let n = Dim::Const(elems.len() as i64);
+        let msg_ty = Type::array_dims(u8t, vec![n]);
+        let f = TExp::new(
+            TExpKind::Intrinsic(Intrinsic::Hole.name(), vec![t.clone()]),
+            Type::arrow(msg_ty.clone(), t.clone()),
+            span,
+        );
+        let arg = TExp::new(TExpKind::ArrayLit(elems), msg_ty, span);
+        apply(f, vec![arg], t, span)
+    }
+
     pub fn check_exp(&mut self, e: &Exp) -> Res<TExp> {
         let span = e.span;
         match &e.kind {
-            ExpKind::Lit(l) => Ok(self.check_lit(l, span)),
+            ExpKind::Lit(l) => self.check_lit(l, span),
             ExpKind::StringLit(s) => {
                 let u8t = Type::Prim(PrimType::Int(IntType::U8));
                 let elems: Vec<TExp> = s
@@ -108,10 +157,10 @@ impl Checker {
                 ))
             }
             ExpKind::Var(q) => self.check_var(q),
-            ExpKind::Hole => Err(Diagnostic::error(
-                span,
-                "typed holes ('???') are not supported yet",
-            )),
+            ExpKind::Hole => {
+                let t = self.inf.fresh();
+                Ok(self.hole(t, span))
+            }
             ExpKind::Tuple(es) => {
                 if es.len() == 1 {
                     return self.check_exp(&es[0]);
@@ -140,7 +189,10 @@ impl Checker {
                     if out.iter().any(|(m, _)| *m == name.name) {
                         return Err(Diagnostic::error(
                             name.span,
-                            format!("field '{}' is defined twice in record", name.name),
+                            format!(
+                                "field '{}' was previously defined in this record",
+                                name.name
+                            ),
                         ));
                     }
                     out.push((name.name.clone(), te));
@@ -183,10 +235,21 @@ impl Checker {
                     })?;
                     out.push(tx);
                 }
-                if matches!(self.inf.shallow(&elem), Type::Arrow(..)) {
+                if self.inf.require_unlifted(&elem).is_err() {
+                    return Err(lifted_array(span, &self.show(&elem)));
+                }
+                let size_lifted = std::cell::Cell::new(false);
+                self.inf.zonk(&elem).subst(&|p| {
+                    size_lifted.set(size_lifted.get() || self.inf.size_lifted.contains(&p));
+                    None
+                });
+                if size_lifted.get() {
                     return Err(Diagnostic::error(
                         span,
-                        "arrays of functions are not allowed",
+                        format!(
+                            "Cannot create array with elements of size-lifted type '{}': its values may differ in size, so they cannot be array elements",
+                            self.show(&elem)
+                        ),
                     ));
                 }
                 let n = Dim::Const(out.len() as i64);
@@ -268,7 +331,17 @@ impl Checker {
                     t = self.field_of(&t, &f.name, f.span)?;
                 }
                 let tv = self.check_exp(v)?;
-                self.unify_at(v.span, &t, &tv.ty)?;
+                self.unify_at(v.span, &t, &tv.ty).map_err(|d| {
+                    let field = path.iter().map(|f| f.name.as_str()).collect::<Vec<_>>();
+                    Diagnostic {
+                        message: format!(
+                            "value for record field \"{}\" has the wrong type: {}",
+                            field.join("."),
+                            d.message
+                        ),
+                        ..d
+                    }
+                })?;
                 let ty = tr.ty.clone();
                 let path = path.iter().map(|f| f.name.clone()).collect();
                 Ok(TExp::new(
@@ -289,13 +362,9 @@ impl Checker {
             ExpKind::BinOp(..) => self.check_binop_chain(e),
             ExpKind::Negate(inner) => {
                 if let ExpKind::Lit(l @ (Lit::Int { .. } | Lit::Float { .. })) = &inner.kind {
-                    let mut t = self.check_lit(l, span);
+                    let mut t = self.check_lit(l, span)?;
                     if let TExpKind::Lit(v) = &mut t.kind {
-                        *v = match *v {
-                            Literal::Int(i) => Literal::Int(-i),
-                            Literal::Float(x) => Literal::Float(-x),
-                            b => b,
-                        };
+                        *v = negate_lit(*v, &t.ty);
                     }
                     return Ok(t);
                 }
@@ -315,7 +384,7 @@ impl Checker {
                     Diagnostic::error(
                         f.span,
                         format!(
-                            "branches of 'if' have different types: '{}' and '{}'",
+                            "Cannot unify the types of the branches of 'if': '{}' and '{}'",
                             self.show(&tt.ty),
                             self.show(&tf.ty)
                         ),
@@ -325,6 +394,13 @@ impl Checker {
                         format!("this branch has type '{}'", self.show(&tt.ty)),
                     )
                 })?;
+                if self.inf.require_unlifted(&tt.ty).is_err() {
+                    return Err(no_function(
+                        span,
+                        "the result of an 'if'",
+                        &self.show(&tt.ty),
+                    ));
+                }
                 // A size the branches disagree on is unknown.
                 let ty = merge_dims(&self.inf.zonk(&tt.ty), &self.inf.zonk(&tf.ty));
                 Ok(TExp::new(
@@ -340,6 +416,10 @@ impl Checker {
                 body,
             } => {
                 let trhs = self.check_exp(rhs)?;
+                let mut names: Vec<(String, Span)> =
+                    sizes.iter().map(|s| (s.name.clone(), s.span)).collect();
+                pat_names(pat, &mut names);
+                check_distinct(&names)?;
                 let mark = self.scope.len();
                 let mut sz = Sizes::default();
                 for s in sizes {
@@ -524,7 +604,11 @@ impl Checker {
                 let t = self.type_exp(te)?;
                 let ti = self.check_exp(inner)?;
                 let mark = self.inf.mismatch_mark();
-                self.unify_at(inner.span, &t, &ti.ty)?;
+                self.unify_at(inner.span, &t, &ti.ty)
+                    .map_err(|d| Diagnostic {
+                        message: format!("Expression does not have expected type: {}", d.message),
+                        ..d
+                    })?;
                 if matches!(e.kind, ExpKind::Ascribe(..)) {
                     let lead = "Expression does not have expected type.";
                     self.sizes_agree(mark, inner.span, lead, &t, &ti.ty)?;
@@ -605,12 +689,15 @@ impl Checker {
         }
     }
 
-    pub(crate) fn check_lit(&mut self, l: &Lit, span: Span) -> TExp {
-        match l {
+    pub(crate) fn check_lit(&mut self, l: &Lit, span: Span) -> Res<TExp> {
+        Ok(match l {
             Lit::Int { value, suffix } => {
                 let v = Literal::Int(*value as i128);
                 match suffix {
-                    Some(IntSuffix::Int(t)) => lit(v, int_prim(*t), span),
+                    Some(IntSuffix::Int(t)) => {
+                        let w = wrap_suffixed(*value as i128, *t).unwrap_or(*value as i128);
+                        lit(Literal::Int(w), int_prim(*t), span)
+                    }
                     Some(IntSuffix::Float(t)) => {
                         lit(Literal::Float(*value as f64), float_prim(*t), span)
                     }
@@ -623,6 +710,15 @@ impl Checker {
                 span,
             ),
             Lit::Float { value, suffix } => {
+                // A literal too large for any float type reads as infinity
+                // (the later check against its type sees only the value).
+                if value.is_infinite() {
+                    let t = suffix.unwrap_or(FloatType::F64).name();
+                    return Err(Diagnostic::error(
+                        span,
+                        format!("literal is out of bounds for its inferred type '{t}'"),
+                    ));
+                }
                 let ty = match suffix {
                     Some(t) => float_prim(*t),
                     None => self.inf.fresh_class(ClassSet::FLOAT),
@@ -630,7 +726,7 @@ impl Checker {
                 lit(Literal::Float(*value), ty, span)
             }
             Lit::Bool(b) => lit(Literal::Bool(*b), Type::bool(), span),
-        }
+        })
     }
 
     fn check_int_in(&mut self, e: &Exp, t: &Type, what: &str) -> Res<TExp> {
@@ -685,6 +781,12 @@ impl Checker {
             let t = self.inf.fresh();
             if let (true, Type::Var(n)) = (self.lifted_tparams.contains(p), &t) {
                 self.lifted_vars.insert(*n);
+            }
+            // A fresh variable accepts the restrictions.
+            if self.inf.size_lifted.contains(p) {
+                let _ = self.inf.require_unlifted(&t);
+            } else if !self.inf.lifted.contains(p) {
+                let _ = self.inf.require_strict(&t);
             }
             inst.push(t);
         }
@@ -835,6 +937,13 @@ impl Checker {
     }
 
     fn check_name(&mut self, name: &str, span: Span) -> Res<TExp> {
+        // A leading underscore marks a binding as deliberately unused.
+        if name.starts_with('_') && !self.in_prelude && array_intrinsic(name).is_none() {
+            return Err(Diagnostic::error(
+                span,
+                format!("'{name}' may not be used: names beginning with an underscore are for bindings that are never used"),
+            ));
+        }
         if let Some(g) = self.opened_val(name) {
             return Ok(self.global_exp(&g, span));
         }
@@ -988,21 +1097,42 @@ impl Checker {
                         .unify(&t, &Type::arrow(p.clone(), r.clone()))
                         .is_err()
                     {
+                        if let Type::Var(v) = t {
+                            if self.inf.needs_eq(v) {
+                                return Err(Diagnostic::error(
+                                    f.span,
+                                    format!("Cannot apply {what} as function: its values are compared for equality, so it cannot be a function type"),
+                                ));
+                            }
+                            if self.inf.is_unlifted(v) {
+                                return Err(Diagnostic::error(
+                                    f.span,
+                                    format!("Cannot apply {what} as function: its type must be non-functional (as the type of an array element, loop parameter or branch result), so it cannot be a function type"),
+                                ));
+                            }
+                        }
                         return Err(Diagnostic::error(
                             f.span,
-                            format!("{what} is not a function; it has type '{}'", self.show(&t)),
+                            format!(
+                                "Cannot apply {what} as function: it has type '{}'",
+                                self.show(&t)
+                            ),
                         ));
                     }
                     (p, r)
                 }
                 t => {
                     let msg = if i == 0 {
-                        format!("{what} is not a function; it has type '{}'", self.show(&t))
+                        format!(
+                            "Cannot apply {what} as function: it has type '{}'",
+                            self.show(&t)
+                        )
                     } else {
                         format!(
-                            "{what} is applied to {} arguments, but its type '{}' takes only {i}",
+                            "{what} is applied to {} arguments, but its type '{}' takes only {i} argument{}",
                             args.len(),
-                            self.show(&f.ty)
+                            self.show(&f.ty),
+                            if i == 1 { "" } else { "s" }
                         )
                     };
                     return Err(Diagnostic::error(a.span, msg));
@@ -1012,17 +1142,20 @@ impl Checker {
                 return Err(Diagnostic::error(
                     a.span,
                     format!(
-                        "Cannot apply {what} to '{g}': the size of its result depends on the value of its parameter '{x}', which a function value cannot express."
+                        "Cannot apply {what} to \"{g}\": the size of its result depends on the value of its parameter \"{x}\", which a function value cannot express."
                     ),
                 )
-                .with_note(format!("apply '{g}' in a lambda whose result has a known size instead")));
+                .with_note(format!("apply \"{g}\" in a lambda whose result has a known size instead")));
             }
             let mark = self.inf.mismatch_mark();
             self.inf.unify(&p, &a.ty).map_err(|e| {
                 let mut d = self.unify_error(a.span, &p, &a.ty, e);
                 if call {
                     // Futhark's wording: `Cannot apply "f" to "x" (invalid type).`
-                    let f = match what.strip_prefix('\'').and_then(|w| w.strip_suffix('\'')) {
+                    let unquoted = what
+                        .strip_prefix(['\'', '"'])
+                        .and_then(|w| w.strip_suffix(['\'', '"']));
+                    let f = match unquoted {
                         Some(name) => format!("\"{name}\""),
                         None => "function".to_string(),
                     };
@@ -1032,7 +1165,11 @@ impl Checker {
                         d.message
                     );
                 }
-                d.with_note(format!("in argument {} of {what}", i + 1))
+                let d = d.with_note(format!("in argument {} of {what}", i + 1));
+                match self.defaulted_note(&f) {
+                    Some(n) => d.with_note(n),
+                    None => d,
+                }
             })?;
             if self.inf.mismatch_since(mark).is_some() {
                 let arg = match &a.kind {
@@ -1174,7 +1311,7 @@ impl Checker {
                 Some(p) if bop.class.admits(*p) => Type::Prim(*p),
                 _ => self.inf.fresh_class(bop.class),
             };
-            for x in [&ta, &tb] {
+            for (k, x) in [&ta, &tb].into_iter().enumerate() {
                 if let Err(e) = self.inf.unify(&t, &x.ty) {
                     return Err(match e {
                         UnifyError::Class(..) if self.is_sum(&x.ty) => Diagnostic::error(
@@ -1184,10 +1321,24 @@ impl Checker {
                                 self.show(&x.ty)
                             ),
                         ),
-                        UnifyError::Class(..) => Diagnostic::error(
-                            x.span,
-                            format!("cannot apply '{name}' to type '{}'", self.show(&x.ty)),
-                        ),
+                        UnifyError::Class(..) => {
+                            let d = Diagnostic::error(
+                                x.span,
+                                format!(
+                                    "cannot apply \"{name}\" to the operand at {}, of type '{}'",
+                                    self.loc_text(x.span),
+                                    self.show(&x.ty)
+                                ),
+                            );
+                            if k == 1 {
+                                d.with_note(format!(
+                                    "the other operand has type '{}'",
+                                    self.show(&ta.ty)
+                                ))
+                            } else {
+                                d
+                            }
+                        }
                         _ => Diagnostic::error(
                             x.span,
                             format!(
@@ -1200,10 +1351,15 @@ impl Checker {
                     });
                 }
             }
-            if bop.class.is_any() && self.contains_function(&t) {
+            // `==` and `!=` compare values of any type that supports
+            // equality: no functions, no type parameters.
+            if bop.class.is_any() && self.inf.require_eq(&t).is_err() {
                 return Err(Diagnostic::error(
                     span,
-                    format!("cannot apply '{name}' to functions"),
+                    format!(
+                        "cannot apply \"{name}\": type '{}' does not support equality",
+                        self.show(&t)
+                    ),
                 ));
             }
             let rt = if bop.returns_bool {
@@ -1252,6 +1408,13 @@ impl Checker {
             self.scope.truncate(mark);
             out.push(r?);
         }
+        if self.inf.require_unlifted(&rt).is_err() {
+            return Err(no_function(
+                span,
+                "the result of a 'match'",
+                &self.show(&rt),
+            ));
+        }
         // A size the cases disagree on is unknown.
         let mut ty = self.inf.zonk(&rt);
         if let Some((_, first)) = out.first() {
@@ -1267,24 +1430,6 @@ impl Checker {
         match self.inf.shallow(t) {
             Type::Sum(_) => true,
             Type::Var(v) => self.inf.has_constrs(v),
-            _ => false,
-        }
-    }
-
-    fn contains_function(&self, t: &Type) -> bool {
-        match self.inf.shallow(t) {
-            Type::Sum(cs) => cs
-                .iter()
-                .any(|(_, ts)| ts.iter().any(|t| self.contains_function(t))),
-            Type::Var(v) => self
-                .inf
-                .constrs_of(v)
-                .iter()
-                .any(|(_, ts)| ts.iter().any(|t| self.contains_function(t))),
-            Type::Arrow(..) => true,
-            Type::Array(e, _) => self.contains_function(&e),
-            Type::Tuple(ts) => ts.iter().any(|t| self.contains_function(t)),
-            Type::Record(fs) => fs.iter().any(|(_, t)| self.contains_function(t)),
             _ => false,
         }
     }
@@ -1356,6 +1501,9 @@ impl Checker {
         body: &Exp,
         span: Span,
     ) -> Res<TExp> {
+        let mut names = vec![];
+        params.iter().for_each(|p| pat_names(p, &mut names));
+        check_distinct(&names)?;
         let mut tparams = vec![];
         let mut sizes = Sizes::default();
         for p in params {
@@ -1452,8 +1600,9 @@ impl Checker {
             parts.params.iter().map(|p| p.ty()).collect(),
             parts.ret.clone(),
         );
-        let mut tps = parts.type_params;
-        tps.extend(self.generalise(&fty, self.inf.level));
+        let tps = parts.type_params;
+        // Futhark does not generalise local functions: their types are
+        // fixed by their uses, except for explicit type parameters.
         // Sizes the function's body left open stay unknown; sizes of the
         // function's own parameters are instantiated at each use.
         self.inf.close_dims(dim_mark);
@@ -1496,9 +1645,13 @@ impl Checker {
                 && !self.inf.has_fields(v)
                 && !self.inf.has_constrs(v)
                 && !blocked.contains(&v)
+                && !self.inf.needs_eq(v)
             {
                 let name = format!("t{}", out.len());
                 let p = self.new_tparam(&name);
+                if !self.inf.is_unlifted(v) {
+                    self.inf.lifted.insert(p);
+                }
                 self.inf.set(v, Type::Param(p));
                 out.push(p);
             }
@@ -1515,6 +1668,17 @@ impl Checker {
         ret: Option<&parad_syntax::ast::TypeExp>,
         rhs: &Exp,
     ) -> Res<FunParts> {
+        let mut tnames = vec![];
+        let mut vnames = vec![];
+        for tp in type_params {
+            match tp {
+                TypeParam::Type(id, _) => tnames.push((id.name.clone(), id.span)),
+                TypeParam::Size(id) => vnames.push((id.name.clone(), id.span)),
+            }
+        }
+        params.iter().for_each(|p| pat_names(p, &mut vnames));
+        check_distinct(&tnames)?;
+        check_distinct(&vnames)?;
         let mut tps = vec![];
         let mut sizes = Sizes::default();
         let mut size_params = vec![];
@@ -1522,8 +1686,17 @@ impl Checker {
             match tp {
                 TypeParam::Type(id, l) => {
                     let p = self.new_tparam(&id.name);
-                    if *l != parad_syntax::ast::Liftedness::Unlifted {
+                    if *l != Liftedness::Unlifted {
                         self.lifted_tparams.insert(p);
+                    }
+                    match l {
+                        Liftedness::Lifted => {
+                            self.inf.lifted.insert(p);
+                        }
+                        Liftedness::SizeLifted => {
+                            self.inf.size_lifted.insert(p);
+                        }
+                        Liftedness::Unlifted => {}
                     }
                     tps.push(p);
                     self.types
@@ -1571,10 +1744,7 @@ impl Checker {
         self.inf.unify(&rt, &body.ty).map_err(|e| {
             let d = self.unify_error(rhs.span, &rt, &body.ty, e);
             Diagnostic {
-                message: format!(
-                    "Function body does not have the declared return type: {}",
-                    d.message
-                ),
+                message: format!("Function body does not have expected type: {}", d.message),
                 ..d
             }
         })?;
@@ -1635,6 +1805,14 @@ impl Checker {
             // value's size after the body if the body keeps it.
             let mut fresh = vec![];
             let init_ty = self.inf.zonk(&tinit.ty);
+            if self.inf.require_unlifted(&init_ty).is_err() {
+                return Err(no_function(
+                    tinit.span,
+                    "a loop parameter",
+                    &self.show(&init_ty),
+                ));
+            }
+            let _ = self.inf.require_unlifted(&t);
             let param_ty = self.fresh_dims(&init_ty, &mut fresh);
             self.unify_at(tinit.span, &t, &param_ty)?;
             self.bind_all(binds);
@@ -1956,7 +2134,24 @@ impl Checker {
 
 fn describe_fn(f: &Exp) -> String {
     match &f.kind {
-        ExpKind::Var(q) => format!("'{}'", q.full()),
+        ExpKind::Var(q) => format!("\"{}\"", q.full()),
         _ => "expression".to_string(),
     }
+}
+
+/// The error for an array whose elements would be functions.
+pub(crate) fn lifted_array(span: Span, elem: &str) -> Diagnostic {
+    Diagnostic::error(
+        span,
+        format!("Cannot create array with elements of lifted type '{elem}': functional values cannot be array elements"),
+    )
+}
+
+/// The error for a value that would be a function where Futhark allows
+/// none (`what`: "the result of an 'if'", "a loop parameter").
+fn no_function(span: Span, what: &str, ty: &str) -> Diagnostic {
+    Diagnostic::error(
+        span,
+        format!("{what} may not be of function type, but this has type '{ty}'"),
+    )
 }

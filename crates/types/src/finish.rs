@@ -4,7 +4,7 @@
 
 use crate::env::{Checker, Res};
 use crate::tast::*;
-use parad_base::{Diagnostic, PrimType, Span};
+use parad_base::{Diagnostic, FloatType, IntType, PrimType, Span};
 
 impl Checker {
     /// Resolves a type completely, defaulting what inference left open,
@@ -29,7 +29,7 @@ impl Checker {
                 return Err(Diagnostic::error(
                     span,
                     format!(
-                        "cannot infer the record or tuple type that has field '{}'; add a type annotation",
+                        "type is ambiguous: cannot infer the record or tuple type that has field '{}'; add a type annotation",
                         names.join("', '")
                     ),
                 ));
@@ -55,6 +55,15 @@ impl Checker {
                 continue;
             }
             let class = self.inf.class_of(v);
+            if class.is_any() && self.inf.needs_eq(v) {
+                return Err(Diagnostic::error(
+                    span,
+                    format!(
+                        "Type '{}' is ambiguous: its values are compared for equality, and a type parameter does not support equality; add a type annotation",
+                        self.show(&Type::Var(v))
+                    ),
+                ));
+            }
             let t = if class.is_any() {
                 Type::unit()
             } else {
@@ -153,6 +162,7 @@ impl Checker {
     pub(crate) fn finish_exp(&mut self, e: &mut TExp) -> Res<()> {
         let span = e.span;
         e.ty = self.resolve(&e.ty, span)?;
+        hole_as_lambda(e);
         match &mut e.kind {
             TExpKind::Lit(l) => *l = fix_literal(*l, &e.ty, span)?,
             TExpKind::Var(_, inst, sizes) => {
@@ -286,29 +296,67 @@ fn close_dim(d: &Dim) -> Dim {
     }
 }
 
-/// Gives a literal the representation of its final type; integer
-/// literals must fit (negative values wrap for unsigned types, and
-/// values up to the unsigned range wrap for signed ones, as in hex masks).
+/// The value of a literal with a type suffix (`255u8`, `0xffi8`, `-1u32`):
+/// a bit pattern of the type's width is that pattern, as Futhark reads
+/// suffixed literals; `None` if the value is wider than the type.
+pub(crate) fn wrap_suffixed(v: i128, t: IntType) -> Option<i128> {
+    let bits = t.bits();
+    let modulus = 1i128 << bits;
+    let half = 1i128 << (bits - 1);
+    if v < -half || v >= modulus {
+        return None;
+    }
+    let w = v.rem_euclid(modulus);
+    Some(if t.signed() && w >= half {
+        w - modulus
+    } else {
+        w
+    })
+}
+
+/// Gives a literal the representation of its final type. A literal must
+/// lie in the range of its type (suffixed literals were already wrapped to
+/// it by [`wrap_suffixed`]); a float literal must not round to infinity.
 fn fix_literal(l: Literal, ty: &Type, span: Span) -> Res<Literal> {
+    let out_of_bounds = |shown: String, t: &str| {
+        Diagnostic::error(
+            span,
+            format!("literal {shown} is out of bounds for its inferred type '{t}'"),
+        )
+    };
     match (l, ty) {
-        (Literal::Int(v), Type::Prim(PrimType::Float(_))) => Ok(Literal::Float(v as f64)),
+        (Literal::Int(v), Type::Prim(PrimType::Float(t))) => fix_literal(
+            Literal::Float(v as f64),
+            &Type::Prim(PrimType::Float(*t)),
+            span,
+        )
+        .map_err(|_| out_of_bounds(v.to_string(), t.name())),
+        (Literal::Float(x), Type::Prim(PrimType::Float(t))) => {
+            // Infinite values come from `f64.inf` and friends; a literal
+            // too large for f64 was rejected when checked.
+            let inf = x.is_finite()
+                && match t {
+                    FloatType::F16 => x.abs() >= 65520.0,
+                    FloatType::F32 => (x as f32).is_infinite(),
+                    FloatType::F64 => false,
+                };
+            if inf {
+                return Err(out_of_bounds(format!("{x:e}"), t.name()));
+            }
+            Ok(l)
+        }
         (Literal::Int(v), Type::Prim(PrimType::Int(t))) => {
             let bits = t.bits();
-            let modulus = 1i128 << bits;
-            let half = 1i128 << (bits - 1);
-            let fits = v >= -half && v < modulus;
-            if !fits {
-                return Err(Diagnostic::error(
-                    span,
-                    format!("integer literal {v} does not fit in type '{}'", t.name()),
-                ));
-            }
-            let w = v.rem_euclid(modulus);
-            Ok(Literal::Int(if t.signed() && w >= half {
-                w - modulus
+            let (lo, hi) = if t.signed() {
+                (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
             } else {
-                w
-            }))
+                (0, (1i128 << bits) - 1)
+            };
+            if v < lo || v > hi {
+                return Err(out_of_bounds(v.to_string(), t.name())
+                    .with_note(format!("'{}' ranges from {lo} to {hi}", t.name())));
+            }
+            Ok(l)
         }
         _ => Ok(l),
     }
@@ -335,4 +383,30 @@ fn array_of_acc(t: &Type) -> bool {
         Type::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(array_of_acc)),
         _ => false,
     }
+}
+
+/// A typed hole of a function type becomes a function that ignores its
+/// arguments and is a hole of the result type, so that applying it is
+/// the run-time error (rather than lowering failing on a function value
+/// that does not exist).
+fn hole_as_lambda(e: &mut TExp) {
+    let TExpKind::Apply(f, args) = &e.kind else {
+        return;
+    };
+    if hole_message(f, args).is_none() || !matches!(e.ty, Type::Arrow(..)) {
+        return;
+    }
+    let mut params = vec![];
+    let mut res = e.ty.clone();
+    while let Type::Arrow(a, r) = res {
+        params.push(TPat::Wildcard(*a, e.span));
+        res = *r;
+    }
+    let mut inner = e.clone();
+    inner.ty = res.clone();
+    if let TExpKind::Apply(f, args) = &mut inner.kind {
+        f.kind = TExpKind::Intrinsic("__hole", vec![res.clone()]);
+        f.ty = Type::arrow(args[0].ty.clone(), res);
+    }
+    e.kind = TExpKind::Lambda(params, Box::new(inner));
 }

@@ -160,6 +160,12 @@ intrinsics! {
     Scatter = "__scatter", 3, Name, Sig::Array(&[ANY], |t| {
         f(&[arr(a(t), 1), arr(Type::i64(), 1), arr(a(t), 1)], arr(a(t), 1))
     });
+    /// `__hole [a]: []u8 -> a`: a typed hole (`???`) with the message of
+    /// the run-time error that evaluating it is (see
+    /// [`crate::tast::hole_message`])
+    Hole = "__hole", 1, Name, Sig::Array(&[ANY], |t| {
+        f(&[arr(Type::Prim(PrimType::Int(IntType::U8)), 1)], a(t))
+    });
     /// `__iota: i64 -> []i64`
     Iota = "__iota", 1, Name, Sig::Array(&[], |_| {
         f(&[Type::i64()], arr(Type::i64(), 1))

@@ -100,6 +100,45 @@ impl Sizes {
     }
 }
 
+/// The error for a name bound twice by one binding construct (a pattern,
+/// the parameters of a function, its type or size parameters).
+pub(crate) fn also_bound(name: &str, span: Span, first: Span) -> Diagnostic {
+    Diagnostic::error(
+        span,
+        format!("'{name}' is also bound earlier in the same binding"),
+    )
+    .with_label(first, format!("'{name}' also bound here"))
+}
+
+/// The names a pattern binds, with where each is bound, in order.
+pub(crate) fn pat_names(p: &Pat, out: &mut Vec<(String, Span)>) {
+    match p {
+        Pat::Id(id) => out.push((id.name.clone(), id.span)),
+        Pat::Wildcard(_) | Pat::Lit(..) | Pat::NegLit(..) => {}
+        Pat::Tuple(ps, _) | Pat::Constr(_, ps, _) => ps.iter().for_each(|p| pat_names(p, out)),
+        Pat::Record(fs, _) => {
+            for (name, p) in fs {
+                match p {
+                    Some(p) => pat_names(p, out),
+                    None => out.push((name.name.clone(), name.span)),
+                }
+            }
+        }
+        Pat::Ascribe(p, _, _) | Pat::Attr(_, p, _) => pat_names(p, out),
+    }
+}
+
+/// Rejects a name that occurs twice in `names` (the names one construct
+/// binds at once: parameters of a function, its size parameters).
+pub(crate) fn check_distinct(names: &[(String, Span)]) -> Res<()> {
+    for (i, (n, s)) in names.iter().enumerate() {
+        if let Some((_, first)) = names[..i].iter().find(|(m, _)| m == n) {
+            return Err(also_bound(n, *s, *first));
+        }
+    }
+    Ok(())
+}
+
 /// A variable bound by a pattern, to be added to the scope.
 pub(crate) struct Binding {
     pub name: String,
@@ -120,11 +159,9 @@ impl Checker {
     ) -> Res<TPat> {
         match p {
             Pat::Id(id) => {
-                if binds.iter().any(|b| b.name == id.name) {
-                    return Err(Diagnostic::error(
-                        id.span,
-                        format!("variable '{}' is bound twice in the same pattern", id.name),
-                    ));
+                if let Some(b) = binds.iter().find(|b| b.name == id.name) {
+                    let first = self.vars[b.var.0 as usize].span;
+                    return Err(also_bound(&id.name, id.span, first));
                 }
                 let var = self.new_var(&id.name, ty.clone(), id.span);
                 if let Some(te) = decl {
@@ -181,7 +218,10 @@ impl Checker {
                     if sorted.iter().any(|(n, _, _)| *n == name.name) {
                         return Err(Diagnostic::error(
                             name.span,
-                            format!("field '{}' appears twice in record pattern", name.name),
+                            format!(
+                                "Duplicate fields in record pattern: '{}' appears twice",
+                                name.name
+                            ),
                         ));
                     }
                     sorted.push((&name.name, p.as_ref(), name.span));
@@ -238,18 +278,15 @@ impl Checker {
             // Literal patterns are refutable: `finish` rejects them outside
             // `match` cases.
             Pat::Lit(l, span) | Pat::NegLit(l, span) => {
-                let t = self.check_lit(l, *span);
+                let t = self.check_lit(l, *span)?;
                 let TExpKind::Lit(mut v) = t.kind else {
                     unreachable!("check_lit gives a literal")
                 };
                 if matches!(p, Pat::NegLit(..)) {
-                    v = match v {
-                        Literal::Int(i) => Literal::Int(-i),
-                        Literal::Float(x) => Literal::Float(-x),
-                        Literal::Bool(_) => {
-                            return Err(Diagnostic::error(*span, "cannot negate a boolean"))
-                        }
-                    };
+                    if let Literal::Bool(_) = v {
+                        return Err(Diagnostic::error(*span, "cannot negate a boolean"));
+                    }
+                    v = crate::exp::negate_lit(v, &t.ty);
                 }
                 self.unify_at(*span, ty, &t.ty)?;
                 Ok(TPat::Lit(v, t.ty, *span))

@@ -218,7 +218,11 @@ impl Checker {
                     // mention it.
                     let t = match def {
                         Some(te) => self.type_name_of(params, te)?,
-                        None => self.abstract_type(params)?,
+                        None => {
+                            let t = self.abstract_type(params)?;
+                            self.abstract_liftedness(&t, &name.name, *liftedness);
+                            t
+                        }
                     };
                     self.types.push((name.name.clone(), t));
                 }
@@ -339,6 +343,24 @@ impl Checker {
         }
     }
 
+    /// Records how lifted the abstract type `t` of specification `name`
+    /// is (values of a lifted or size-lifted type may not instantiate
+    /// unlifted type parameters), and names it as the specification does.
+    fn abstract_liftedness(&mut self, t: &TypeName, name: &str, l: Liftedness) {
+        if let TypeName::Type(Type::Param(p)) | TypeName::Abbrev(_, Type::Param(p)) = t {
+            self.tparam_names[p.0 as usize] = name.to_string();
+            match l {
+                Liftedness::Lifted => {
+                    self.inf.lifted.insert(*p);
+                }
+                Liftedness::SizeLifted => {
+                    self.inf.size_lifted.insert(*p);
+                }
+                Liftedness::Unlifted => {}
+            }
+        }
+    }
+
     /// A fresh abstract type with the given parameters.
     fn abstract_type(&mut self, params: &[TypeParam]) -> Res<TypeName> {
         no_duplicate_params(params)?;
@@ -366,8 +388,11 @@ impl Checker {
         let mut ps = vec![];
         for p in tparams {
             match p {
-                TypeParam::Type(id, _) => {
+                TypeParam::Type(id, l) => {
                     let tp = self.new_tparam(&id.name);
+                    if *l == parad_syntax::ast::Liftedness::Lifted {
+                        self.inf.lifted.insert(tp);
+                    }
                     ps.push(tp);
                     self.types
                         .push((id.name.clone(), TypeName::Type(Type::Param(tp))));
@@ -421,7 +446,11 @@ impl Checker {
                     let t = match (def, refine.iter().find(|(p, _)| *p == full)) {
                         (_, Some((_, t))) => t.clone(),
                         (Some(te), None) => self.type_name_of(params, te)?,
-                        (None, None) => self.abstract_type(params)?,
+                        (None, None) => {
+                            let t = self.abstract_type(params)?;
+                            self.abstract_liftedness(&t, &name.name, *liftedness);
+                            t
+                        }
                     };
                     self.types.push((name.name.clone(), t.clone()));
                     out.set_type(&name.name, t);
@@ -681,7 +710,7 @@ impl Checker {
                     let expanded = self.expand_abstract(&vty);
                     let (_, _, inst) = self.instantiate(&vps, None, &expanded);
                     if self.inf.unify(&concrete, &inst).is_err() {
-                        return Err(Diagnostic::error(
+                        let d = Diagnostic::error(
                             span,
                             format!(
                                 "value '{qual}' is specified as 'val {}: {}', but has type '{}'",
@@ -689,7 +718,12 @@ impl Checker {
                                 self.show(&spec_ty),
                                 self.show(&vty)
                             ),
-                        ));
+                        );
+                        return Err(if self.defaulted.contains(&g.id) {
+                            d.with_note(crate::env::default_note(&qual))
+                        } else {
+                            d
+                        });
                     }
                     self.check_spec_uniqueness(&qual, &name.name, ty, g.id, &vty, span)?;
                     self.bind_size_val(&name.name, &spec_ty);
@@ -842,7 +876,10 @@ impl Checker {
                 if !named.contains(&id.name) {
                     return Err(Diagnostic::error(
                         id.span,
-                        format!("Size parameter \"[{}]\" unused in the type's definition.", id.name),
+                        format!(
+                            "Size parameter \"[{}]\" unused in the type's definition.",
+                            id.name
+                        ),
                     ));
                 }
             }

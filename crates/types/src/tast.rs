@@ -582,3 +582,26 @@ pub fn stripmine_factor(attrs: &[Attr]) -> Option<u32> {
         _ => None,
     })
 }
+
+/// The run-time error message of a typed hole, if `f` applied to `args`
+/// is one: the intrinsic `__hole` applied to a string literal.
+pub fn hole_message(f: &TExp, args: &[TExp]) -> Option<String> {
+    let TExpKind::Intrinsic("__hole", _) = f.kind else {
+        return None;
+    };
+    let [TExp {
+        kind: TExpKind::ArrayLit(cs),
+        ..
+    }] = args
+    else {
+        return None;
+    };
+    let bytes = cs
+        .iter()
+        .map(|c| match c.kind {
+            TExpKind::Lit(Literal::Int(b)) => u8::try_from(b).ok(),
+            _ => None,
+        })
+        .collect::<Option<Vec<u8>>>()?;
+    String::from_utf8(bytes).ok()
+}

@@ -126,7 +126,7 @@ impl Checker {
                 match self.lookup_type(&name.name).cloned() {
                     None => Err(Diagnostic::error(
                         name.span,
-                        format!("type '{}' is not defined", name.name),
+                        format!("Unknown type \"{}\".", name.name),
                     )),
                     Some(tn) => self.apply_type_name(&name.name, tn, args, *span),
                 }
@@ -147,7 +147,7 @@ impl Checker {
                     if out.iter().any(|(n, _)| *n == name.name) {
                         return Err(Diagnostic::error(
                             name.span,
-                            format!("field '{}' appears twice in record type", name.name),
+                            format!("Duplicate field '{}' in record type", name.name),
                         ));
                     }
                     let t = self.type_exp(t)?;
@@ -166,10 +166,7 @@ impl Checker {
                 let d = self.size_exp(size)?;
                 let e = self.type_exp(elem)?;
                 if matches!(e, Type::Arrow(..)) {
-                    return Err(Diagnostic::error(
-                        elem.span(),
-                        "arrays of functions are not allowed",
-                    ));
+                    return Err(crate::exp::lifted_array(elem.span(), &self.show(&e)));
                 }
                 if matches!(e, Type::Acc(..)) {
                     return Err(Diagnostic::error(
@@ -179,6 +176,18 @@ impl Checker {
                 }
                 // A module's type declared lifted (`type^`) may be a function.
                 if let TypeExp::Named { name, .. } = &**elem {
+                    if name.quals.is_empty() {
+                        let at = self.types.iter().rposition(|(n, _)| *n == name.name);
+                        if at.is_some_and(|i| self.lifted_types.contains(&(i, name.name.clone()))) {
+                            return Err(Diagnostic::error(
+                                elem.span(),
+                                format!(
+                                    "Cannot create array with elements of lifted type \"{}\" (declared with 'type^', so it might contain functions)",
+                                    name.name
+                                ),
+                            ));
+                        }
+                    }
                     if let Some(crate::modules::Module::Struct(env)) =
                         self.qualifier(&name.quals, name.span)?
                     {

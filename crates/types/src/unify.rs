@@ -3,6 +3,10 @@
 //! restricted to a class of primitive types (from literals and operators)
 //! or required to be a record/tuple with certain fields (from `r.x`), or
 //! a sum type with certain constructors (from `#c x` and `case #c p`).
+//! Variables may also be required to contain no functions (array
+//! elements, loop parameters, branch results, instances of type
+//! parameters without `^`), to be non-lifted altogether (instances of
+//! `'a`) or to support equality (operands of `==`).
 
 use crate::tast::{Dim, Type, VarId};
 use parad_base::{FloatType, IntType, PrimType};
@@ -83,6 +87,16 @@ struct TVar {
     /// The constructors of `constrs` that some expression builds (the
     /// others only occur in patterns).
     built: Vec<String>,
+    /// The type may not contain functions: it instantiates an unlifted
+    /// type parameter (`'a`), or is the type of an array element, a loop
+    /// parameter or the result of a branch.
+    unlifted: bool,
+    /// Values of the type are compared with `==` or `!=`: it may contain
+    /// neither functions nor type parameters.
+    eq: bool,
+    /// The type instantiates an unlifted type parameter (`'a`): it may not
+    /// even be size-lifted.
+    strict: bool,
 }
 
 /// Why two types do not unify; formatted by the caller, which knows the
@@ -101,6 +115,20 @@ pub(crate) enum UnifyError {
     Unshared(Vec<String>),
     /// A constructor used with payloads of different arities.
     Arity(String),
+    /// Two record types whose fields differ: the fields only one side has.
+    UnsharedFields(Vec<String>),
+    /// A type that is not a record or tuple, where one with fields (from a
+    /// projection) is required.
+    NotRecord(Type, String),
+    /// A function type (or a lifted type parameter), where a type without
+    /// functions is required.
+    Lifted(Type),
+    /// A type that does not support equality (a function type or a type
+    /// parameter), where one that does is required.
+    Equality(Type),
+    /// A lifted or size-lifted type where an unlifted type parameter is
+    /// instantiated.
+    LiftedParam(Type),
 }
 
 #[derive(Default)]
@@ -117,6 +145,12 @@ pub(crate) struct Infer {
     /// The number of value variables made so far (kept by the checker).
     pub var_count: u32,
     pub level: u32,
+    /// The rigid type parameters declared lifted (`'^a`), which may stand
+    /// for function types.
+    pub lifted: std::collections::HashSet<crate::tast::TypeParamId>,
+    /// The rigid type parameters declared size-lifted (`'~a`), which may
+    /// stand for arrays of different sizes.
+    pub size_lifted: std::collections::HashSet<crate::tast::TypeParamId>,
 }
 
 /// Sizes that must agree statically but do not.
@@ -238,8 +272,94 @@ impl Infer {
             fields: vec![],
             constrs: vec![],
             built: vec![],
+            unlifted: false,
+            eq: false,
+            strict: false,
         });
         Type::Var(self.vars.len() as u32 - 1)
+    }
+
+    pub fn is_unlifted(&self, v: u32) -> bool {
+        self.vars[v as usize].unlifted
+    }
+
+    /// Requires `t` to be a non-lifted type (what an unlifted type
+    /// parameter `'a` may stand for): no functions, no lifted or
+    /// size-lifted type parameters; restricts its variables likewise.
+    pub fn require_strict(&mut self, t: &Type) -> Result<(), UnifyError> {
+        match self.shallow(t) {
+            Type::Var(v) => {
+                self.vars[v as usize].strict = true;
+                self.require_unlifted(&Type::Var(v))
+            }
+            p @ Type::Param(q) if self.lifted.contains(&q) || self.size_lifted.contains(&q) => {
+                Err(UnifyError::LiftedParam(p))
+            }
+            a @ Type::Arrow(..) => Err(UnifyError::Lifted(a)),
+            Type::Prim(_) | Type::Param(_) => Ok(()),
+            Type::Array(e, _) | Type::Acc(e) => self.require_strict(&e),
+            Type::Tuple(ts) => ts.iter().try_for_each(|t| self.require_strict(t)),
+            Type::Record(fs) => fs.iter().try_for_each(|(_, t)| self.require_strict(t)),
+            Type::Sum(cs) => cs
+                .iter()
+                .try_for_each(|(_, ts)| ts.iter().try_for_each(|t| self.require_strict(t))),
+        }
+    }
+
+    pub fn needs_eq(&self, v: u32) -> bool {
+        self.vars[v as usize].eq
+    }
+
+    /// Requires `t` to support equality: no functions and no type
+    /// parameters; restricts the variables of `t` likewise.
+    pub fn require_eq(&mut self, t: &Type) -> Result<(), UnifyError> {
+        match self.shallow(t) {
+            Type::Var(v) => {
+                self.vars[v as usize].eq = true;
+                self.vars[v as usize].unlifted = true;
+                for (_, ft) in self.vars[v as usize].fields.clone() {
+                    self.require_eq(&ft)?;
+                }
+                for (_, ts) in self.vars[v as usize].constrs.clone() {
+                    ts.iter().try_for_each(|t| self.require_eq(t))?;
+                }
+                Ok(())
+            }
+            t @ (Type::Arrow(..) | Type::Param(_) | Type::Acc(_)) => Err(UnifyError::Equality(t)),
+            Type::Prim(_) => Ok(()),
+            Type::Array(e, _) => self.require_eq(&e),
+            Type::Tuple(ts) => ts.iter().try_for_each(|t| self.require_eq(t)),
+            Type::Record(fs) => fs.iter().try_for_each(|(_, t)| self.require_eq(t)),
+            Type::Sum(cs) => cs
+                .iter()
+                .try_for_each(|(_, ts)| ts.iter().try_for_each(|t| self.require_eq(t))),
+        }
+    }
+
+    /// Requires `t` to have no functions: fails on a function type or a
+    /// lifted type parameter, and restricts the variables of `t` likewise.
+    pub fn require_unlifted(&mut self, t: &Type) -> Result<(), UnifyError> {
+        match self.shallow(t) {
+            Type::Var(v) => {
+                self.vars[v as usize].unlifted = true;
+                for (_, ft) in self.vars[v as usize].fields.clone() {
+                    self.require_unlifted(&ft)?;
+                }
+                for (_, ts) in self.vars[v as usize].constrs.clone() {
+                    ts.iter().try_for_each(|t| self.require_unlifted(t))?;
+                }
+                Ok(())
+            }
+            a @ Type::Arrow(..) => Err(UnifyError::Lifted(a)),
+            p @ Type::Param(q) if self.lifted.contains(&q) => Err(UnifyError::Lifted(p)),
+            Type::Prim(_) | Type::Param(_) => Ok(()),
+            Type::Array(e, _) | Type::Acc(e) => self.require_unlifted(&e),
+            Type::Tuple(ts) => ts.iter().try_for_each(|t| self.require_unlifted(t)),
+            Type::Record(fs) => fs.iter().try_for_each(|(_, t)| self.require_unlifted(t)),
+            Type::Sum(cs) => cs
+                .iter()
+                .try_for_each(|(_, ts)| ts.iter().try_for_each(|t| self.require_unlifted(t))),
+        }
     }
 
     /// A variable that must be a sum type with constructor `name` of
@@ -407,6 +527,16 @@ impl Infer {
                 }
                 Ok(())
             }
+            (Type::Record(xs), Type::Record(ys)) => {
+                let mut unshared: Vec<String> = xs
+                    .iter()
+                    .filter(|(n, _)| !ys.iter().any(|(m, _)| m == n))
+                    .chain(ys.iter().filter(|(n, _)| !xs.iter().any(|(m, _)| m == n)))
+                    .map(|(n, _)| n.clone())
+                    .collect();
+                unshared.sort();
+                Err(UnifyError::UnsharedFields(unshared))
+            }
             (Type::Arrow(a1, b1), Type::Arrow(a2, b2)) => {
                 self.unify(a1, a2)?;
                 self.unify(b1, b2)
@@ -440,6 +570,24 @@ impl Infer {
     fn bind(&mut self, v: u32, t: &Type) -> Result<(), UnifyError> {
         let level = self.vars[v as usize].level;
         self.occurs_adjust(v, level, t)?;
+        if self.vars[v as usize].strict {
+            let whole = self.zonk(t);
+            self.require_strict(t).map_err(|e| match e {
+                UnifyError::LiftedParam(_) => UnifyError::LiftedParam(whole.clone()),
+                _ => UnifyError::Lifted(whole.clone()),
+            })?;
+        }
+        if self.vars[v as usize].eq {
+            let whole = self.zonk(t);
+            self.require_eq(t)
+                .map_err(|_| UnifyError::Equality(whole))?;
+        }
+        if self.vars[v as usize].unlifted {
+            // Reported with the whole type (`a -> b`), not a part of it.
+            let whole = self.zonk(t);
+            self.require_unlifted(t)
+                .map_err(|_| UnifyError::Lifted(whole))?;
+        }
         let class = self.vars[v as usize].class;
         let fields = std::mem::take(&mut self.vars[v as usize].fields);
         let constrs = std::mem::take(&mut self.vars[v as usize].constrs);
@@ -457,7 +605,18 @@ impl Infer {
                 let has_fields = !fields.is_empty() || !self.vars[w].fields.is_empty();
                 let has_constrs = !constrs.is_empty() || !self.vars[w].constrs.is_empty();
                 if !m.is_any() && (has_fields || has_constrs) {
+                    let field = fields.iter().chain(&self.vars[w].fields).next();
+                    let field = field.map(|f| f.0.clone());
                     restore(self, fields, constrs);
+                    if let Some(field) = field {
+                        // The side restricted to primitive types.
+                        let prim = if class.is_any() {
+                            t.clone()
+                        } else {
+                            Type::Var(v)
+                        };
+                        return Err(UnifyError::NotRecord(prim, field));
+                    }
                     return Err(UnifyError::Class(t.clone(), class));
                 }
                 if has_fields && has_constrs {
@@ -506,6 +665,12 @@ impl Infer {
                         Type::Prim(p) if class.admits(*p) => {}
                         _ => return Err(UnifyError::Class(t.clone(), class)),
                     }
+                }
+                if !fields.is_empty() && !matches!(t, Type::Record(_) | Type::Tuple(_)) {
+                    let field = fields[0].0.clone();
+                    self.vars[v as usize].fields = fields;
+                    self.vars[v as usize].constrs = constrs;
+                    return Err(UnifyError::NotRecord(t.clone(), field));
                 }
                 if !constrs.is_empty() {
                     // Checked before linking, so that messages show both sides.

@@ -23,7 +23,7 @@ fn unify_prim_types() {
 fn operator_on_bool() {
     assert_eq!(
         error("def f (b: bool) = b + b"),
-        "1:19: cannot apply '+' to type 'bool'"
+        "1:19: cannot apply \"+\" to the operand at test.fut:1:19-20, of type 'bool'"
     );
 }
 
@@ -31,7 +31,7 @@ fn operator_on_bool() {
 fn bitwise_on_float() {
     assert_eq!(
         error("def f (x: f32) = x & x"),
-        "1:18: cannot apply '&' to type 'f32'"
+        "1:18: cannot apply \"&\" to the operand at test.fut:1:18-19, of type 'f32'"
     );
 }
 
@@ -61,17 +61,14 @@ fn missing_tuple_component() {
 
 #[test]
 fn undefined_type() {
-    assert_eq!(
-        error("def f (x: foo) = x"),
-        "1:11: type 'foo' is not defined"
-    );
+    assert_eq!(error("def f (x: foo) = x"), "1:11: Unknown type \"foo\".");
 }
 
 #[test]
 fn if_branches_differ() {
     assert_eq!(
         error("def f (c: bool) = if c then 1i32 else true"),
-        "1:39: branches of 'if' have different types: 'i32' and 'bool'"
+        "1:39: Cannot unify the types of the branches of 'if': 'i32' and 'bool'"
     );
 }
 
@@ -87,7 +84,7 @@ fn if_condition_not_bool() {
 fn literal_out_of_range() {
     assert_eq!(
         error("def f : u8 = 300"),
-        "1:14: integer literal 300 does not fit in type 'u8'"
+        "1:14: literal 300 is out of bounds for its inferred type 'u8'"
     );
 }
 
@@ -95,7 +92,7 @@ fn literal_out_of_range() {
 fn too_many_arguments() {
     assert_eq!(
         error("def g (x: i32) = x\ndef f = g 1 2"),
-        "2:13: 'g' is applied to 2 arguments, but its type 'i32 -> i32' takes only 1"
+        "2:13: \"g\" is applied to 2 arguments, but its type 'i32 -> i32' takes only 1 argument"
     );
 }
 
@@ -159,7 +156,7 @@ fn module_errors() {
 fn sum_type_errors() {
     assert_eq!(
         error("def f (v: #a | #b) : #a | #c = v"),
-        "1:32: Function body does not have the declared return type: cannot unify '#a | #c' with '#a | #b': Unshared constructors: #b, #c."
+        "1:32: Function body does not have expected type: cannot unify '#a | #c' with '#a | #b': Unshared constructors: #b, #c."
     );
     assert_eq!(
         error("type t = #a | #b\ndef f (x: t) : i32 =\n  match x case #a -> 1"),
@@ -206,7 +203,7 @@ fn polymorphic_entry() {
 fn rigid_type_parameter() {
     assert_eq!(
         error("def f 'a (x: a) : i32 = x"),
-        "1:25: Function body does not have the declared return type: cannot unify 'i32' with 'a'"
+        "1:25: Function body does not have expected type: cannot unify 'i32' with 'a'"
     );
 }
 
@@ -222,6 +219,110 @@ fn array_elements_differ() {
 fn not_a_function() {
     assert_eq!(
         error("def f (x: i32) = x 1"),
-        "1:20: 'x' is not a function; it has type 'i32'"
+        "1:20: Cannot apply \"x\" as function: it has type 'i32'"
+    );
+}
+
+#[test]
+fn literals_out_of_bounds() {
+    // Unsuffixed literals must lie in their inferred type's range.
+    for (src, msg) in [
+        (
+            "def f : i8 = 128",
+            "1:14: literal 128 is out of bounds for its inferred type 'i8'",
+        ),
+        (
+            "def f : u8 = -4",
+            "1:14: literal -4 is out of bounds for its inferred type 'u8'",
+        ),
+        (
+            "def f : f32 = 9.7e42",
+            "1:15: literal 9.7e42 is out of bounds for its inferred type 'f32'",
+        ),
+        (
+            "def f : f64 = 1.8e308",
+            "1:15: literal is out of bounds for its inferred type 'f64'",
+        ),
+    ] {
+        assert_eq!(error(src), msg, "{src}");
+    }
+}
+
+#[test]
+fn names_bound_twice() {
+    for (src, msg) in [
+        (
+            "def f (x: i32) (x: i32) = x",
+            "1:17: 'x' is also bound earlier in the same binding",
+        ),
+        (
+            "def f [m] (m: [m]i64) = m",
+            "1:12: 'm' is also bound earlier in the same binding",
+        ),
+        (
+            "def f 'a 'a (x: a) = x",
+            "1:11: 'a' is also bound earlier in the same binding",
+        ),
+        (
+            "def f (x: i32) = let (y, y) = (x, x) in y",
+            "1:26: 'y' is also bound earlier in the same binding",
+        ),
+        (
+            "def f (x: []i32) = let [n] (n: [n]i32) = x in n",
+            "1:29: 'n' is also bound earlier in the same binding",
+        ),
+        (
+            "def f = \\(x: i32) (x: i32) -> x",
+            "1:20: 'x' is also bound earlier in the same binding",
+        ),
+    ] {
+        assert_eq!(error(src), msg, "{src}");
+    }
+}
+
+#[test]
+fn underscore_names_are_not_used() {
+    assert_eq!(
+        error("def f (_x: i32) : i32 = _x"),
+        "1:25: '_x' may not be used: names beginning with an underscore are for bindings that are never used"
+    );
+}
+
+#[test]
+fn record_field_errors() {
+    for (src, msg) in [
+        ("type t = {x: i32, x: i32}", "1:19: Duplicate field 'x' in record type"),
+        ("def f (x: i32) = {a = x, a = x}", "1:26: field 'a' was previously defined in this record"),
+        ("def f (r: {x: i32}) = let {x = a, x = b} = r in a + b", "1:35: Duplicate fields in record pattern: 'x' appears twice"),
+        (
+            "def f (v: {a: i32, b: i32, c: i32}) : {a: i32, b: i32, d: i32} = v",
+            "1:66: Function body does not have expected type: cannot unify '{a: i32, b: i32, d: i32}' with '{a: i32, b: i32, c: i32}': unshared fields: c, d.",
+        ),
+        (
+            "def f (r: {f: i32}) = r with f = true",
+            "1:34: value for record field \"f\" has the wrong type: cannot unify 'i32' with 'bool'",
+        ),
+        (
+            "def k '^a (_: a) (y: a) = y\ndef f (x: i64) = (k (\\s -> s.x < 0) (\\s -> s.y > 0)) {x}",
+            "2:54: Cannot apply function to \"{x}\" (invalid type): Cannot unify record type '{x: i64}' with a type that must have field 'y'",
+        ),
+        (
+            "def k '^a (_: a) (y: a) = y\ndef f (x: i64) = (k (\\s -> s.x < 0) (\\s -> s > 0)) {x}",
+            "2:37: Cannot apply \"k\" to \"(\\s -> s > 0)\" (invalid type): cannot unify 'i32' with type that must be a record (with field 'x')",
+        ),
+        (
+            "def f = (.a)",
+            "1:1: type is ambiguous: cannot infer the record or tuple type that has field 'a'; add a type annotation",
+        ),
+    ] {
+        assert_eq!(error(src), msg, "{src}");
+    }
+}
+
+#[test]
+fn local_functions_are_not_generalised() {
+    assert_eq!(
+        error("def f (x: i32) (b: bool) = let g y = (y, y) in (g x, g b)"),
+        "1:56: Cannot apply \"g\" to \"b\" (invalid type): cannot unify 'i32' with 'bool'"
     );
 }

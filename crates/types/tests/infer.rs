@@ -51,12 +51,18 @@ fn polymorphism_and_generalisation() {
         fun_type("def pair x y = (y, x)", "pair"),
         "t0 -> t1 -> (t1, t0)"
     );
+    // As in Futhark, a local function is polymorphic only in the type
+    // parameters it declares: its other types are fixed by its uses.
     assert_eq!(
         fun_type(
-            "def f (x: i32) (b: bool) = let g y = (y, y) in (g x, g b)",
+            "def f (x: i32) (b: bool) = let g 'a (y: a) = (y, y) in (g x, g b)",
             "f"
         ),
         "i32 -> bool -> ((i32, i32), (bool, bool))"
+    );
+    assert_eq!(
+        fun_type("def f (x: i32) = let g y = (y, y) in g x", "f"),
+        "i32 -> (i32, i32)"
     );
 }
 

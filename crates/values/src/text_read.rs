@@ -116,10 +116,10 @@ impl Literal<'_> {
 impl Literal<'_> {
     /// The integer `magnitude` (negated if the literal is) as type `t`, or
     /// a message saying that it does not fit (`overflow`: the magnitude
-    /// exceeds 64 bits). As in Futhark's data files, a suffixed literal
-    /// that is a bit pattern of its type's width stands for that pattern
-    /// (`255i8` is `-1i8`, `-1u32` is `4294967295u32`); anything wider is
-    /// an error, as is an unsuffixed literal outside the expected type.
+    /// exceeds 64 bits). As Futhark's value reader does, a suffixed
+    /// literal wraps to its type's width (`255i8` is `-1i8`, `-1u32` is
+    /// `4294967295u32`, `32767i8` is `-1i8`); an unsuffixed literal outside
+    /// the expected type is an error.
     fn int_in_range(&self, t: IntType, magnitude: u64, overflow: bool) -> Result<Scalar, String> {
         let v = i128::from(magnitude) * if self.neg { -1 } else { 1 };
         let bits = t.bits();
@@ -128,11 +128,7 @@ impl Literal<'_> {
         } else {
             (0, (1i128 << bits) - 1)
         };
-        let ok = if self.typed.is_some() {
-            (-(1i128 << (bits - 1))..=(1i128 << bits) - 1).contains(&v)
-        } else {
-            (lo..=hi).contains(&v)
-        };
+        let ok = self.typed.is_some() || (lo..=hi).contains(&v);
         if overflow || !ok {
             let shown = if overflow {
                 "this integer".to_string()

@@ -1,7 +1,7 @@
 -- A non-recursive function whose result size depends on the value of its
 -- parameter cannot be passed as an argument either.
 -- ==
--- error: Cannot apply 'map' to 'g'
+-- error: Cannot apply "map" to "g"
 
 def g (k: i64) : [k]i64 = iota k
 

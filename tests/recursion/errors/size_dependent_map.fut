@@ -1,7 +1,7 @@
 -- A function whose result size depends on the value of its parameter
 -- cannot be passed to `map`, recursive or not.
 -- ==
--- error: Cannot apply 'map' to 'f'.*parameter 'n'
+-- error: Cannot apply "map" to "f".*parameter "n"
 
 def f (n: i64) : [n]i64 =
   if n <= 0 then [] :> [n]i64

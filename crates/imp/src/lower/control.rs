@@ -5,8 +5,9 @@
 
 use super::{unsupported, Arr, Lower, Result, Val};
 use crate::ir::{Code, Exp, I64};
+use parad_base::Scalar;
 use parad_base::{PrimType, Span};
-use parad_core::{If, Loop, LoopForm, Param, Type, VName};
+use parad_core::{BinOp, If, Loop, LoopForm, Param, Type, VName};
 
 /// Where a merged value lives.
 #[derive(Clone, Debug)]
@@ -157,6 +158,35 @@ impl Lower {
 
     pub(crate) fn if_(&mut self, i: &If, pat: &[Param], _span: Span) -> Result<Vec<Val>> {
         let cond = self.operand(&i.cond)?;
+        // A scalar chosen between two values with nothing to compute is a
+        // select: `b && b && …` (an `if` per operator) would otherwise
+        // nest C blocks as deep as the chain.
+        if let ([p], [], [], [a], [b]) = (
+            pat,
+            &i.then_br.stms[..],
+            &i.else_br.stms[..],
+            &i.then_br.result[..],
+            &i.else_br.result[..],
+        ) {
+            if let Type::Prim(t) = p.ty {
+                let (a, b) = (self.operand(a)?, self.operand(b)?);
+                let m = self.merge_var(p.name, &p.ty);
+                // `c && a` and `c || b` as bitwise operations on booleans:
+                // gcc takes minutes on long chains of selects.
+                let bool_const =
+                    |e: &Exp, v: bool| matches!(e, Exp::Const(Scalar::Bool(x)) if *x == v);
+                let e = if bool_const(&b, false) {
+                    Exp::Bin(BinOp::And, t, Box::new(cond), Box::new(a))
+                } else if bool_const(&a, true) {
+                    Exp::Bin(BinOp::Or, t, Box::new(cond), Box::new(b))
+                } else {
+                    Exp::Select(Box::new(cond), Box::new(a), Box::new(b))
+                };
+                let v = Val::Scalar(e, t);
+                self.assign_merge(&m, &v, false)?;
+                return Ok(vec![m.val(None)]);
+            }
+        }
         let merges: Vec<Merge> = pat.iter().map(|p| self.merge_var(p.name, &p.ty)).collect();
         let mut accs: Vec<Option<Val>> = vec![None; pat.len()];
         let ending = self.ending.clone();

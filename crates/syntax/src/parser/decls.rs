@@ -4,6 +4,7 @@
 use super::{PResult, Parser};
 use crate::ast::*;
 use crate::lexer::{Kw, Tok};
+use parad_base::Diagnostic;
 
 impl<'a> Parser<'a> {
     /// Declarations up to end of file.
@@ -123,6 +124,12 @@ impl<'a> Parser<'a> {
             let Tok::Symbol(s) = self.tok().clone() else {
                 return self.unexpected("infix operator");
             };
+            if s == "!" {
+                return Err(Diagnostic::error(
+                    self.token().span,
+                    "'!' is a prefix operator and cannot be used as infix",
+                ));
+            }
             name = Ident {
                 name: s,
                 span: self.bump().span,

@@ -135,7 +135,7 @@ impl<'a> Parser<'a> {
         let what = lexer::describe(t, self.src);
         Err(Diagnostic::error(
             t.span,
-            format!("unexpected {what}, expected {expected}"),
+            format!("Unexpected {what}, expected {expected}"),
         ))
     }
 
