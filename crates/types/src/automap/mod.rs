@@ -115,6 +115,7 @@
 //!   ([`Solution::materialised_reps`]) and fuse the induced ones
 //!   ([`Solution::induced_reps`]), then check sizes as usual.
 
+mod presolve;
 mod ranks;
 mod solve;
 #[cfg(test)]

@@ -3,8 +3,10 @@
 //!
 //! The encoding is described in the documentation of [`crate::automap`].
 
+use super::presolve::{free_reps, presolve, substitute, Part};
 use super::ranks::{AppId, RankExpr, RankSystem, RankVar, VarKind};
 use microlp::{ComparisonOp, OptimizationDirection, Problem, Variable};
+use std::collections::HashMap;
 use std::time::Duration;
 
 /// The default bound `U` on every rank variable (see the module
@@ -41,6 +43,9 @@ pub struct SolveOptions {
     /// Wall-clock limit for each solve; reaching it gives
     /// [`Outcome::Failed`].
     pub time_limit: Option<Duration>,
+    /// Fix the variables the constraints force before building ILPs (see
+    /// the module documentation). Off only to test the ILP encoding alone.
+    pub local_solving: bool,
 }
 
 impl Default for SolveOptions {
@@ -50,11 +55,12 @@ impl Default for SolveOptions {
             bound: DEFAULT_BOUND,
             exact_ambiguity: true,
             time_limit: None,
+            local_solving: true,
         }
     }
 }
 
-/// Sizes of the ILP, for reporting.
+/// Sizes of the rank problem, for reporting.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct IlpStats {
     /// Applications in the system.
@@ -63,14 +69,23 @@ pub struct IlpStats {
     pub rank_vars: usize,
     /// Equalities given, less those that normalise to `0 = 0`.
     pub equalities: usize,
-    /// Variables of the main ILP (rank variables, two binaries per
-    /// application, and one excess variable per application with a
-    /// non-constant or non-zero frame under [`Objective::InducedRepsFree`]).
+    /// Variables of the whole ILP of thesis Table 4.2 (rank variables, two
+    /// binaries per application, and one excess variable per application
+    /// whose replicates are partly free), as if solved in one piece.
     pub variables: usize,
-    /// Constraints (rows) of the main ILP; bounds are not counted.
+    /// Constraints (rows, not bounds) of that whole ILP: the equalities,
+    /// five per application, one per excess variable. The number to compare
+    /// with the thesis' ILP sizes.
     pub constraints: usize,
-    /// ILP solves run: the optimum, the ambiguity checks, and the choice of
-    /// associated ranks.
+    /// Rank variables forced by local solving (see `presolve`).
+    pub forced: usize,
+    /// Independent parts left for the ILP solver.
+    pub parts: usize,
+    /// Variables and constraints of the largest part's ILP.
+    pub largest_part_variables: usize,
+    pub largest_part_constraints: usize,
+    /// ILP solves run: per part the optimum, the ambiguity checks and the
+    /// choice of associated ranks.
     pub solves: usize,
 }
 
@@ -175,26 +190,55 @@ impl Solution {
     }
 }
 
-/// The ambiguity check a model is built for.
+/// The ambiguity check a model is built for; `first` holds the optimum
+/// found, indexed by rank variable.
 enum Check<'a> {
     /// The optimisation itself.
     None,
     /// Objective at most `opt`, and some binary differs from `first`'s.
-    DiffersOnBinaries { first: &'a Solution, opt: i64 },
+    DiffersOnBinaries { first: &'a [i64], opt: i64 },
     /// Objective at most `opt`, the binaries as in `first`, and some
-    /// non-zero `M`/`R` of `first` has another value.
-    DiffersOnCounts { first: &'a Solution, opt: i64 },
+    /// non-zero unknown `M`/`R` of `first` has another value.
+    DiffersOnCounts { first: &'a [i64], opt: i64 },
 }
 
-/// An ILP built from a system, with the handles needed to read it back.
+/// The ILP of one part, with the handles needed to read it back.
 struct Model {
     problem: Problem,
-    rank: Vec<Variable>,
+    vars: HashMap<RankVar, Variable>,
+    order: Vec<(RankVar, Variable)>,
     variables: usize,
     constraints: usize,
 }
 
 impl Model {
+    fn new() -> Self {
+        Model {
+            problem: Problem::new(OptimizationDirection::Minimize),
+            vars: HashMap::new(),
+            order: Vec::new(),
+            variables: 0,
+            constraints: 0,
+        }
+    }
+
+    /// The ILP variable of a rank variable, created on first use with
+    /// objective coefficient `cost`: `0..=U`, or pinned to its forced value.
+    fn rank(&mut self, v: RankVar, cost: f64, fixed: &[Option<i64>], ub: i32) -> Variable {
+        if let Some(&x) = self.vars.get(&v) {
+            return x;
+        }
+        let bounds = match fixed[v.index()] {
+            Some(x) => (x as i32, x as i32),
+            None => (0, ub),
+        };
+        let x = self.problem.add_integer_var(cost, bounds);
+        self.variables += 1;
+        self.vars.insert(v, x);
+        self.order.push((v, x));
+        x
+    }
+
     fn var(&mut self, v: Variable) -> Variable {
         self.variables += 1;
         v
@@ -221,90 +265,86 @@ fn normalise(sys: &RankSystem) -> Result<Vec<RankExpr>, ()> {
     Ok(out)
 }
 
-fn build(sys: &RankSystem, eqs: &[RankExpr], opts: &SolveOptions, check: &Check) -> Model {
+/// An application's contribution to the objective.
+fn app_cost(sys: &RankSystem, a: AppId, value: &impl Fn(RankVar) -> i64, obj: Objective) -> i64 {
+    let app = sys.app(a);
+    let (m, r) = (value(app.maps), value(app.reps));
+    m + match obj {
+        Objective::Formal => r,
+        Objective::InducedRepsFree => (r - app.frame.eval(value)).max(0),
+    }
+}
+
+fn build(
+    sys: &RankSystem,
+    part: &Part,
+    fixed: &[Option<i64>],
+    opts: &SolveOptions,
+    check: &Check,
+) -> Model {
     let u = f64::from(opts.bound);
     let ub = i32::try_from(opts.bound).unwrap_or(i32::MAX);
-    let mut m = Model {
-        problem: Problem::new(OptimizationDirection::Minimize),
-        rank: Vec::with_capacity(sys.num_vars()),
-        variables: 0,
-        constraints: 0,
-    };
-    // Objective coefficients of the rank variables; the excess variables of
-    // the induced-reps-free objective are added per application below.
-    let mut cost = vec![0.0; sys.num_vars()];
-    for app in &sys.apps {
-        cost[app.maps.index()] = 1.0;
-        let free_reps =
-            opts.objective == Objective::InducedRepsFree && app.frame.as_constant() != Some(0);
-        if !free_reps {
-            cost[app.reps.index()] = 1.0;
+    let mut m = Model::new();
+    let mut objective: Vec<(Variable, f64)> = Vec::new();
+    for &a in &part.apps {
+        let app = sys.app(a);
+        let free = free_reps(sys, a, opts.objective);
+        let mv = m.rank(app.maps, 1.0, fixed, ub);
+        let rv = m.rank(app.reps, if free { 0.0 } else { 1.0 }, fixed, ub);
+        objective.push((mv, 1.0));
+        if !free {
+            objective.push((rv, 1.0));
         }
     }
-    for (i, &c) in cost.iter().enumerate() {
-        let v = m.problem.add_integer_var(c, (0, ub));
-        let v = m.var(v);
-        m.rank.push(v);
-        debug_assert_eq!(v.idx(), i);
+    for &v in &part.vars {
+        m.rank(v, 0.0, fixed, ub);
     }
-    let mut objective: Vec<(Variable, f64)> = sys
-        .apps
-        .iter()
-        .flat_map(|a| [a.maps, a.reps])
-        .filter(|v| cost[v.index()] != 0.0)
-        .map(|v| (m.rank[v.index()], 1.0))
-        .collect();
-    for eq in eqs {
+    for eq in &part.eqs {
         let terms: Vec<(Variable, f64)> = eq
             .terms()
             .iter()
-            .map(|&(v, k)| (m.rank[v.index()], k as f64))
+            .map(|&(v, k)| (m.rank(v, 0.0, fixed, ub), k as f64))
             .collect();
         m.row(&terms, ComparisonOp::Eq, -(eq.constant_part() as f64));
     }
-    let fixed = match check {
+    let pattern = match check {
         Check::DiffersOnCounts { first, .. } => Some(*first),
         _ => None,
     };
-    let mut binaries = Vec::with_capacity(2 * sys.apps.len());
-    for app in &sys.apps {
+    let mut binaries = Vec::with_capacity(2 * part.apps.len());
+    for &a in &part.apps {
+        let app = sys.app(a);
         // b_Q ∈ {0,1} with b_Q = 1 ⇔ Q > 0: Q ≤ U·b_Q and b_Q ≤ Q.
-        let mut bs = [None; 2];
-        for (j, q) in [app.maps, app.reps].into_iter().enumerate() {
-            let b = match fixed {
+        let mut bs = Vec::with_capacity(2);
+        for q in [app.maps, app.reps] {
+            let b = match pattern {
                 Some(first) => {
-                    let on = i32::from(first.value(q) > 0);
+                    let on = i32::from(first[q.index()] > 0);
                     m.problem.add_integer_var(0.0, (on, on))
                 }
                 None => m.problem.add_binary_var(0.0),
             };
             let b = m.var(b);
-            let qv = m.rank[q.index()];
+            let qv = m.rank(q, 0.0, fixed, ub);
             m.row(&[(qv, 1.0), (b, -u)], ComparisonOp::Le, 0.0);
             m.row(&[(b, 1.0), (qv, -1.0)], ComparisonOp::Le, 0.0);
-            bs[j] = Some(b);
+            bs.push(b);
             binaries.push((q, b));
         }
         // Rule 2: not both.
-        let (bm, br) = (bs[0].unwrap(), bs[1].unwrap());
-        m.row(&[(bm, 1.0), (br, 1.0)], ComparisonOp::Le, 1.0);
+        m.row(&[(bs[0], 1.0), (bs[1], 1.0)], ComparisonOp::Le, 1.0);
         // E ≥ R − |S1|, E ≥ 0: at the optimum E = max(0, R − |S1|).
-        if cost[app.reps.index()] == 0.0 {
+        if free_reps(sys, a, opts.objective) {
             let e = m.problem.add_integer_var(1.0, (0, ub));
             let e = m.var(e);
             objective.push((e, 1.0));
-            let mut terms = vec![(e, 1.0), (m.rank[app.reps.index()], -1.0)];
-            terms.extend(
-                app.frame
-                    .terms()
-                    .iter()
-                    .map(|&(v, k)| (m.rank[v.index()], k as f64)),
-            );
-            m.row(
-                &terms,
-                ComparisonOp::Ge,
-                -(app.frame.constant_part() as f64),
-            );
+            let frame = substitute(&app.frame, fixed);
+            let rv = m.rank(app.reps, 0.0, fixed, ub);
+            let mut terms = vec![(e, 1.0), (rv, -1.0)];
+            for &(v, k) in frame.terms() {
+                terms.push((m.rank(v, 0.0, fixed, ub), k as f64));
+            }
+            m.row(&terms, ComparisonOp::Ge, -(frame.constant_part() as f64));
         }
     }
     match check {
@@ -316,7 +356,7 @@ fn build(sys: &RankSystem, eqs: &[RankExpr], opts: &SolveOptions, check: &Check)
             let terms: Vec<(Variable, f64)> = binaries
                 .iter()
                 .map(|&(q, b)| {
-                    if first.value(q) > 0 {
+                    if first[q.index()] > 0 {
                         ones += 1.0;
                         (b, -1.0)
                     } else {
@@ -328,15 +368,15 @@ fn build(sys: &RankSystem, eqs: &[RankExpr], opts: &SolveOptions, check: &Check)
         }
         Check::DiffersOnCounts { first, opt } => {
             m.row(&objective, ComparisonOp::Le, *opt as f64 + 0.5);
-            // For each non-zero Q of `first` (value q): up ⇒ Q ≥ q + 1,
-            // down ⇒ Q ≤ q − 1; at least one of them.
+            // For each non-zero unknown Q of `first` (value q): up ⇒
+            // Q ≥ q + 1, down ⇒ Q ≤ q − 1; at least one of them.
             let mut any = Vec::new();
             for &(q, _) in &binaries {
-                let val = first.value(q);
-                if val == 0 {
+                let val = first[q.index()];
+                if val == 0 || fixed[q.index()].is_some() {
                     continue;
                 }
-                let qv = m.rank[q.index()];
+                let qv = m.rank(q, 0.0, fixed, ub);
                 let up = m.problem.add_binary_var(0.0);
                 let up = m.var(up);
                 let down = m.problem.add_binary_var(0.0);
@@ -360,15 +400,15 @@ fn build(sys: &RankSystem, eqs: &[RankExpr], opts: &SolveOptions, check: &Check)
     m
 }
 
-/// Solves a model: `Ok(None)` if infeasible, else the rounded value of
-/// every rank variable. `feasibility`: any point will do (an ambiguity
+/// Solves a model: `Ok(None)` if infeasible, else the rounded value of each
+/// of its rank variables. `feasibility`: any point will do (an ambiguity
 /// check), so a stop on a limit with an incumbent is an answer.
 fn run(
     m: &Model,
     opts: &SolveOptions,
     feasibility: bool,
     solves: &mut usize,
-) -> Result<Option<Vec<i64>>, String> {
+) -> Result<Option<Vec<(RankVar, i64)>>, String> {
     *solves += 1;
     let mut options = microlp::SolveOptions::default();
     options.time_limit = opts.time_limit;
@@ -389,17 +429,17 @@ fn run(
     if !feasibility && sol.status() != microlp::SolutionStatus::Optimal {
         return Err("the rank ILP solver stopped before proving an optimum".into());
     }
-    m.rank
+    m.order
         .iter()
-        .map(|&v| {
-            let x = sol.var_value(v);
-            let r = x.round();
-            if (x - r).abs() > 1e-3 {
+        .map(|&(v, x)| {
+            let val = sol.var_value(x);
+            let r = val.round();
+            if (val - r).abs() > 1e-3 {
                 Err(format!(
-                    "the rank ILP solver returned a non-integer rank {x}"
+                    "the rank ILP solver returned a non-integer rank {val}"
                 ))
             } else {
-                Ok(r as i64)
+                Ok((v, r as i64))
             }
         })
         .collect::<Result<Vec<_>, _>>()
@@ -414,54 +454,53 @@ fn assemble(
     opts: &SolveOptions,
     values: Vec<i64>,
 ) -> Result<Solution, String> {
-    if eqs.iter().any(|e| e.eval(|v| values[v.index()]) != 0) {
+    let value = |v: RankVar| values[v.index()];
+    if eqs.iter().any(|e| e.eval(value) != 0) {
         return Err("the rank ILP solver returned an assignment that violates an equality".into());
     }
     let mut cost = 0;
     let mut apps = Vec::with_capacity(sys.apps.len());
-    for app in &sys.apps {
-        let (m, r) = (values[app.maps.index()], values[app.reps.index()]);
+    for (id, app) in sys.apps() {
+        let (m, r) = (value(app.maps), value(app.reps));
         if m != 0 && r != 0 {
             return Err("the rank ILP solver returned both maps and replicates".into());
         }
-        let frame = app.frame.eval(|v| values[v.index()]);
-        cost += m + match opts.objective {
-            Objective::Formal => r,
-            Objective::InducedRepsFree => (r - frame).max(0),
-        };
-        apps.push((m, r, frame));
+        cost += app_cost(sys, id, &value, opts.objective);
+        apps.push((m, r, app.frame.eval(value)));
     }
     Ok(Solution { values, apps, cost })
 }
 
-/// Gives the associated ranks the least values (by their sum) that fit the
-/// `M`/`R` of `sol`: an unconstrained type variable keeps rank 0, so it is
-/// generalised as it stands rather than as an array of something.
+/// Gives the associated ranks of a part the least values (by their sum)
+/// that fit the `M`/`R` in `values`: a type variable the constraints leave
+/// free keeps rank 0, so it is generalised as it stands rather than as an
+/// array of something.
 fn least_assoc(
     sys: &RankSystem,
-    eqs: &[RankExpr],
+    part: &Part,
     opts: &SolveOptions,
-    sol: &mut Solution,
+    values: &mut [i64],
     solves: &mut usize,
 ) -> Result<(), String> {
     let is_assoc = |v: RankVar| sys.kind(v) == VarKind::Assoc;
-    if !sys.kinds.iter().any(|&k| k == VarKind::Assoc) {
+    if !part.vars.iter().any(|&v| is_assoc(v)) {
         return Ok(());
     }
-    let mut problem = Problem::new(OptimizationDirection::Minimize);
     let ub = i32::try_from(opts.bound).unwrap_or(i32::MAX);
-    let mut var: Vec<Option<Variable>> = vec![None; sys.num_vars()];
+    let mut problem = Problem::new(OptimizationDirection::Minimize);
+    let mut vars: HashMap<RankVar, Variable> = HashMap::new();
     let mut rows = 0;
-    for eq in eqs {
+    for eq in &part.eqs {
         let mut rhs = -eq.constant_part();
         let mut terms = Vec::new();
         for &(v, k) in eq.terms() {
             if is_assoc(v) {
-                let x =
-                    *var[v.index()].get_or_insert_with(|| problem.add_integer_var(1.0, (0, ub)));
+                let x = *vars
+                    .entry(v)
+                    .or_insert_with(|| problem.add_integer_var(1.0, (0, ub)));
                 terms.push((x, k as f64));
             } else {
-                rhs -= k * sol.value(v);
+                rhs -= k * values[v.index()];
             }
         }
         if !terms.is_empty() {
@@ -469,34 +508,31 @@ fn least_assoc(
             rows += 1;
         }
     }
-    let mut values = sol.values.clone();
-    for (i, &k) in sys.kinds.iter().enumerate() {
-        if k == VarKind::Assoc && var[i].is_none() {
-            values[i] = 0;
+    for &v in &part.vars {
+        if is_assoc(v) && !vars.contains_key(&v) {
+            values[v.index()] = 0;
         }
     }
-    if rows > 0 {
-        *solves += 1;
-        let mut options = microlp::SolveOptions::default();
-        options.time_limit = opts.time_limit;
-        let s = match problem.solve_with(options) {
-            Ok(microlp::SolveOutcome::Solution(s)) => s,
-            Ok(microlp::SolveOutcome::Interrupted(_)) => {
-                return Err("the rank ILP solver reached its time limit".into())
-            }
-            Err(e) => {
-                return Err(format!(
-                    "the rank ILP solver failed on the associated ranks: {e}"
-                ))
-            }
-        };
-        for (i, x) in var.iter().enumerate() {
-            if let Some(x) = x {
-                values[i] = s.var_value(*x).round() as i64;
-            }
-        }
+    if rows == 0 {
+        return Ok(());
     }
-    *sol = assemble(sys, eqs, opts, values)?;
+    *solves += 1;
+    let mut options = microlp::SolveOptions::default();
+    options.time_limit = opts.time_limit;
+    let s = match problem.solve_with(options) {
+        Ok(microlp::SolveOutcome::Solution(s)) => s,
+        Ok(microlp::SolveOutcome::Interrupted(_)) => {
+            return Err("the rank ILP solver reached its time limit".into())
+        }
+        Err(e) => {
+            return Err(format!(
+                "the rank ILP solver failed on the associated ranks: {e}"
+            ))
+        }
+    };
+    for (v, x) in vars {
+        values[v.index()] = s.var_value(x).round() as i64;
+    }
     Ok(())
 }
 
@@ -504,19 +540,26 @@ impl RankSystem {
     /// Solves the system: minimises the objective of `opts`, then checks
     /// that the optimum is unique in the `M`/`R` of every application.
     pub fn solve(&self, opts: &SolveOptions) -> SolveResult {
+        let excess = self
+            .apps()
+            .filter(|&(a, _)| free_reps(self, a, opts.objective))
+            .count();
         let mut stats = IlpStats {
             applications: self.apps.len(),
             rank_vars: self.num_vars(),
+            variables: self.num_vars() + 2 * self.apps.len() + excess,
             ..Default::default()
         };
         let Ok(eqs) = normalise(self) else {
             stats.equalities = self.equalities.len();
+            stats.constraints = stats.equalities + 5 * self.apps.len() + excess;
             return SolveResult {
                 outcome: Outcome::Infeasible,
                 stats,
             };
         };
         stats.equalities = eqs.len();
+        stats.constraints = stats.equalities + 5 * self.apps.len() + excess;
         let outcome = self.solve_normalised(&eqs, opts, &mut stats);
         SolveResult {
             outcome: outcome.unwrap_or_else(Outcome::Failed),
@@ -530,55 +573,98 @@ impl RankSystem {
         opts: &SolveOptions,
         stats: &mut IlpStats,
     ) -> Result<Outcome, String> {
-        if self.num_vars() == 0 {
-            // Only constant equalities, all true.
-            return Ok(Outcome::Unique(Solution {
-                values: Vec::new(),
-                apps: Vec::new(),
-                cost: 0,
-            }));
-        }
-        let main = build(self, eqs, opts, &Check::None);
-        stats.variables = main.variables;
-        stats.constraints = main.constraints;
-        let Some(values) = run(&main, opts, false, &mut stats.solves)? else {
+        let Ok(pre) = presolve(self, eqs, opts) else {
             return Ok(Outcome::Infeasible);
         };
-        let mut first = assemble(self, eqs, opts, values)?;
-        let opt = first.cost;
-        let mut second = None;
-        // Without applications every optimum has the same (empty) `M`/`R`.
-        if !self.apps.is_empty() {
-            let check = build(
-                self,
-                eqs,
-                opts,
-                &Check::DiffersOnBinaries { first: &first, opt },
-            );
-            if let Some(values) = run(&check, opts, true, &mut stats.solves)? {
-                second = Some(assemble(self, eqs, opts, values)?);
+        stats.forced = pre.fixed.iter().filter(|x| x.is_some()).count();
+        let fixed = &pre.fixed;
+        let mut first: Vec<i64> = fixed.iter().map(|x| x.unwrap_or(0)).collect();
+        // Per ambiguous part: another optimum of it.
+        let mut alternatives: Vec<(&Part, Vec<(RankVar, i64)>)> = Vec::new();
+        for part in &pre.parts {
+            if part.apps.is_empty() && part.eqs.is_empty() {
+                continue; // unconstrained associated ranks: 0
             }
-        }
-        if second.is_none() && opts.exact_ambiguity && first.size() > 0 {
-            let check = build(
-                self,
-                eqs,
-                opts,
-                &Check::DiffersOnCounts { first: &first, opt },
-            );
-            if let Some(values) = run(&check, opts, true, &mut stats.solves)? {
-                second = Some(assemble(self, eqs, opts, values)?);
+            stats.parts += 1;
+            if !part.apps.is_empty() {
+                let main = build(self, part, fixed, opts, &Check::None);
+                if main.constraints > stats.largest_part_constraints {
+                    stats.largest_part_constraints = main.constraints;
+                    stats.largest_part_variables = main.variables;
+                }
+                let Some(vals) = run(&main, opts, false, &mut stats.solves)? else {
+                    return Ok(Outcome::Infeasible);
+                };
+                for (v, x) in vals {
+                    first[v.index()] = x;
+                }
+                let value = |v: RankVar| first[v.index()];
+                let opt: i64 = part
+                    .apps
+                    .iter()
+                    .map(|&a| app_cost(self, a, &value, opts.objective))
+                    .sum();
+                let check = build(
+                    self,
+                    part,
+                    fixed,
+                    opts,
+                    &Check::DiffersOnBinaries { first: &first, opt },
+                );
+                let mut other = run(&check, opts, true, &mut stats.solves)?;
+                let counts_vary = part.apps.iter().any(|&a| {
+                    let app = self.app(a);
+                    [app.maps, app.reps]
+                        .iter()
+                        .any(|q| fixed[q.index()].is_none() && first[q.index()] > 0)
+                });
+                if other.is_none() && opts.exact_ambiguity && counts_vary {
+                    let check = build(
+                        self,
+                        part,
+                        fixed,
+                        opts,
+                        &Check::DiffersOnCounts { first: &first, opt },
+                    );
+                    other = run(&check, opts, true, &mut stats.solves)?;
+                }
+                if let Some(vals) = other {
+                    alternatives.push((part, vals));
+                }
+            } else {
+                // Only associated ranks: any solution will do for the
+                // search below, but the equalities must be satisfiable.
+                let main = build(self, part, fixed, opts, &Check::None);
+                let Some(vals) = run(&main, opts, false, &mut stats.solves)? else {
+                    return Ok(Outcome::Infeasible);
+                };
+                for (v, x) in vals {
+                    first[v.index()] = x;
+                }
             }
+            least_assoc(self, part, opts, &mut first, &mut stats.solves)?;
         }
-        least_assoc(self, eqs, opts, &mut first, &mut stats.solves)?;
-        let Some(mut second) = second else {
+        let second = if alternatives.is_empty() {
+            None
+        } else {
+            let mut second = first.clone();
+            for (part, vals) in &alternatives {
+                for &(v, x) in vals {
+                    second[v.index()] = x;
+                }
+                least_assoc(self, part, opts, &mut second, &mut stats.solves)?;
+            }
+            Some(second)
+        };
+        let first = assemble(self, eqs, opts, first)?;
+        let Some(second) = second else {
             return Ok(Outcome::Unique(first));
         };
-        if second.cost != opt {
+        let second = assemble(self, eqs, opts, second)?;
+        if second.cost != first.cost {
             return Err("the rank ILP solver's second optimum has a different cost".into());
         }
-        least_assoc(self, eqs, opts, &mut second, &mut stats.solves)?;
-        let differing = first
+        let differing: Vec<AppId> = first
             .apps
             .iter()
             .zip(&second.apps)
@@ -586,6 +672,9 @@ impl RankSystem {
             .filter(|(_, (a, b))| (a.0, a.1) != (b.0, b.1))
             .map(|(i, _)| AppId(i as u32))
             .collect();
+        if differing.is_empty() {
+            return Err("the rank ILP solver's second optimum is the first".into());
+        }
         Ok(Outcome::Ambiguous(Box::new(Ambiguity {
             first,
             second,

@@ -10,6 +10,8 @@ use super::*;
 use std::time::Instant;
 
 fn opts(objective: Objective) -> SolveOptions {
+    // (Every test solves through `solve_with`, which compares with the ILP
+    // alone.)
     SolveOptions {
         objective,
         ..Default::default()
@@ -17,7 +19,27 @@ fn opts(objective: Objective) -> SolveOptions {
 }
 
 fn solve(sys: &RankSystem) -> SolveResult {
-    sys.solve(&SolveOptions::default())
+    solve_with(sys, SolveOptions::default())
+}
+
+/// Solves with and without local solving, which must agree (the ILP alone
+/// decides the same), and returns the result with it.
+fn solve_with(sys: &RankSystem, opts: SolveOptions) -> SolveResult {
+    let ilp_only = sys.solve(&SolveOptions {
+        local_solving: false,
+        ..opts.clone()
+    });
+    let r = sys.solve(&opts);
+    match (&r.outcome, &ilp_only.outcome) {
+        (Outcome::Unique(a), Outcome::Unique(b)) => assert_eq!(a, b),
+        (Outcome::Ambiguous(a), Outcome::Ambiguous(b)) => {
+            assert_eq!(a.first.cost(), b.first.cost())
+        }
+        (Outcome::Infeasible, Outcome::Infeasible) => {}
+        (a, b) => panic!("local solving changed the outcome: {a:?} against {b:?}"),
+    }
+    assert_eq!(r.stats.constraints, ilp_only.stats.constraints);
+    r
 }
 
 fn unique(r: &SolveResult) -> &Solution {
@@ -101,7 +123,7 @@ fn empty_system_is_unique_without_solving() {
 fn sqrt_of_vector() {
     let (a, sys) = app1(&RankSystem::new(), c(1));
     for obj in [Objective::InducedRepsFree, Objective::Formal] {
-        let r = sys.solve(&opts(obj));
+        let r = solve_with(&sys, opts(obj));
         let s = unique(&r);
         assert_eq!((s.maps(a), s.reps(a)), (1, 0));
         assert_eq!((s.size(), s.cost()), (1, 1));
@@ -113,8 +135,12 @@ fn sqrt_of_vector() {
                 equalities: 1,
                 variables: 4,
                 constraints: 6,
-                // Optimum, check on binaries, check on counts.
-                solves: 3,
+                // Forced by local solving: no ILP.
+                forced: 2,
+                parts: 0,
+                largest_part_variables: 0,
+                largest_part_constraints: 0,
+                solves: 0,
             }
         );
     }
@@ -136,7 +162,7 @@ fn vector_plus_scalar() {
     assert_eq!((s.size(), s.cost()), (2, 1));
     assert_eq!(s.eval(&res), 1);
     // The formal objective has the same unique optimum, at size 2.
-    let r = sys.solve(&opts(Objective::Formal));
+    let r = solve_with(&sys, opts(Objective::Formal));
     let s = unique(&r);
     assert_eq!(mr(s), [(1, 0), (0, 1)]);
     assert_eq!(s.cost(), 2);
@@ -182,7 +208,7 @@ fn xs_plus_one_numeric_class() {
     assert_eq!(alts, [(vec![(0, 0), (0, 1)], 1), (vec![(1, 0), (0, 1)], 0)]);
     assert_eq!((amb.first.cost(), amb.second.cost()), (1, 1));
     // The formal objective prefers `xs + rep 1` (size 1 against 2).
-    let r = sys.solve(&opts(Objective::Formal));
+    let r = solve_with(&sys, opts(Objective::Formal));
     let s = unique(&r);
     assert_eq!((mr(s), s.value(al)), (vec![(0, 0), (0, 1)], 1));
 
@@ -198,7 +224,7 @@ fn vector_plus_vector() {
     let mut sys = RankSystem::new();
     let (_, _, res) = binop(&mut sys, c(1), c(1));
     for obj in [Objective::InducedRepsFree, Objective::Formal] {
-        let s = unique(&sys.solve(&opts(obj))).clone();
+        let s = unique(&solve_with(&sys, opts(obj))).clone();
         assert_eq!(mr(&s), [(1, 0), (0, 0)]);
         assert_eq!((s.cost(), s.eval(&res)), (1, 1));
     }
@@ -261,7 +287,7 @@ fn sum_length_is_ambiguous() {
     let a2 = sys.add_app(0);
     sys.equate(sys.maps(a2) + 1, sys.reps(a2) + sys.maps(a1));
     for obj in [Objective::InducedRepsFree, Objective::Formal] {
-        let r = sys.solve(&opts(obj));
+        let r = solve_with(&sys, opts(obj));
         let amb = ambiguous(&r);
         assert_eq!(amb.differing, [a1, a2]);
         let mut alts = [
@@ -284,7 +310,7 @@ fn only_the_optimum_matters() {
     let a = sys.add_app(0);
     sys.equate(sys.maps(a) + al, sys.reps(a) + 2);
     for obj in [Objective::InducedRepsFree, Objective::Formal] {
-        let r = sys.solve(&opts(obj));
+        let r = solve_with(&sys, opts(obj));
         let s = unique(&r);
         assert_eq!((s.maps(a), s.reps(a), s.value(al), s.cost()), (0, 0, 2, 0));
         // Size 0: no check on counts; one solve for the associated ranks.
@@ -390,7 +416,7 @@ fn outer_product_needs_free_induced_reps() {
     assert_eq!((s.induced_reps(a2), s.cost(), s.size()), (1, 1, 2));
     assert_eq!((s.value(y), s.value(be2)), (0, 1));
 
-    let r = sys.solve(&opts(Objective::Formal));
+    let r = solve_with(&sys, opts(Objective::Formal));
     let amb = ambiguous(&r);
     assert_eq!(amb.differing, [a2, a4]);
     let mut alts = [mr(&amb.first), mr(&amb.second)];
@@ -459,7 +485,7 @@ fn ambiguity_in_counts_needs_the_exact_check() {
         ..Default::default()
     };
     assert!(matches!(
-        sys.solve(&binaries_only).outcome,
+        solve_with(&sys, binaries_only).outcome,
         Outcome::Unique(_)
     ));
 }
@@ -503,4 +529,23 @@ fn three_hundred_applications() {
     assert_eq!(r.stats.applications, 300);
     assert_eq!(r.stats.constraints, 300 + 300 * 5 + 150);
     eprintln!("300 applications: {:?}, {:?}", elapsed, r.stats);
+}
+
+#[test]
+#[ignore]
+fn scaling_experiment() {
+    for n in [50usize, 150, 300, 600] {
+        let ranks: Vec<i64> = (0..n + 1).map(|i| [0, 1, 0, 2, 1, 0, 0][i % 7]).collect();
+        let mut sys = RankSystem::new();
+        let mut acc = c(ranks[0]);
+        for &k in &ranks[1..] {
+            let (_, _, res) = binop(&mut sys, acc, c(k));
+            acc = res;
+        }
+        for obj in [Objective::InducedRepsFree, Objective::Formal] {
+            let t = Instant::now();
+            let r = sys.solve(&opts(obj));
+            eprintln!("{} apps {:?}: {:?} {:?}", 2 * n, obj, t.elapsed(), r.stats);
+        }
+    }
 }
