@@ -180,8 +180,8 @@ pub(crate) fn presolve(
     }
     let mut part_of: Vec<Option<usize>> = vec![None; n];
     let mut parts: Vec<Part> = Vec::new();
-    for v in 0..n {
-        if fixed[v].is_some() {
+    for (v, f) in fixed.iter().enumerate() {
+        if f.is_some() {
             continue;
         }
         let root = uf.find(v);
