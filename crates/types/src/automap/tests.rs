@@ -605,3 +605,138 @@ fn scaling_experiment() {
         eprintln!("id chain {n}: {:?} unique={ok} {:?}", t.elapsed(), r.stats);
     }
 }
+
+/// Random small systems of the shape the type checker generates, against
+/// brute force over every assignment within a bound of 3: the solver (with
+/// and without local solving, both objectives) must find the optimum,
+/// report ambiguity exactly when two optima differ in some `M`/`R`, give
+/// the least associated ranks, and report infeasibility exactly when
+/// nothing fits.
+#[test]
+fn random_systems_against_brute_force() {
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut rnd = |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    const U: i64 = 3;
+    let mut seen = [0usize; 3];
+    for _ in 0..400 {
+        let mut sys = RankSystem::new();
+        let n_assoc = rnd(3) as usize;
+        let assoc: Vec<RankVar> = (0..n_assoc).map(|_| sys.assoc()).collect();
+        let n_apps = 1 + rnd(3) as usize;
+        let mut maps: Vec<RankVar> = Vec::new();
+        // A rank: a constant plus maybe an associated rank plus maybe an
+        // earlier application's maps (the frame of a result).
+        let rank = |sys: &RankSystem, maps: &[RankVar], rnd: &mut dyn FnMut(u64) -> u64| {
+            let mut e = c(rnd(3) as i64);
+            if !assoc.is_empty() && rnd(2) == 0 {
+                e = e + assoc[rnd(assoc.len() as u64) as usize];
+            }
+            if !maps.is_empty() && rnd(3) == 0 {
+                e = e + maps[rnd(maps.len() as u64) as usize];
+            }
+            let _ = sys;
+            e
+        };
+        for _ in 0..n_apps {
+            let frame = if !maps.is_empty() && rnd(2) == 0 {
+                RankExpr::var(maps[rnd(maps.len() as u64) as usize])
+            } else {
+                c(0)
+            };
+            let p = rank(&sys, &maps, &mut rnd);
+            let q = rank(&sys, &maps, &mut rnd);
+            let a = sys.add_app(frame.clone());
+            sys.equate(sys.maps(a) + frame + p, sys.reps(a) + q);
+            maps.push(sys.maps(a));
+        }
+        if rnd(4) == 0 && !assoc.is_empty() {
+            sys.equate(assoc[0], rnd(3) as i64);
+        }
+        for obj in [Objective::InducedRepsFree, Objective::Formal] {
+            // Brute force.
+            let n = sys.num_vars();
+            let mut best: Option<i64> = None;
+            let mut optima: Vec<(Vec<(i64, i64)>, i64)> = Vec::new();
+            let mut vals = vec![0i64; n];
+            'all: loop {
+                let value = |v: RankVar| vals[v.index()];
+                let ok = sys
+                    .equalities()
+                    .iter()
+                    .all(|(l, r)| l.eval(value) == r.eval(value))
+                    && sys
+                        .apps()
+                        .all(|(_, a)| value(a.maps) == 0 || value(a.reps) == 0);
+                if ok {
+                    let cost: i64 = sys
+                        .apps()
+                        .map(|(_, a)| {
+                            value(a.maps)
+                                + match obj {
+                                    Objective::Formal => value(a.reps),
+                                    Objective::InducedRepsFree => {
+                                        (value(a.reps) - a.frame.eval(value)).max(0)
+                                    }
+                                }
+                        })
+                        .sum();
+                    let mr: Vec<(i64, i64)> = sys
+                        .apps()
+                        .map(|(_, a)| (value(a.maps), value(a.reps)))
+                        .collect();
+                    let assoc_sum: i64 = assoc.iter().map(|&v| value(v)).sum();
+                    if best.is_none_or(|b| cost < b) {
+                        best = Some(cost);
+                        optima.clear();
+                    }
+                    if best == Some(cost) {
+                        match optima.iter_mut().find(|(m, _)| *m == mr) {
+                            Some(o) => o.1 = o.1.min(assoc_sum),
+                            None => optima.push((mr, assoc_sum)),
+                        }
+                    }
+                }
+                for x in vals.iter_mut() {
+                    *x += 1;
+                    if *x <= U {
+                        continue 'all;
+                    }
+                    *x = 0;
+                }
+                break;
+            }
+            let r = solve_with(
+                &sys,
+                SolveOptions {
+                    objective: obj,
+                    bound: U as u32,
+                    ..Default::default()
+                },
+            );
+            match (&r.outcome, optima.len()) {
+                (Outcome::Infeasible, 0) => seen[0] += 1,
+                (Outcome::Unique(s), 1) => {
+                    seen[1] += 1;
+                    assert_eq!(mr(s), optima[0].0, "{sys}");
+                    assert_eq!(Some(s.cost()), best);
+                    let sum: i64 = assoc.iter().map(|&v| s.value(v)).sum();
+                    assert_eq!(sum, optima[0].1, "least associated ranks\n{sys}");
+                }
+                (Outcome::Ambiguous(a), k) if k >= 2 => {
+                    seen[2] += 1;
+                    assert_ne!(mr(&a.first), mr(&a.second));
+                    assert!(optima.iter().any(|o| o.0 == mr(&a.first)));
+                    assert!(optima.iter().any(|o| o.0 == mr(&a.second)));
+                }
+                (o, k) => panic!("{obj:?}: {k} optima by brute force, solver says {o:?}\n{sys}"),
+            }
+        }
+    }
+    // All three verdicts occur.
+    assert!(seen.iter().all(|&k| k > 10), "{seen:?}");
+}
