@@ -30,6 +30,9 @@ fn solve_with(sys: &RankSystem, opts: SolveOptions) -> SolveResult {
         ..opts.clone()
     });
     let r = sys.solve(&opts);
+    // Determinism: the same system solves the same way.
+    let again = sys.solve(&opts);
+    assert_eq!(format!("{:?}", r.outcome), format!("{:?}", again.outcome));
     match (&r.outcome, &ilp_only.outcome) {
         (Outcome::Unique(a), Outcome::Unique(b)) => assert_eq!(a, b),
         (Outcome::Ambiguous(a), Outcome::Ambiguous(b)) => {
@@ -459,6 +462,27 @@ fn caution_function_types_structural() {
     let s = unique(&solve(&sys)).clone();
     assert_eq!((mr(&s), s.value(ga)), (vec![(0, 0), (1, 0)], 0));
     assert_eq!(s.maps(a2), 1);
+}
+
+/// `pipe (indices A) f`, `pipe : α → (α → β) → β`, `f : i64 → i64` (the
+/// thesis' §4.10 ambiguity). With the structural equalities of
+/// `α → β ≐ i64 → i64` (`ᾱ = 0`, `β̄ = 0`) the only optimum maps over the
+/// indices, `f` captured: `map (λx → pipe x f) (indices A)`, cost 1.
+#[test]
+fn pipe_with_structural_function_ranks() {
+    let mut sys = RankSystem::new();
+    let al = sys.assoc();
+    let be = sys.assoc();
+    let a1 = sys.add_app(0); // pipe (indices A)
+    sys.equate(sys.maps(a1) + al, sys.reps(a1) + 1);
+    let a2 = sys.add_app(sys.maps(a1)); // (pipe …) f: function types
+    sys.equate(sys.maps(a2) + sys.maps(a1), sys.reps(a2));
+    sys.equate(al, 0);
+    sys.equate(be, 0);
+    let r = solve(&sys);
+    let s = unique(&r);
+    assert_eq!(mr(s), [(1, 0), (0, 1)]);
+    assert_eq!((s.induced_reps(a2), s.cost()), (1, 1));
 }
 
 /// Two optima with the same places but different counts: a frame of 2 and
