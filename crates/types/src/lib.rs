@@ -13,6 +13,7 @@
 //! (`unflatten`, `split`). The prelude (`prelude/*.fut`) is checked first and
 //! its functions are part of the output.
 
+pub mod automap;
 mod decl;
 mod env;
 mod exhaust;
