@@ -423,23 +423,7 @@ impl<'p> Lowerer<'p> {
 
     /// A dimension as written in the source (`n * m`).
     pub fn show_dim(&self, d: &Dim) -> String {
-        match d {
-            Dim::Any | Dim::Infer(_) | Dim::AbbrevParam(_) => "?".to_string(),
-            Dim::Const(c) => c.to_string(),
-            Dim::Var(v) => self.var_name(*v).to_string(),
-            Dim::Op(op, x, y) => {
-                let o = match op {
-                    SizeOp::Add => "+",
-                    SizeOp::Sub => "-",
-                    SizeOp::Mul => "*",
-                };
-                let part = |d: &Dim| match d {
-                    Dim::Op(..) => format!("({})", self.show_dim(d)),
-                    _ => self.show_dim(d),
-                };
-                format!("{} {o} {}", part(x), part(y))
-            }
-        }
+        d.show(&|v| self.var_name(v).to_string(), "?")
     }
 
     pub fn var_name(&self, v: VarId) -> &'p str {

@@ -19,7 +19,7 @@ pub enum ScriptError {
     /// The script is malformed or names something unknown.
     Bad(String),
     /// An entry point it called failed.
-    Call(String, DriverError),
+    Call(String, Box<DriverError>),
     /// Something this runner does not support (a built-in such as
     /// `$loadimg`, or an entry point the backend cannot run).
     Unsupported(String),
@@ -433,7 +433,7 @@ impl Eval<'_> {
             .call(f, vals)
             .map_err(|e| match e.is_unsupported() {
                 true => ScriptError::Unsupported(e.render()),
-                false => ScriptError::Call(f.to_string(), e),
+                false => ScriptError::Call(f.to_string(), Box::new(e)),
             })
     }
 }

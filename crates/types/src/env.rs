@@ -4,7 +4,7 @@
 use crate::modules::{Files, ModEnv, Module};
 use crate::print::{write_with, Names};
 use crate::sig::Sig;
-use crate::tast::{Dim, FunId, SizeOp, TFun, Type, TypeParamId, VarId, VarInfo};
+use crate::tast::{Dim, FunId, TFun, Type, TypeParamId, VarId, VarInfo};
 use crate::unify::{Infer, SizeClash, UnifyError};
 use crate::EntryPoint;
 use parad_base::{Diagnostic, PrimType, Span};
@@ -235,23 +235,8 @@ impl Checker {
     /// A dimension as written in a type (`n`, `10`, `n + 1`); an unknown
     /// one is empty.
     pub fn show_dim(&self, d: &Dim) -> String {
-        match self.inf.zonk_dim(d) {
-            Dim::Const(c) => c.to_string(),
-            Dim::Var(v) => self.vars[v.0 as usize].name.clone(),
-            Dim::Op(o, a, b) => {
-                let o = match o {
-                    SizeOp::Add => "+",
-                    SizeOp::Sub => "-",
-                    SizeOp::Mul => "*",
-                };
-                let part = |d: &Dim| match d {
-                    Dim::Op(..) => format!("({})", self.show_dim(d)),
-                    _ => self.show_dim(d),
-                };
-                format!("{} {o} {}", part(&a), part(&b))
-            }
-            Dim::Any | Dim::Infer(_) | Dim::AbbrevParam(_) => String::new(),
-        }
+        let name = |v: VarId| self.vars[v.0 as usize].name.clone();
+        self.inf.zonk_dim(d).show(&name, "")
     }
 
     fn show_with(&self, t: &Type, sized: bool) -> String {

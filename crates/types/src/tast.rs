@@ -67,6 +67,28 @@ impl Dim {
             d => d.clone(),
         }
     }
+    /// The dimension as written in a type (`n`, `10`, `n + 1`), with
+    /// variables named by `name` and unknown parts written `unknown`.
+    pub fn show(&self, name: &dyn Fn(VarId) -> String, unknown: &str) -> String {
+        match self {
+            Dim::Const(c) => c.to_string(),
+            Dim::Var(v) => name(*v),
+            Dim::Op(o, a, b) => {
+                let o = match o {
+                    SizeOp::Add => "+",
+                    SizeOp::Sub => "-",
+                    SizeOp::Mul => "*",
+                };
+                let part = |d: &Dim| match d {
+                    Dim::Op(..) => format!("({})", d.show(name, unknown)),
+                    _ => d.show(name, unknown),
+                };
+                format!("{} {o} {}", part(a), part(b))
+            }
+            Dim::Any | Dim::Infer(_) | Dim::AbbrevParam(_) => unknown.to_string(),
+        }
+    }
+
     /// The variables a dimension mentions.
     pub fn vars(&self, out: &mut Vec<VarId>) {
         match self {
