@@ -445,7 +445,7 @@ impl Checker {
                         let span = self.vars[s.0 as usize].span;
                         let msg = match mentions(pat, name) {
                             true => format!(
-                                "Cannot bind [{name}]: it is not the size of an array the pattern binds (only of a function's parameter or result)."
+                                "Cannot bind [{name}]: it is used only non-constructively (in a function's parameter or result, or an abstract type's argument), not as the size of an array the pattern binds."
                             ),
                             false => format!("Size [{name}] unused in pattern."),
                         };

@@ -719,6 +719,16 @@ impl Checker {
                                 self.show(&vty)
                             ),
                         );
+                        let lifted = type_params.iter().find_map(|p| match p {
+                            TypeParam::Type(id, l) if *l != Liftedness::Unlifted => Some(&id.name),
+                            _ => None,
+                        });
+                        let d = match lifted {
+                            Some(a) => d.with_note(format!(
+                                "Module type specifies the lifted type parameter '{a}', which the definition does not allow (its own type parameters are not lifted)"
+                            )),
+                            None => d,
+                        };
                         return Err(if self.defaulted.contains(&g.id) {
                             d.with_note(crate::env::default_note(&qual))
                         } else {
