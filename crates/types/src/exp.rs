@@ -331,11 +331,12 @@ impl Checker {
                     t = self.field_of(&t, &f.name, f.span)?;
                 }
                 let tv = self.check_exp(v)?;
+                let (vt, ft) = (self.show(&tv.ty), self.show(&t));
                 self.unify_at(v.span, &t, &tv.ty).map_err(|d| {
                     let field = path.iter().map(|f| f.name.as_str()).collect::<Vec<_>>();
                     Diagnostic {
                         message: format!(
-                            "value for record field \"{}\" has the wrong type: {}",
+                            "value of type '{vt}' given for record field \"{}\" of type '{ft}': {}",
                             field.join("."),
                             d.message
                         ),
@@ -976,10 +977,7 @@ impl Checker {
                 format!("size '{name}' can only be used in types here"),
             ));
         }
-        Err(Diagnostic::error(
-            span,
-            format!("unknown variable '{name}'"),
-        ))
+        Err(Diagnostic::error(span, format!("Unknown name \"{name}\"")))
     }
 
     /// The type of field `f` of a value of type `t`.

@@ -505,5 +505,5 @@ fn forget_bound_sizes(t: &Type, mark: usize) -> Type {
 }
 
 pub(crate) fn unknown_size(span: parad_base::Span, name: &str) -> Diagnostic {
-    Diagnostic::error(span, format!("unknown size '{name}'"))
+    Diagnostic::error(span, format!("Unknown size \"{name}\""))
 }

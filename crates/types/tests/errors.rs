@@ -7,7 +7,7 @@ use common::error;
 fn unknown_variable() {
     assert_eq!(
         error("def f (x: i32) = x + xs"),
-        "1:22: unknown variable 'xs'"
+        "1:22: Unknown name \"xs\""
     );
 }
 
@@ -180,7 +180,7 @@ fn sum_type_errors() {
 
 #[test]
 fn unknown_size() {
-    assert_eq!(error("def f (xs: [n]i32) = xs"), "1:13: unknown size 'n'");
+    assert_eq!(error("def f (xs: [n]i32) = xs"), "1:13: Unknown size \"n\"");
 }
 
 #[test]
@@ -300,7 +300,7 @@ fn record_field_errors() {
         ),
         (
             "def f (r: {f: i32}) = r with f = true",
-            "1:34: value for record field \"f\" has the wrong type: cannot unify 'i32' with 'bool'",
+            "1:34: value of type 'bool' given for record field \"f\" of type 'i32': cannot unify 'i32' with 'bool'",
         ),
         (
             "def k '^a (_: a) (y: a) = y\ndef f (x: i64) = (k (\\s -> s.x < 0) (\\s -> s.y > 0)) {x}",

@@ -1,7 +1,7 @@
 -- Only functions may be recursive: in a constant, its own name refers to
 -- an earlier definition, and here there is none.
 -- ==
--- error: unknown variable 'x'
+-- error: Unknown name "x"
 
 def x : i64 = x + 1
 
