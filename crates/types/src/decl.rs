@@ -190,7 +190,10 @@ impl Checker {
             if !type_params.is_empty() {
                 return Err(Diagnostic::error(
                     v.name.span,
-                    format!("entry point '{}' cannot be polymorphic", v.name.name),
+                    format!(
+                        "Entry point functions may not be polymorphic, but '{}' is.",
+                        v.name.name
+                    ),
                 ));
             }
             // A result of function type adds parameters (Futhark eta-expands

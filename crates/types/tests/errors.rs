@@ -195,7 +195,7 @@ fn loop_body_type() {
 fn polymorphic_entry() {
     assert_eq!(
         error("entry f 'a (x: a) = x"),
-        "1:7: entry point 'f' cannot be polymorphic"
+        "1:7: Entry point functions may not be polymorphic, but 'f' is."
     );
 }
 
