@@ -1456,12 +1456,13 @@ fn huge_outer_dimension_of_empty_rows_is_cheap() {
 
 #[test]
 fn negative_sizes_are_located_errors() {
-    for src in [
-        "def main (n: i64) = replicate n 1f32",
-        "def main (n: i64) = iota n",
+    for (src, what) in [
+        ("def main (n: i64) = replicate n 1f32", "negative size"),
+        // As Futhark says it: `iota n` is the range `0..1..<n`.
+        ("def main (n: i64) = iota n", "Range 0..1..<-1 is invalid."),
     ] {
         let o = run_text(src, "-1i64");
-        assert_located_error(&o, "negative size");
+        assert_located_error(&o, what);
     }
 }
 
