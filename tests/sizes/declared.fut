@@ -40,3 +40,15 @@ entry tuple_pattern (xs: []i32) (ys: []i32) =
   let (_, b: [1]i32) = (xs, ys) in b[0]
 
 entry coercion (xss: [][]i32) (a: i64) (b: i64) = xss :> [a][b]i32
+
+-- The sizes inside an empty dimension are not checked (a `map` over no
+-- rows need not know the rows' size).
+-- ==
+-- entry: empty_rows
+-- input { empty([0][3]f64) 4i64 } output { 0i64 }
+-- input { [[1.0, 2.0]] 3i64 } output { 1i64 }
+
+def rows [n][m] (xss: [n][m]f64) (p: i64) : [n][p]f64 =
+  map (\row -> replicate p (f64.sum row)) xss
+
+entry empty_rows (xss: [][]f64) (p: i64) = length (rows xss p)

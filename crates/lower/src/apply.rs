@@ -279,16 +279,28 @@ impl<'p> Lowerer<'p> {
                 let mut ok: Option<Operand> = None;
                 let (mut haves, mut wants) = (vec![], vec![]);
                 let mut want_text = String::new();
+                // The dimensions inside an empty one are not checked: the
+                // backends do not always keep them (a `map` over no rows).
+                let mut empty: Option<Operand> = None;
                 for (k, d) in dims.iter().enumerate().take(rank) {
                     let have = size(b, a, k);
                     haves.push(have);
+                    let outer_empty = empty;
+                    let zero = Operand::Var(b.cmp(CmpOp::Eq, have, Operand::i64(0)));
+                    empty = Some(match empty {
+                        None => zero,
+                        Some(e) => Operand::Var(b.binop(BinOp::Or, e, zero)),
+                    });
                     let Some(want) = self.dim_value(b, env, d) else {
                         want_text.push_str("[]");
                         continue;
                     };
                     want_text.push_str("[{}]");
                     wants.push(want);
-                    let eq = Operand::Var(b.cmp(CmpOp::Eq, have, want));
+                    let mut eq = Operand::Var(b.cmp(CmpOp::Eq, have, want));
+                    if let Some(e) = outer_empty {
+                        eq = Operand::Var(b.binop(BinOp::Or, e, eq));
+                    }
                     ok = Some(match ok {
                         None => eq,
                         Some(prev) => Operand::Var(b.binop(BinOp::And, prev, eq)),
