@@ -8,6 +8,7 @@
 //! Files without datasets are not compiled.
 
 use crate::data;
+use crate::script::{self, InputError};
 use crate::spec::{parse_spec, Case, Expect, Input, Item, Values};
 use parad_driver::{Backend, DriverError, Loaded};
 use std::fmt::Write as _;
@@ -163,7 +164,7 @@ fn bench_file(
             continue;
         }
         match bench_case(program.as_mut(), path, entry, case, options.runs) {
-            Ok(Some((runtimes, peak_memory))) => {
+            Ok((runtimes, peak_memory)) => {
                 let r = BenchResult {
                     program: path.to_path_buf(),
                     entry: entry.to_string(),
@@ -183,12 +184,6 @@ fn bench_file(
                     r.runtimes.len()
                 );
                 report.results.push(r);
-            }
-            Ok(None) => {
-                let _ = writeln!(
-                    out,
-                    "{heading}: skipped: script inputs are not supported yet"
-                );
             }
             Err(Skip(why)) => {
                 let _ = writeln!(out, "{heading}: skipped: {why}");
@@ -218,14 +213,15 @@ fn bench_case(
     entry: &str,
     case: &Case,
     runs: usize,
-) -> Result<Option<Timings>, Problem> {
+) -> Result<Timings, Problem> {
     if !program.has_entry(entry) {
         return Err(Fail(format!("the program has no entry point `{entry}`")));
     }
     let params = program.param_types(entry).unwrap_or_default();
-    let Some(args) = data::case_input(path, case, &params).map_err(Fail)? else {
-        return Ok(None);
-    };
+    let args = script::case_args(path, case, program, &params).map_err(|e| match e {
+        InputError::Unsupported(why) => Skip(format!("not supported: {why}")),
+        InputError::Bad(e) => Fail(format!("bad input: {e}")),
+    })?;
     let call = |p: &mut dyn Loaded| p.call(entry, args.clone()).map_err(problem);
     match &case.expect {
         Expect::RunError(_) => return Err(Skip("the case expects an error".into())),
@@ -251,7 +247,7 @@ fn bench_case(
         times.push(t);
         peak = peak.max(program.peak_memory());
     }
-    Ok(Some((times, peak)))
+    Ok((times, peak))
 }
 
 fn problem(e: DriverError) -> Problem {

@@ -13,8 +13,8 @@
 //! backend reports as unsupported.
 
 use crate::data;
-use crate::script::{self, ScriptError};
-use crate::spec::{parse_spec, Case, Expect, Input, Item, SpecError, TestSpec, Values};
+use crate::script::{self, InputError};
+use crate::spec::{parse_spec, Case, Expect, Item, SpecError, TestSpec};
 use parad_driver::{Backend, Loaded};
 use std::fmt;
 use std::io::Write;
@@ -297,28 +297,6 @@ impl FileRun<'_> {
         }
     }
 
-    /// The arguments a FutharkScript input denotes; the error is `Ok`
-    /// with what is not supported, or `Err` with why the input is bad.
-    fn script_input(
-        &self,
-        v: &Values,
-        program: &mut dyn Loaded,
-        params: &[parad_values::ValueType],
-    ) -> Result<Vec<parad_values::Value>, Result<String, String>> {
-        let dir = self.path.parent().unwrap_or(Path::new(""));
-        let text = match v {
-            Values::Inline { text, .. } => text.clone(),
-            Values::File(f) => {
-                std::fs::read_to_string(f).map_err(|e| Err(format!("{}: {e}", f.display())))?
-            }
-        };
-        script::eval(&text, dir, program, params).map_err(|e| match e {
-            ScriptError::Unsupported(why) => Ok(why),
-            ScriptError::Bad(m) => Err(format!("script: {m}")),
-            ScriptError::Call(f, e) => Err(format!("script: `{f}` failed:\n{}", e.render())),
-        })
-    }
-
     fn run_case(&mut self, program: &mut dyn Loaded, at: &CaseAt) {
         let case = at.case;
         if let Some(tag) = self.excluded_tag(case.modifiers.iter().map(String::as_str)) {
@@ -337,16 +315,12 @@ impl FileRun<'_> {
             );
         }
         let params = program.param_types(at.entry).unwrap_or_default();
-        let input = match &case.input {
-            Input::Script(v) => self.script_input(v, program, &params),
-            _ => data::case_input(self.path, case, &params)
-                .map_err(Err)
-                .and_then(|a| a.ok_or(Ok("this input".to_string()))),
-        };
-        let args = match input {
+        let args = match script::case_args(self.path, case, program, &params) {
             Ok(a) => a,
-            Err(Ok(why)) => return self.skip(1, at, &format!("not supported: {why}")),
-            Err(Err(e)) => return self.fail(at, &format!("bad input: {e}")),
+            Err(InputError::Unsupported(why)) => {
+                return self.skip(1, at, &format!("not supported: {why}"))
+            }
+            Err(InputError::Bad(e)) => return self.fail(at, &format!("bad input: {e}")),
         };
         let result = program.call(at.entry, args);
         match (&case.expect, result) {

@@ -10,9 +10,49 @@
 //! A literal takes its type from the parameter it is passed for when it
 //! has no suffix (`foo 10` with `foo (n: i64)`).
 
+use crate::spec::{Case, Input, Values};
 use parad_driver::{DriverError, Loaded};
 use parad_values::{ArrayData, ArrayValue, Value, ValueType};
 use std::path::Path;
+
+/// Why a case's arguments could not be produced.
+pub enum InputError {
+    /// Something this runner does not support (the case is skipped).
+    Unsupported(String),
+    /// The input is malformed, or a call it makes failed.
+    Bad(String),
+}
+
+/// The arguments of a case of the program at `path` for an entry point
+/// whose parameters have types `params`: its values, or what its
+/// FutharkScript input computes with `program`.
+pub fn case_args(
+    path: &Path,
+    case: &Case,
+    program: &mut dyn Loaded,
+    params: &[ValueType],
+) -> Result<Vec<Value>, InputError> {
+    let Input::Script(v) = &case.input else {
+        return match crate::data::case_input(path, case, params) {
+            Ok(Some(args)) => Ok(args),
+            Ok(None) => Err(InputError::Unsupported("this input".into())),
+            Err(e) => Err(InputError::Bad(e)),
+        };
+    };
+    let dir = path.parent().unwrap_or(Path::new(""));
+    let text = match v {
+        Values::Inline { text, .. } => text.clone(),
+        Values::File(f) => std::fs::read_to_string(f)
+            .map_err(|e| InputError::Bad(format!("{}: {e}", f.display())))?,
+    };
+    eval(&text, dir, program, params).map_err(|e| match e {
+        ScriptError::Unsupported(why) => InputError::Unsupported(why),
+        ScriptError::Bad(m) => InputError::Bad(format!("script: {m}")),
+        ScriptError::Call(f, e) => {
+            InputError::Bad(format!("script: `{f}` failed:\n{}", e.render()))
+        }
+    })
+}
 
 /// Why a script produced no value.
 pub enum ScriptError {

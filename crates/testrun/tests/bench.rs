@@ -60,6 +60,31 @@ fn times_each_dataset_after_a_checked_warm_up() {
 }
 
 #[test]
+fn script_inputs_are_computed_before_timing() {
+    let d = Dir::new();
+    let p = d.file(
+        "s.fut",
+        "-- ==\n-- entry: echo\n-- script input { main 1i32 2i32 } output { 3i32 }\n-- script input { $loadimg \"x.png\" }\n",
+    );
+    let fake = Fake::new();
+    let options = BenchOptions {
+        runs: 2,
+        ..BenchOptions::default()
+    };
+    let (r, out) = bench(&fake, &[p], &options);
+    assert_eq!(r.failures, 0, "{out}");
+    assert_eq!(r.results.len(), 1, "{out}");
+    assert!(
+        out.contains("skipped: not supported: the built-in $loadimg"),
+        "{out}"
+    );
+    // The script's call of `main`, a warm-up and two timed calls of `echo`.
+    let calls = fake.calls.borrow();
+    let names: Vec<&str> = calls.iter().map(|(e, _)| e.as_str()).collect();
+    assert_eq!(names, ["main", "echo", "echo", "echo"]);
+}
+
+#[test]
 fn wrong_results_fail_the_dataset() {
     let d = Dir::new();
     let p = d.file("w.fut", "-- ==\n-- input { 1 2 } output { 4 }\n");
