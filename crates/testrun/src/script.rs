@@ -209,7 +209,8 @@ fn text_at(cs: &[char], i: usize, s: &str) -> bool {
 enum Exp {
     Lit(String),
     Var(String),
-    /// An entry point applied to arguments (perhaps none).
+    /// An entry point applied to arguments (at least one; a name alone
+    /// is a `Var`, which is a call if no `let` binds it).
     Call(String, Vec<Exp>),
     Tuple(Vec<Exp>),
     Record(Vec<(String, Exp)>),
@@ -248,31 +249,46 @@ impl Parser {
         Ok(())
     }
 
+    /// Items separated by commas up to `close` (the opening bracket is
+    /// already read; `close` is consumed; the list may be empty).
+    fn list<T>(
+        &mut self,
+        close: char,
+        mut item: impl FnMut(&mut Self) -> Result<T, ScriptError>,
+    ) -> Result<Vec<T>, ScriptError> {
+        let mut out = vec![];
+        if self.peek() == Some(&Tok::Sym(close)) {
+            self.pos += 1;
+            return Ok(out);
+        }
+        loop {
+            out.push(item(self)?);
+            match self.next()? {
+                Tok::Sym(',') => {}
+                Tok::Sym(c) if c == close => return Ok(out),
+                t => {
+                    return Err(bad(format!(
+                        "expected `,` or `{close}`, found `{}`",
+                        t.text()
+                    )))
+                }
+            }
+        }
+    }
+
+    fn name(&mut self, what: &str) -> Result<String, ScriptError> {
+        match self.next()? {
+            Tok::Name(n) => Ok(n),
+            t => Err(bad(format!("expected {what}, found `{}`", t.text()))),
+        }
+    }
+
     fn exp(&mut self) -> Result<Exp, ScriptError> {
         if self.peek() == Some(&Tok::Name("let".into())) {
             self.pos += 1;
             let names = match self.next()? {
                 Tok::Name(n) => vec![n],
-                Tok::Sym('(') => {
-                    let mut ns = vec![];
-                    loop {
-                        match self.next()? {
-                            Tok::Name(n) => ns.push(n),
-                            t => return Err(bad(format!("expected a name, found `{}`", t.text()))),
-                        }
-                        match self.next()? {
-                            Tok::Sym(',') => {}
-                            Tok::Sym(')') => break,
-                            t => {
-                                return Err(bad(format!(
-                                    "expected `,` or `)`, found `{}`",
-                                    t.text()
-                                )))
-                            }
-                        }
-                    }
-                    ns
-                }
+                Tok::Sym('(') => self.list(')', |p| p.name("a name"))?,
                 t => return Err(bad(format!("expected a pattern, found `{}`", t.text()))),
             };
             self.expect(Tok::Sym('='))?;
@@ -289,7 +305,10 @@ impl Parser {
                 while let Some(a) = self.atom()? {
                     args.push(a);
                 }
-                Ok(Exp::Call(f, args))
+                Ok(match args.is_empty() {
+                    true => Exp::Var(f),
+                    false => Exp::Call(f, args),
+                })
             }
             Some(Tok::Builtin(b)) => {
                 let b = b.clone();
@@ -311,24 +330,7 @@ impl Parser {
             Some(Tok::Name(n)) if n != "in" && n != "let" => Exp::Var(n.clone()),
             Some(Tok::Sym('(')) => {
                 self.pos += 1;
-                let mut es = vec![];
-                if self.peek() != Some(&Tok::Sym(')')) {
-                    loop {
-                        es.push(self.exp()?);
-                        match self.next()? {
-                            Tok::Sym(',') => {}
-                            Tok::Sym(')') => break,
-                            t => {
-                                return Err(bad(format!(
-                                    "expected `,` or `)`, found `{}`",
-                                    t.text()
-                                )))
-                            }
-                        }
-                    }
-                } else {
-                    self.pos += 1;
-                }
+                let mut es = self.list(')', Self::exp)?;
                 return Ok(Some(if es.len() == 1 {
                     es.pop().expect("one element")
                 } else {
@@ -337,28 +339,11 @@ impl Parser {
             }
             Some(Tok::Sym('{')) => {
                 self.pos += 1;
-                let mut fs = vec![];
-                if self.peek() == Some(&Tok::Sym('}')) {
-                    self.pos += 1;
-                    return Ok(Some(Exp::Record(fs)));
-                }
-                loop {
-                    let name = match self.next()? {
-                        Tok::Name(n) => n,
-                        t => {
-                            return Err(bad(format!("expected a field name, found `{}`", t.text())))
-                        }
-                    };
-                    self.expect(Tok::Sym('='))?;
-                    fs.push((name, self.exp()?));
-                    match self.next()? {
-                        Tok::Sym(',') => {}
-                        Tok::Sym('}') => break,
-                        t => {
-                            return Err(bad(format!("expected `,` or `}}`, found `{}`", t.text())))
-                        }
-                    }
-                }
+                let fs = self.list('}', |p| {
+                    let name = p.name("a field name")?;
+                    p.expect(Tok::Sym('='))?;
+                    Ok((name, p.exp()?))
+                })?;
                 return Ok(Some(Exp::Record(fs)));
             }
             _ => return Ok(None),
@@ -394,12 +379,7 @@ impl Eval<'_> {
                 }
                 self.call(n, &[])
             }
-            Exp::Call(f, args) => {
-                if args.is_empty() {
-                    return self.eval(&Exp::Var(f.clone()), types);
-                }
-                self.call(f, args)
-            }
+            Exp::Call(f, args) => self.call(f, args),
             Exp::Tuple(es) => self.concat(es.iter(), types),
             Exp::Record(fs) => {
                 let mut sorted: Vec<&(String, Exp)> = fs.iter().collect();
