@@ -951,17 +951,19 @@ fn closed_standard_output_ends_quietly() {
     let d = tempfile::tempdir().unwrap();
     for (args, input) in commands_with_output(d.path()) {
         let args: Vec<&str> = args.iter().map(|a| a.as_str()).collect();
+        // The reading end is closed before parad starts, so that even a
+        // command that writes at once finds no reader.
+        let (reader, writer) = std::io::pipe().expect("pipe");
+        drop(reader);
         let mut child = Command::new(env!("CARGO_BIN_EXE_parad"))
             .args(&args)
             .env("PARAD_BACKEND", "interp")
             .env("RUST_BACKTRACE", "0")
             .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
+            .stdout(Stdio::from(writer))
             .stderr(Stdio::piped())
             .spawn()
             .expect("start parad");
-        // Close the reading end before parad writes anything.
-        drop(child.stdout.take());
         let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
         let o = child.wait_with_output().unwrap();
         no_panic(&o);
