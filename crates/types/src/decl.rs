@@ -145,7 +145,13 @@ impl Checker {
         if !v.params.is_empty() {
             self.rec_pending = Some((v.name.name.clone(), own_id));
         }
-        let r = self.check_fun_parts(&v.type_params, &v.params, v.ret.as_ref(), &v.body);
+        let mut r = self.check_fun_parts(&v.type_params, &v.params, v.ret.as_ref(), &v.body);
+        let mode = *self
+            .automap
+            .get_or_insert_with(crate::automap::Mode::from_env);
+        if !self.in_prelude && mode != crate::automap::Mode::Off {
+            r = self.automap_retry(v, r, mode, own_id, (smark, tmark, var_mark));
+        }
         self.rec_pending = None;
         let recursive = self.rec_fun.take().is_some_and(|r| r.used);
         self.fun_sizes.remove(&own_id);
@@ -322,5 +328,65 @@ fn contains_acc(t: &Type) -> bool {
         Type::Record(fs) => fs.iter().any(|(_, t)| contains_acc(t)),
         Type::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(contains_acc)),
         _ => false,
+    }
+}
+
+impl Checker {
+    /// AUTOMAP for a definition: on one that did not check (or, in
+    /// [`Mode::Always`], on every one), elaborate it and check the result.
+    fn automap_retry(
+        &mut self,
+        v: &ValDecl,
+        first: Res<crate::exp::FunParts>,
+        mode: crate::automap::Mode,
+        own_id: FunId,
+        (smark, tmark, vmark): (usize, usize, usize),
+    ) -> Res<crate::exp::FunParts> {
+        use crate::automap::Elaborated;
+        if first.is_ok() && mode != crate::automap::Mode::Always {
+            return first;
+        }
+        self.scope.truncate(smark);
+        self.types.truncate(tmark);
+        let elab = self.automap_val(v);
+        if let Ok(parts) = first {
+            // `Always`: the definition checked as written, so AUTOMAP must
+            // leave it as it is.
+            return match elab {
+                Elaborated::Nothing => Ok(parts),
+                Elaborated::Body(b) => Err(Diagnostic::error(
+                    v.span,
+                    format!(
+                        "AUTOMAP elaborated '{}', which checks as written (a bug): {}",
+                        v.name.name,
+                        parad_syntax::sexp::exp(&b)
+                    ),
+                )),
+                Elaborated::Error(d) => Err(Diagnostic {
+                    message: format!(
+                        "AUTOMAP rejected '{}', which checks as written (a bug): {}",
+                        v.name.name, d.message
+                    ),
+                    ..d
+                }),
+            };
+        }
+        let first = first.err().expect("failed above");
+        match elab {
+            Elaborated::Nothing => Err(first),
+            Elaborated::Error(d) => Err(d),
+            Elaborated::Body(body) => {
+                self.forget_attempt(smark, tmark, vmark);
+                if !v.params.is_empty() {
+                    self.rec_pending = Some((v.name.name.clone(), own_id));
+                }
+                self.rec_fun = None;
+                let r = self.check_fun_parts(&v.type_params, &v.params, v.ret.as_ref(), &body);
+                if r.is_ok() {
+                    self.elaborated.push((v.span, body));
+                }
+                r
+            }
+        }
     }
 }

@@ -67,6 +67,13 @@ pub(crate) struct Global {
 #[derive(Default)]
 pub(crate) struct Checker {
     pub inf: Infer,
+    /// When AUTOMAP runs ([`crate::automap::Mode`]).
+    pub automap: Option<crate::automap::Mode>,
+    /// The ILP sizes of the definitions AUTOMAP ran on.
+    pub automap_stats: Vec<crate::automap::IlpStats>,
+    /// The definitions AUTOMAP elaborated: the definition's span and its
+    /// body with the maps explicit.
+    pub elaborated: Vec<(Span, parad_syntax::ast::Exp)>,
     pub vars: Vec<VarInfo>,
     pub tparam_names: Vec<String>,
     pub scope: Vec<(String, Local)>,

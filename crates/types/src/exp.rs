@@ -1433,7 +1433,7 @@ impl Checker {
     }
 
     /// An operator as a function value: `(+)`, `(f32.*)`, `(|>)`.
-    fn op_fn(&mut self, op: &QualName) -> Res<TExp> {
+    pub(crate) fn op_fn(&mut self, op: &QualName) -> Res<TExp> {
         let span = op.span;
         let name = op.name.as_str();
         if !op.quals.is_empty() {
@@ -1659,13 +1659,15 @@ impl Checker {
 
     /// Type parameters, size parameters, parameters, return type and body
     /// of a function (local or top-level). The caller restores scopes.
-    pub(crate) fn check_fun_parts(
+    /// Binds a function's type parameters, size parameters and parameters
+    /// in scope, and gives their types and the declared (or a fresh) result
+    /// type.
+    pub(crate) fn fun_header(
         &mut self,
         type_params: &[TypeParam],
         params: &[Pat],
         ret: Option<&parad_syntax::ast::TypeExp>,
-        rhs: &Exp,
-    ) -> Res<FunParts> {
+    ) -> Res<FunHeader> {
         let mut tnames = vec![];
         let mut vnames = vec![];
         for tp in type_params {
@@ -1721,6 +1723,29 @@ impl Checker {
             Some(te) => self.type_exp(te)?,
             None => self.inf.fresh(),
         };
+        Ok(FunHeader {
+            tps,
+            sizes,
+            size_params,
+            tparams,
+            rt,
+        })
+    }
+
+    pub(crate) fn check_fun_parts(
+        &mut self,
+        type_params: &[TypeParam],
+        params: &[Pat],
+        ret: Option<&parad_syntax::ast::TypeExp>,
+        rhs: &Exp,
+    ) -> Res<FunParts> {
+        let FunHeader {
+            tps,
+            sizes,
+            size_params,
+            tparams,
+            rt,
+        } = self.fun_header(type_params, params, ret)?;
         if let Some((name, id)) = self.rec_pending.take() {
             let fty = Type::arrows(tparams.iter().map(|p| p.ty()).collect(), rt.clone());
             let (scheme, fty) = self.size_scheme(&size_params, &tparams, &fty, |_| false);
@@ -2100,6 +2125,15 @@ impl Checker {
         vars.extend(params.iter().flatten());
         (SizeScheme { vars, params }, fty)
     }
+}
+
+/// A function's parameters bound in scope ([`Checker::fun_header`]).
+pub(crate) struct FunHeader {
+    pub tps: Vec<TypeParamId>,
+    pub sizes: Sizes,
+    pub size_params: Vec<VarId>,
+    pub tparams: Vec<TPat>,
+    pub rt: Type,
 }
 
 pub(crate) struct FunParts {

@@ -131,12 +131,17 @@
 //!   ([`Solution::materialised_reps`]) and fuse the induced ones
 //!   ([`Solution::induced_reps`]), then check sizes as usual.
 
+mod check;
+mod elab;
+mod infer;
 mod presolve;
 mod ranks;
 mod solve;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use check::Elaborated;
+pub use check::Mode;
 pub use ranks::{App, AppId, RankExpr, RankSystem, RankVar, VarKind};
 pub use solve::{
     Ambiguity, IlpStats, Objective, Outcome, Solution, SolveOptions, SolveResult, DEFAULT_BOUND,

@@ -1,0 +1,117 @@
+//! AUTOMAP in the type checker: when a top-level definition does not check as
+//! written, its rank system is generated ([`super::infer`]), solved, and the
+//! definition elaborated ([`super::elab`]) and checked again.
+//!
+//! Running AUTOMAP only on definitions the checker rejects gives the same
+//! answers as running it on every definition: a definition that checks
+//! without insertions has a solution of size 0, and a solution of size 0 is
+//! the only optimum (every `M` is 0, so every frame is 0 and every `R` costs),
+//! so it elaborates to itself. `PARAD_AUTOMAP=always` runs AUTOMAP on every
+//! definition anyway and reports any that would not elaborate to itself as
+//! an error; the test suites run under it to check that property.
+//! `PARAD_AUTOMAP=off` turns AUTOMAP off (for measuring its cost).
+
+use super::elab::elaborate;
+use super::infer::Ranks;
+use super::{Outcome, SolveOptions};
+use crate::env::Checker;
+use crate::tast::Type;
+use parad_base::Diagnostic;
+use parad_syntax::ast::{Exp, ValDecl};
+
+/// When AUTOMAP runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Off,
+    /// On definitions that do not check as written (the default).
+    Fallback,
+    /// On every definition, checking that those that check as written
+    /// elaborate to themselves.
+    Always,
+}
+
+impl Mode {
+    /// The mode `PARAD_AUTOMAP` asks for.
+    pub fn from_env() -> Mode {
+        match std::env::var("PARAD_AUTOMAP").as_deref() {
+            Ok("off") => Mode::Off,
+            Ok("always") => Mode::Always,
+            _ => Mode::Fallback,
+        }
+    }
+}
+
+/// What AUTOMAP made of one definition.
+pub(crate) enum Elaborated {
+    /// No insertion applies (the rank system has no solution, only the
+    /// trivial one, or inference gave up): the checker's error stands.
+    Nothing,
+    /// The body with its maps explicit.
+    Body(Exp),
+    /// A rank error that AUTOMAP can name (ambiguity, a replicate whose size
+    /// is unknown).
+    Error(Diagnostic),
+}
+
+impl Checker {
+    /// AUTOMAP for definition `v`: generate, solve, elaborate. The checker's
+    /// scope is left as it was.
+    pub(crate) fn automap_val(&mut self, v: &ValDecl) -> Elaborated {
+        let (smark, tmark, vmark) = (self.scope.len(), self.types.len(), self.vars.len());
+        let generated = match self.fun_header(&v.type_params, &v.params, v.ret.as_ref()) {
+            Ok(h) => {
+                let mut ranks = Ranks::new(self);
+                match ranks.body(&v.body, &h.rt) {
+                    Ok(()) => Some((ranks.sys, ranks.chains)),
+                    Err(_) => None,
+                }
+            }
+            Err(_) => None,
+        };
+        self.forget_attempt(smark, tmark, vmark);
+        let Some((sys, chains)) = generated else {
+            return Elaborated::Nothing;
+        };
+        let solved = sys.solve(&SolveOptions::default());
+        self.automap_stats.push(solved.stats.clone());
+        match solved.outcome {
+            Outcome::Unique(sol) if sol.size() > 0 => match elaborate(&v.body, &chains, &sol) {
+                Ok(body) => Elaborated::Body(body),
+                Err(d) => Elaborated::Error(d),
+            },
+            Outcome::Ambiguous(a) => {
+                let show = |sol| match elaborate(&v.body, &chains, sol) {
+                    Ok(e) => parad_syntax::sexp::exp(&e),
+                    Err(d) => d.message,
+                };
+                let (first, second) = (show(&a.first), show(&a.second));
+                Elaborated::Error(
+                    Diagnostic::error(
+                        v.span,
+                        format!(
+                            "ambiguous implicit maps in '{}': two elaborations insert as few maps and replicates",
+                            v.name.name
+                        ),
+                    )
+                    .with_note(format!("one elaboration: {first}"))
+                    .with_note(format!("another: {second}"))
+                    .with_note(
+                        "write the map or replicate you mean, or annotate a parameter's type with its dimensions",
+                    ),
+                )
+            }
+            _ => Elaborated::Nothing,
+        }
+    }
+
+    /// Undoes the bindings of a failed attempt at a definition: its scope
+    /// entries go, and its variables (which nothing refers to) get a closed
+    /// type so that finishing them cannot fail.
+    pub(crate) fn forget_attempt(&mut self, smark: usize, tmark: usize, vmark: usize) {
+        self.scope.truncate(smark);
+        self.types.truncate(tmark);
+        for v in &mut self.vars[vmark..] {
+            v.ty = Type::unit();
+        }
+    }
+}

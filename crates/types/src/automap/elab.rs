@@ -1,0 +1,244 @@
+//! AUTOMAP's elaboration (thesis §4.7 and §4.8.4): the rank solution written
+//! back into the source program as explicit `mapN` calls, so that the rest
+//! of the compiler, and the user reading `parad dump --stage=elaborated`,
+//! see ordinary Futhark.
+//!
+//! A chain `f a1 … an` whose solution has the frame `F = Sₙ > 0` becomes a
+//! nest of `F` maps. Frame levels are numbered from the innermost (1) to the
+//! outermost (`F`); argument `i` has the `kᵢ = Sᵢ − min(Rᵢ, Sᵢ₋₁)` innermost
+//! levels (its own maps and the frame before it, less the replicates that
+//! level induces), and is *captured* by the lambdas of the levels above:
+//! that is rep fusion, an induced replicate costs nothing. At level `ℓ` the
+//! arguments with `kᵢ ≥ ℓ` are mapped together by `mapN`:
+//!
+//! ```text
+//!     xs + 1            ⇒  map (\x -> x + 1) xs
+//!     A + v  (A: [][]t) ⇒  map (\r -> map2 (\a b -> a + b) r v) A
+//! ```
+//!
+//! (the second: `v` has `k = 1` of `F = 2` levels, so it is captured by the
+//! outer lambda.) An argument that is captured or mapped only at inner
+//! levels is evaluated once, bound by a `let` outside the nest, unless it is
+//! a variable or a literal; so is the function of the chain.
+//!
+//! Replicates beyond the frame (`max(0, R − Sᵢ₋₁)`, an argument of lower
+//! rank than its parameter) need a size that only size inference can give;
+//! they are reported as an error that says which `replicate` to write.
+
+use super::infer::Chains;
+use super::Solution;
+use parad_base::{Diagnostic, Span};
+use parad_syntax::ast::*;
+use parad_syntax::visit::walk_exp_mut;
+
+const NEW: ExpId = ExpId(u32::MAX);
+
+/// `body` with the implicit maps of `sol` made explicit.
+pub(crate) fn elaborate(body: &Exp, chains: &Chains, sol: &Solution) -> Result<Exp, Diagnostic> {
+    let mut out = body.clone();
+    let mut err = None;
+    let mut fresh = 0u32;
+    walk_exp_mut(&mut out, &mut |e: &mut Exp| {
+        if err.is_some() {
+            return;
+        }
+        let Some(apps) = chains.get(&e.id) else {
+            return;
+        };
+        let mut prev = 0;
+        let mut ks = vec![];
+        for &app in apps {
+            let (m, r, s) = (sol.maps(app), sol.reps(app), sol.frame(app));
+            debug_assert_eq!(s, prev);
+            if r > s {
+                err = Some(Diagnostic::error(
+                    e.span,
+                    format!(
+                        "AUTOMAP would replicate an argument of this application {} time(s) beyond its maps, \
+                         and cannot infer the size of such a replicate: write `replicate n (…)` for that argument",
+                        r - s
+                    ),
+                ));
+                return;
+            }
+            ks.push(s + m - r.min(s));
+            prev = s + m;
+        }
+        if prev == 0 {
+            return;
+        }
+        if ks.iter().filter(|&&k| k >= 1).count() > 5 {
+            err = Some(Diagnostic::error(
+                e.span,
+                "AUTOMAP would map over more than five arguments of this application at once; write the map explicitly",
+            ));
+            return;
+        }
+        let kind = std::mem::replace(&mut e.kind, ExpKind::Tuple(vec![]));
+        *e = nest_chain(kind, &ks, prev, e.span, &mut fresh);
+    });
+    match err {
+        Some(d) => Err(d),
+        None => Ok(out),
+    }
+}
+
+/// The parts of a chain node: its function (absent for an operator, whose
+/// node is rebuilt around it) and its arguments.
+fn split(
+    kind: ExpKind,
+) -> (
+    Option<Exp>,
+    Vec<Exp>,
+    Box<dyn Fn(Option<Exp>, Vec<Exp>) -> ExpKind>,
+) {
+    match kind {
+        ExpKind::Apply(f, args) => (
+            Some(*f),
+            args,
+            Box::new(|f, args| ExpKind::Apply(Box::new(f.unwrap()), args)),
+        ),
+        ExpKind::BinOp(op, a, b) if op.quals.is_empty() && op.name == "|>" => (
+            Some(*b),
+            vec![*a],
+            Box::new(move |f, mut a| {
+                ExpKind::BinOp(op.clone(), Box::new(a.remove(0)), Box::new(f.unwrap()))
+            }),
+        ),
+        ExpKind::BinOp(op, a, b) if op.quals.is_empty() && op.name == "<|" => (
+            Some(*a),
+            vec![*b],
+            Box::new(move |f, mut a| {
+                ExpKind::BinOp(op.clone(), Box::new(f.unwrap()), Box::new(a.remove(0)))
+            }),
+        ),
+        ExpKind::BinOp(op, a, b) => (
+            None,
+            vec![*a, *b],
+            Box::new(move |_, mut a| {
+                let b = a.pop().unwrap();
+                ExpKind::BinOp(op.clone(), Box::new(a.pop().unwrap()), Box::new(b))
+            }),
+        ),
+        ExpKind::Negate(x) => (
+            None,
+            vec![*x],
+            Box::new(|_, mut a| ExpKind::Negate(Box::new(a.remove(0)))),
+        ),
+        ExpKind::Not(x) => (
+            None,
+            vec![*x],
+            Box::new(|_, mut a| ExpKind::Not(Box::new(a.remove(0)))),
+        ),
+        _ => unreachable!("only application chains get rank variables"),
+    }
+}
+
+fn exp(kind: ExpKind, span: Span) -> Exp {
+    Exp {
+        id: NEW,
+        kind,
+        span,
+    }
+}
+
+fn var(name: &str, span: Span) -> Exp {
+    exp(
+        ExpKind::Var(QualName {
+            quals: vec![],
+            name: name.to_string(),
+            span,
+        }),
+        span,
+    )
+}
+
+fn trivial(e: &Exp) -> bool {
+    matches!(
+        e.kind,
+        ExpKind::Var(_) | ExpKind::Lit(_) | ExpKind::OpSection(_)
+    )
+}
+
+/// The chain `kind` under `frame` levels of maps, argument `i` mapped at the
+/// `ks[i]` innermost ones.
+fn nest_chain(kind: ExpKind, ks: &[i64], frame: i64, span: Span, fresh: &mut u32) -> Exp {
+    let (head, args, rebuild) = split(kind);
+    let mut lets = vec![];
+    let mut bind = |e: Exp, lets: &mut Vec<(String, Exp)>| {
+        if trivial(&e) {
+            return e;
+        }
+        *fresh += 1;
+        let name = format!("am'{fresh}");
+        let v = var(&name, e.span);
+        lets.push((name, e));
+        v
+    };
+    let head = head.map(|h| bind(h, &mut lets));
+    let args: Vec<Exp> = args
+        .into_iter()
+        .zip(ks)
+        .map(|(a, &k)| if k == frame { a } else { bind(a, &mut lets) })
+        .collect();
+    let mut e = nest(frame, ks, args, &head, &*rebuild, span, fresh);
+    for (name, rhs) in lets.into_iter().rev() {
+        e = exp(
+            ExpKind::Let {
+                sizes: vec![],
+                pat: Pat::Id(Ident {
+                    name,
+                    span: rhs.span,
+                }),
+                rhs: Box::new(rhs),
+                body: Box::new(e),
+            },
+            span,
+        );
+    }
+    e
+}
+
+fn nest(
+    level: i64,
+    ks: &[i64],
+    args: Vec<Exp>,
+    head: &Option<Exp>,
+    rebuild: &dyn Fn(Option<Exp>, Vec<Exp>) -> ExpKind,
+    span: Span,
+    fresh: &mut u32,
+) -> Exp {
+    if level == 0 {
+        return exp(rebuild(head.clone(), args), span);
+    }
+    let mut params = vec![];
+    let mut mapped = vec![];
+    let mut inner = vec![];
+    for (a, &k) in args.into_iter().zip(ks) {
+        if k >= level {
+            *fresh += 1;
+            let name = format!("am'{fresh}");
+            inner.push(var(&name, a.span));
+            params.push(Pat::Id(Ident { name, span: a.span }));
+            mapped.push(a);
+        } else {
+            inner.push(a);
+        }
+    }
+    let body = nest(level - 1, ks, inner, head, rebuild, span, fresh);
+    let map = match mapped.len() {
+        1 => "map".to_string(),
+        n => format!("map{n}"),
+    };
+    let lambda = exp(
+        ExpKind::Lambda {
+            params,
+            ret: None,
+            body: Box::new(body),
+        },
+        span,
+    );
+    let mut all = vec![lambda];
+    all.extend(mapped);
+    exp(ExpKind::Apply(Box::new(var(&map, span)), all), span)
+}

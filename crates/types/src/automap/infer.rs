@@ -1,0 +1,840 @@
+//! AUTOMAP's constraint generation (thesis §4.5, rules C-*): one walk over a
+//! definition's body that gives every application chain its rank variables
+//! and relaxes every type equality to a rank equality.
+//!
+//! # Types as rank and base
+//!
+//! A type is kept as `[]^r b`: a rank `r` (a [`RankExpr`]) and a *base* `b`
+//! that is not an array: a primitive type, a tuple, a record or a function
+//! type of such types, an opaque type (sums, accumulators, type parameters),
+//! or a base variable. A type variable `α` of the checker becomes
+//! `[]^ᾱ β`: its associated rank and a base variable. Unifying two types
+//! equates their ranks (a linear equality for the ILP) and unifies their
+//! bases syntactically, which recurses into tuples, records and function
+//! types. So rank equalities are generated **structurally** for function
+//! types (the digest's erratum of §4.7): `γ → δ ≐ i32 → i32` gives `γ̄ = 0`
+//! and `δ̄ = 0`, not only `0 = 0`.
+//!
+//! A base mismatch (`i32` against a record) cannot be repaired by maps or
+//! replicates, so inference stops ([`GiveUp`]) and the checker's own error
+//! stands; so do the constructs this walk does not model (sum types,
+//! `match` on constructors, local polymorphic functions, `M.(e)`).
+//!
+//! # Applications
+//!
+//! A chain `f a1 … an` (and `a op b`, `-a`, `!a`, `a |> f`, `f <| a`) gets
+//! one application per argument (rule C-APP). With `Sᵢ` the frame after
+//! argument `i` (`S₀ = 0`) and `f`'s type `p₁ → … → pₙ → t`:
+//!
+//! ```text
+//!     Mᵢ + |Sᵢ₋₁| + |pᵢ|  =  Rᵢ + |aᵢ|,      Sᵢ = Sᵢ₋₁ + Mᵢ
+//! ```
+//!
+//! and the chain's value is `[]^{Sₙ} t`: the frame is folded into the type
+//! as soon as the value leaves the chain (rules C-ARRAY, C-FUN, a `let`…).
+//! Operators are applications; so are explicit `map` and `replicate`, which
+//! are ordinary functions here. Sections are not (their operand is applied
+//! as written). Functions are never array elements: a type whose base is a
+//! function type has rank 0, which also keeps a partially applied, mapped
+//! chain from escaping (`let g = f xs` with `f : i32 → i32 → i32` is not
+//! read as an array of functions).
+//!
+//! Type variables that stand only for scalars (the operands of `+`, unsuffixed
+//! literals) have rank 0 (the solver's obligation; otherwise `xs + 1` could
+//! read `+` at an array type).
+
+use super::{AppId, RankExpr, RankSystem};
+use crate::env::Checker;
+use crate::tast::Type;
+use parad_base::PrimType;
+use parad_syntax::ast::*;
+use std::collections::HashMap;
+
+/// Rank inference stopped: a construct it does not model, or a mismatch no
+/// insertion of maps or replicates can repair.
+#[derive(Debug)]
+pub(crate) struct GiveUp;
+
+type R<T> = Result<T, GiveUp>;
+
+/// A type as rank and base (module documentation).
+#[derive(Clone, Debug)]
+pub(crate) struct RType {
+    rank: RankExpr,
+    base: usize,
+}
+
+#[derive(Clone, Debug)]
+enum Base {
+    Link(usize),
+    Var,
+    Prim(PrimType),
+    Tuple(Vec<RType>),
+    Record(Vec<(String, RType)>),
+    Fun(RType, RType),
+    /// A type compared as a whole (sum types, accumulators, type
+    /// parameters).
+    Opaque(Type),
+}
+
+/// The rank variables of one application chain, one per argument in order.
+pub(crate) type Chains = HashMap<ExpId, Vec<AppId>>;
+
+/// The walk's state for one definition.
+pub(crate) struct Ranks<'c> {
+    ck: &'c mut Checker,
+    pub(crate) sys: RankSystem,
+    bases: Vec<Base>,
+    tyvars: HashMap<u32, RType>,
+    scope: Vec<(String, RType)>,
+    pub(crate) chains: Chains,
+    /// Types whose base may turn out a function type (rank then 0).
+    watch: Vec<RType>,
+}
+
+impl<'c> Ranks<'c> {
+    pub(crate) fn new(ck: &'c mut Checker) -> Self {
+        Ranks {
+            ck,
+            sys: RankSystem::new(),
+            bases: vec![],
+            tyvars: HashMap::new(),
+            scope: vec![],
+            chains: HashMap::new(),
+            watch: vec![],
+        }
+    }
+
+    // ───────────── types ─────────────
+
+    fn base(&mut self, b: Base) -> usize {
+        self.bases.push(b);
+        self.bases.len() - 1
+    }
+
+    fn scalar(&mut self, b: Base) -> RType {
+        RType {
+            rank: RankExpr::zero(),
+            base: self.base(b),
+        }
+    }
+
+    /// A fresh type variable `[]^ᾱ β`.
+    fn fresh(&mut self) -> RType {
+        let rank = RankExpr::var(self.sys.assoc());
+        let base = self.base(Base::Var);
+        let t = RType { rank, base };
+        self.watch.push(t.clone());
+        t
+    }
+
+    fn find(&mut self, mut b: usize) -> usize {
+        while let Base::Link(n) = self.bases[b] {
+            b = n;
+        }
+        b
+    }
+
+    /// A checker type (instantiated, possibly with inference variables).
+    pub(crate) fn from_type(&mut self, t: &Type) -> RType {
+        let t = self.ck.inf.zonk(t);
+        self.convert(&t)
+    }
+
+    fn convert(&mut self, t: &Type) -> RType {
+        match t {
+            Type::Prim(p) => self.scalar(Base::Prim(*p)),
+            Type::Array(e, ds) => {
+                let mut inner = self.convert(e);
+                inner.rank = inner.rank + ds.len() as i64;
+                inner
+            }
+            Type::Tuple(ts) => {
+                let ts = ts.iter().map(|t| self.convert(t)).collect();
+                self.scalar(Base::Tuple(ts))
+            }
+            Type::Record(fs) => {
+                let fs = fs
+                    .iter()
+                    .map(|(n, t)| (n.clone(), self.convert(t)))
+                    .collect();
+                self.scalar(Base::Record(fs))
+            }
+            Type::Arrow(a, b) => {
+                let (a, b) = (self.convert(a), self.convert(b));
+                self.scalar(Base::Fun(a, b))
+            }
+            Type::Var(v) => {
+                if let Some(t) = self.tyvars.get(v) {
+                    return t.clone();
+                }
+                let t = if self.ck.inf.class_of(*v).is_any() {
+                    self.fresh()
+                } else {
+                    self.scalar(Base::Var)
+                };
+                self.tyvars.insert(*v, t.clone());
+                t
+            }
+            Type::Acc(_) | Type::Sum(_) | Type::Param(_) => self.scalar(Base::Opaque(t.clone())),
+        }
+    }
+
+    /// A type written in the program, with its sizes erased (they may name
+    /// sizes bound inside the body, which the checker's scope lacks).
+    fn type_exp(&mut self, te: &TypeExp) -> R<RType> {
+        let t = self.ck.type_exp(&erase_sizes(te)).map_err(|_| GiveUp)?;
+        Ok(self.from_type(&t))
+    }
+
+    fn unify(&mut self, a: &RType, b: &RType) -> R<()> {
+        self.sys.equate(a.rank.clone(), b.rank.clone());
+        self.unify_base(a.base, b.base)
+    }
+
+    fn unify_base(&mut self, x: usize, y: usize) -> R<()> {
+        let (x, y) = (self.find(x), self.find(y));
+        if x == y {
+            return Ok(());
+        }
+        match (self.bases[x].clone(), self.bases[y].clone()) {
+            (Base::Var, _) => self.link(x, y),
+            (_, Base::Var) => self.link(y, x),
+            (Base::Prim(a), Base::Prim(b)) if a == b => Ok(()),
+            (Base::Tuple(a), Base::Tuple(b)) if a.len() == b.len() => {
+                self.bases[x] = Base::Link(y);
+                a.iter().zip(&b).try_for_each(|(a, b)| self.unify(a, b))
+            }
+            (Base::Record(a), Base::Record(b))
+                if a.len() == b.len() && a.iter().zip(&b).all(|(a, b)| a.0 == b.0) =>
+            {
+                self.bases[x] = Base::Link(y);
+                a.iter()
+                    .zip(&b)
+                    .try_for_each(|(a, b)| self.unify(&a.1, &b.1))
+            }
+            (Base::Fun(p1, r1), Base::Fun(p2, r2)) => {
+                self.bases[x] = Base::Link(y);
+                self.unify(&p1, &p2)?;
+                self.unify(&r1, &r2)
+            }
+            (Base::Opaque(a), Base::Opaque(b)) if a == b => Ok(()),
+            _ => Err(GiveUp),
+        }
+    }
+
+    /// Binds base variable `v` to base `b`, unless `v` occurs in `b`.
+    fn link(&mut self, v: usize, b: usize) -> R<()> {
+        if self.occurs(v, b) {
+            return Err(GiveUp);
+        }
+        self.bases[v] = Base::Link(b);
+        Ok(())
+    }
+
+    fn occurs(&mut self, v: usize, b: usize) -> bool {
+        let b = self.find(b);
+        if b == v {
+            return true;
+        }
+        let parts: Vec<usize> = match &self.bases[b] {
+            Base::Tuple(ts) => ts.iter().map(|t| t.base).collect(),
+            Base::Record(fs) => fs.iter().map(|(_, t)| t.base).collect(),
+            Base::Fun(p, r) => vec![p.base, r.base],
+            _ => vec![],
+        };
+        parts.into_iter().any(|p| self.occurs(v, p))
+    }
+
+    /// The parameter and result of a function type (rank 0).
+    fn as_fun(&mut self, t: &RType) -> R<(RType, RType)> {
+        self.sys.equate(t.rank.clone(), 0);
+        let b = self.find(t.base);
+        match self.bases[b].clone() {
+            Base::Fun(p, r) => Ok((p, r)),
+            Base::Var => {
+                let (p, r) = (self.fresh(), self.fresh());
+                self.bases[b] = Base::Fun(p.clone(), r.clone());
+                Ok((p, r))
+            }
+            _ => Err(GiveUp),
+        }
+    }
+
+    /// The components of a tuple of `n` (rank 0).
+    fn as_tuple(&mut self, t: &RType, n: usize) -> R<Vec<RType>> {
+        self.sys.equate(t.rank.clone(), 0);
+        let b = self.find(t.base);
+        match self.bases[b].clone() {
+            Base::Tuple(ts) if ts.len() == n => Ok(ts),
+            Base::Var => {
+                let ts: Vec<RType> = (0..n).map(|_| self.fresh()).collect();
+                self.bases[b] = Base::Tuple(ts.clone());
+                Ok(ts)
+            }
+            _ => Err(GiveUp),
+        }
+    }
+
+    /// The type of field `f` of a record (or tuple) of rank 0 whose base is
+    /// known by now.
+    fn field(&mut self, t: &RType, f: &str) -> R<RType> {
+        self.sys.equate(t.rank.clone(), 0);
+        let b = self.find(t.base);
+        match &self.bases[b] {
+            Base::Record(fs) => fs
+                .iter()
+                .find(|(n, _)| n == f)
+                .map(|(_, t)| t.clone())
+                .ok_or(GiveUp),
+            Base::Tuple(ts) => f
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| ts.get(i))
+                .cloned()
+                .ok_or(GiveUp),
+            _ => Err(GiveUp),
+        }
+    }
+
+    fn with_rank(&mut self, t: &RType, rank: RankExpr) -> RType {
+        let t = RType { rank, base: t.base };
+        self.watch.push(t.clone());
+        t
+    }
+
+    /// After the walk: types whose base is a function type have rank 0.
+    pub(crate) fn close(&mut self) {
+        for t in std::mem::take(&mut self.watch) {
+            let b = self.find(t.base);
+            if matches!(self.bases[b], Base::Fun(..)) {
+                self.sys.equate(t.rank, 0);
+            }
+        }
+    }
+
+    // ───────────── patterns and scope ─────────────
+
+    /// Binds the names of pattern `p` at type `t`.
+    fn bind_pat(&mut self, p: &Pat, t: &RType) -> R<()> {
+        match p {
+            Pat::Id(x) => {
+                self.scope.push((x.name.clone(), t.clone()));
+                Ok(())
+            }
+            Pat::Wildcard(_) => Ok(()),
+            Pat::Tuple(ps, _) if ps.len() == 1 => self.bind_pat(&ps[0], t),
+            Pat::Tuple(ps, _) => {
+                let ts = self.as_tuple(t, ps.len())?;
+                ps.iter()
+                    .zip(&ts)
+                    .try_for_each(|(p, t)| self.bind_pat(p, t))
+            }
+            Pat::Record(fs, _) => {
+                for (name, p) in fs {
+                    let ft = self.field(t, &name.name)?;
+                    match p {
+                        Some(p) => self.bind_pat(p, &ft)?,
+                        None => self.scope.push((name.name.clone(), ft)),
+                    }
+                }
+                Ok(())
+            }
+            Pat::Ascribe(p, te, _) => {
+                let tt = self.type_exp(te)?;
+                self.unify(t, &tt)?;
+                self.bind_pat(p, t)
+            }
+            Pat::Lit(l, _) | Pat::NegLit(l, _) => {
+                let lt = self.lit(l);
+                self.unify(t, &lt)
+            }
+            Pat::Attr(_, p, _) => self.bind_pat(p, t),
+            Pat::Constr(..) => Err(GiveUp),
+        }
+    }
+
+    /// A fresh type for a pattern: its annotation where it has one.
+    fn pat_type(&mut self, p: &Pat) -> R<RType> {
+        match p {
+            Pat::Ascribe(_, te, _) => self.type_exp(te),
+            Pat::Attr(_, p, _) => self.pat_type(p),
+            Pat::Tuple(ps, _) if ps.len() == 1 => self.pat_type(&ps[0]),
+            Pat::Tuple(ps, _) => {
+                let ts = ps.iter().map(|p| self.pat_type(p)).collect::<R<Vec<_>>>()?;
+                Ok(self.scalar(Base::Tuple(ts)))
+            }
+            _ => Ok(self.fresh()),
+        }
+    }
+
+    fn lookup(&self, name: &str) -> Option<RType> {
+        self.scope
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, t)| t.clone())
+    }
+
+    fn scoped<T>(&mut self, f: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
+        let mark = self.scope.len();
+        let r = f(self);
+        self.scope.truncate(mark);
+        r
+    }
+
+    // ───────────── expressions ─────────────
+
+    fn lit(&mut self, l: &Lit) -> RType {
+        let p = match l {
+            Lit::Int { suffix: None, .. } | Lit::Float { suffix: None, .. } | Lit::Char(_) => {
+                return self.scalar(Base::Var)
+            }
+            Lit::Int {
+                suffix: Some(IntSuffix::Int(t)),
+                ..
+            } => PrimType::Int(*t),
+            Lit::Int {
+                suffix: Some(IntSuffix::Float(t)),
+                ..
+            }
+            | Lit::Float {
+                suffix: Some(t), ..
+            } => PrimType::Float(*t),
+            Lit::Bool(_) => PrimType::Bool,
+        };
+        self.scalar(Base::Prim(p))
+    }
+
+    /// The checker's type of a name not bound inside the definition.
+    fn global(&mut self, q: &QualName) -> R<RType> {
+        let te = self.ck.check_var(q).map_err(|_| GiveUp)?;
+        Ok(self.from_type(&te.ty))
+    }
+
+    fn operator(&mut self, op: &QualName) -> R<RType> {
+        if op.quals.is_empty() {
+            if let Some(t) = self.lookup(&op.name) {
+                return Ok(t);
+            }
+        }
+        let te = self.ck.op_fn(op).map_err(|_| GiveUp)?;
+        Ok(self.from_type(&te.ty))
+    }
+
+    /// An application chain: `head` applied to arguments of types `args`
+    /// (rule C-APP per argument); the value's type with its frame folded.
+    fn chain(&mut self, id: ExpId, head: RType, args: Vec<RType>) -> R<RType> {
+        let mut frame = RankExpr::zero();
+        let mut f = head;
+        let mut apps = vec![];
+        for a in args {
+            let (p, r) = self.as_fun(&f)?;
+            let app = self.sys.add_app(frame.clone());
+            let (m, rep) = (self.sys.maps(app), self.sys.reps(app));
+            self.sys
+                .equate(frame.clone() + m + p.rank.clone(), a.rank.clone() + rep);
+            self.unify_base(p.base, a.base)?;
+            frame = frame + m;
+            apps.push(app);
+            f = r;
+        }
+        self.chains.insert(id, apps);
+        let rank = frame + f.rank.clone();
+        Ok(self.with_rank(&f, rank))
+    }
+
+    /// The type of `e`, its frame folded in.
+    pub(crate) fn infer(&mut self, e: &Exp) -> R<RType> {
+        match &e.kind {
+            ExpKind::Lit(l) => Ok(self.lit(l)),
+            ExpKind::StringLit(_) => {
+                let u8t = self.scalar(Base::Prim(PrimType::Int(parad_base::IntType::U8)));
+                Ok(self.with_rank(&u8t, RankExpr::constant(1)))
+            }
+            ExpKind::Var(q) => match (q.quals.is_empty(), self.lookup(&q.name)) {
+                (true, Some(t)) => Ok(t),
+                _ => self.global(q),
+            },
+            ExpKind::Hole => Ok(self.fresh()),
+            ExpKind::Tuple(es) if es.len() == 1 => self.infer(&es[0]),
+            ExpKind::Tuple(es) => {
+                let ts = es.iter().map(|e| self.infer(e)).collect::<R<Vec<_>>>()?;
+                Ok(self.scalar(Base::Tuple(ts)))
+            }
+            ExpKind::Record(fields) => {
+                let mut fs = vec![];
+                for f in fields {
+                    let (name, t) = match f {
+                        FieldExp::Explicit(n, e) => (n.name.clone(), self.infer(e)?),
+                        FieldExp::Implicit(n) => {
+                            let q = QualName {
+                                quals: vec![],
+                                name: n.name.clone(),
+                                span: n.span,
+                            };
+                            (n.name.clone(), self.infer_var(&q)?)
+                        }
+                    };
+                    fs.push((name, t));
+                }
+                let names: Vec<&str> = fs.iter().map(|(n, _)| n.as_str()).collect();
+                if crate::tast::tuple_order(&names).is_some() {
+                    return Err(GiveUp);
+                }
+                fs.sort_by(|a, b| a.0.cmp(&b.0));
+                Ok(self.scalar(Base::Record(fs)))
+            }
+            ExpKind::ArrayLit(es) => {
+                let elem = match es.first() {
+                    Some(x) => self.infer(x)?,
+                    None => self.fresh(),
+                };
+                for x in es.iter().skip(1) {
+                    let t = self.infer(x)?;
+                    self.unify(&elem, &t)?;
+                }
+                let rank = elem.rank.clone() + 1;
+                Ok(self.with_rank(&elem, rank))
+            }
+            ExpKind::Range {
+                start, second, end, ..
+            } => {
+                let t = self.scalar(Base::Var);
+                for x in [Some(start), second.as_ref(), Some(end)]
+                    .into_iter()
+                    .flatten()
+                {
+                    let tx = self.infer(x)?;
+                    self.unify(&t, &tx)?;
+                }
+                Ok(self.with_rank(&t, RankExpr::constant(1)))
+            }
+            ExpKind::Project(inner, field) => {
+                let t = self.infer(inner)?;
+                self.field(&t, &field.name)
+            }
+            ExpKind::Index(arr, idx) => {
+                let t = self.infer(arr)?;
+                self.index(&t, idx)
+            }
+            ExpKind::Update(arr, idx, v) => {
+                let t = self.infer(arr)?;
+                let elem = self.index(&t, idx)?;
+                let tv = self.infer(v)?;
+                self.unify(&elem, &tv)?;
+                Ok(t)
+            }
+            ExpKind::RecordUpdate(r, path, v) => {
+                let t = self.infer(r)?;
+                let mut ft = t.clone();
+                for f in path {
+                    ft = self.field(&ft, &f.name)?;
+                }
+                let tv = self.infer(v)?;
+                self.unify(&ft, &tv)?;
+                Ok(t)
+            }
+            ExpKind::Apply(f, args) => {
+                let head = self.infer(f)?;
+                let args = args.iter().map(|a| self.infer(a)).collect::<R<Vec<_>>>()?;
+                self.chain(e.id, head, args)
+            }
+            ExpKind::BinOp(..) => self.binop_chain(e),
+            ExpKind::Negate(x) | ExpKind::Not(x) => {
+                let t = self.scalar(Base::Var);
+                let head = self.scalar(Base::Fun(t.clone(), t));
+                let tx = self.infer(x)?;
+                self.chain(e.id, head, vec![tx])
+            }
+            ExpKind::If(c, t, f) => {
+                let tc = self.infer(c)?;
+                let b = self.scalar(Base::Prim(PrimType::Bool));
+                self.unify(&tc, &b)?;
+                let tt = self.infer(t)?;
+                let tf = self.infer(f)?;
+                self.unify(&tt, &tf)?;
+                Ok(tt)
+            }
+            ExpKind::Let {
+                sizes,
+                pat,
+                rhs,
+                body,
+            } => {
+                let tr = self.infer(rhs)?;
+                self.scoped(|s| {
+                    s.bind_sizes(sizes);
+                    let tp = s.pat_type(pat)?;
+                    s.unify(&tp, &tr)?;
+                    s.bind_pat(pat, &tr)?;
+                    s.infer(body)
+                })
+            }
+            ExpKind::LetFun {
+                name,
+                type_params,
+                params,
+                ret,
+                rhs,
+                body,
+            } => {
+                if type_params.iter().any(|p| matches!(p, TypeParam::Type(..))) {
+                    return Err(GiveUp);
+                }
+                let sizes: Vec<Ident> = type_params
+                    .iter()
+                    .filter_map(|p| match p {
+                        TypeParam::Size(id) => Some(id.clone()),
+                        TypeParam::Type(..) => None,
+                    })
+                    .collect();
+                let ft = self.scoped(|s| {
+                    s.bind_sizes(&sizes);
+                    s.function(params, ret.as_ref(), rhs)
+                })?;
+                self.scoped(|s| {
+                    s.scope.push((name.name.clone(), ft));
+                    s.infer(body)
+                })
+            }
+            ExpKind::Lambda { params, ret, body } => {
+                self.scoped(|s| s.function(params, ret.as_ref(), body))
+            }
+            ExpKind::OpSection(op) => self.op_section(op),
+            ExpKind::OpSectionLeft(op, x) => {
+                let ft = self.op_section(op)?;
+                let (p, r) = self.as_fun(&ft)?;
+                let tx = self.infer(x)?;
+                self.unify(&p, &tx)?;
+                Ok(r)
+            }
+            ExpKind::OpSectionRight(op, x) => {
+                let ft = self.op_section(op)?;
+                let (p1, r1) = self.as_fun(&ft)?;
+                let (p2, r2) = self.as_fun(&r1)?;
+                let tx = self.infer(x)?;
+                self.unify(&p2, &tx)?;
+                Ok(self.scalar(Base::Fun(p1, r2)))
+            }
+            ExpKind::ProjectSection(_) | ExpKind::Constr(..) | ExpKind::Match(..) => Err(GiveUp),
+            ExpKind::QualParens(..) => Err(GiveUp),
+            ExpKind::Loop {
+                sizes,
+                pat,
+                init,
+                form,
+                body,
+            } => self.scoped(|s| {
+                let tp = s.pat_type(pat)?;
+                let ti = match init {
+                    Some(i) => s.infer(i)?,
+                    None => s.infer(&pat_as_exp(pat).ok_or(GiveUp)?)?,
+                };
+                s.unify(&tp, &ti)?;
+                s.bind_sizes(sizes);
+                s.bind_pat(pat, &tp)?;
+                match form {
+                    LoopForm::For(i, n) => {
+                        let tn = s.infer(n)?;
+                        s.sys.equate(tn.rank.clone(), 0);
+                        s.scope.push((i.name.clone(), tn));
+                    }
+                    LoopForm::ForIn(p, xs) => {
+                        let txs = s.infer(xs)?;
+                        let q = s.sys.assoc();
+                        s.sys.equate(txs.rank.clone(), RankExpr::var(q) + 1);
+                        let elem = s.with_rank(&txs, RankExpr::var(q));
+                        s.bind_pat(p, &elem)?;
+                    }
+                    LoopForm::While(c) => {
+                        let tc = s.infer(c)?;
+                        let b = s.scalar(Base::Prim(PrimType::Bool));
+                        s.unify(&tc, &b)?;
+                    }
+                }
+                let tb = s.infer(body)?;
+                s.unify(&tp, &tb)?;
+                Ok(tp)
+            }),
+            ExpKind::Ascribe(x, te) | ExpKind::Coerce(x, te) => {
+                let tx = self.infer(x)?;
+                let tt = self.type_exp(te)?;
+                self.unify(&tx, &tt)?;
+                Ok(tx)
+            }
+            ExpKind::Assert(c, x) => {
+                let tc = self.infer(c)?;
+                self.sys.equate(tc.rank, 0);
+                self.infer(x)
+            }
+            ExpKind::Attr(_, x) => self.infer(x),
+        }
+    }
+
+    fn infer_var(&mut self, q: &QualName) -> R<RType> {
+        match (q.quals.is_empty(), self.lookup(&q.name)) {
+            (true, Some(t)) => Ok(t),
+            _ => self.global(q),
+        }
+    }
+
+    fn op_section(&mut self, op: &QualName) -> R<RType> {
+        if op.quals.is_empty() && (op.name == "|>" || op.name == "<|") {
+            return Err(GiveUp);
+        }
+        self.operator(op)
+    }
+
+    /// A binary-operator chain, its left spine walked with a loop (a long
+    /// `x + 1 + 1 + …` must not exhaust the stack). `a |> f` and `f <| a`
+    /// are the application `f a`.
+    fn binop_chain(&mut self, e: &Exp) -> R<RType> {
+        let mut spine = vec![];
+        let mut leftmost = e;
+        while let ExpKind::BinOp(op, a, b) = &leftmost.kind {
+            spine.push((leftmost.id, op, &**b));
+            leftmost = a;
+        }
+        let mut acc = self.infer(leftmost)?;
+        for (id, op, b) in spine.into_iter().rev() {
+            let tb = self.infer(b)?;
+            acc = match (op.quals.is_empty(), op.name.as_str()) {
+                (true, "|>") => self.chain(id, tb, vec![acc])?,
+                (true, "<|") => self.chain(id, acc, vec![tb])?,
+                _ => {
+                    let head = self.operator(op)?;
+                    self.chain(id, head, vec![acc, tb])?
+                }
+            };
+        }
+        Ok(acc)
+    }
+
+    /// `a[i, j:k]`: `a` has at least as many dimensions as indices; the
+    /// result keeps the sliced ones.
+    fn index(&mut self, t: &RType, idx: &[DimIndex]) -> R<RType> {
+        let mut kept = 0;
+        for d in idx {
+            match d {
+                DimIndex::Fix(i) => {
+                    let ti = self.infer(i)?;
+                    self.sys.equate(ti.rank, 0);
+                }
+                DimIndex::Slice { start, end, stride } => {
+                    kept += 1;
+                    for x in [start, end, stride].into_iter().flatten() {
+                        let tx = self.infer(x)?;
+                        self.sys.equate(tx.rank, 0);
+                    }
+                }
+            }
+        }
+        let rest = RankExpr::var(self.sys.assoc());
+        self.sys
+            .equate(t.rank.clone(), rest.clone() + idx.len() as i64);
+        Ok(self.with_rank(t, rest + kept))
+    }
+
+    /// `\p1 … pn : t -> body` (rule C-FUN: the body's frame is folded into
+    /// the result).
+    fn function(&mut self, params: &[Pat], ret: Option<&TypeExp>, body: &Exp) -> R<RType> {
+        let mut pts = vec![];
+        for p in params {
+            let t = self.pat_type(p)?;
+            self.bind_pat(p, &t)?;
+            pts.push(t);
+        }
+        let mut t = self.infer(body)?;
+        if let Some(te) = ret {
+            let tr = self.type_exp(te)?;
+            self.unify(&t, &tr)?;
+        }
+        for p in pts.into_iter().rev() {
+            t = self.scalar(Base::Fun(p, t));
+        }
+        Ok(t)
+    }
+
+    fn bind_sizes(&mut self, sizes: &[Ident]) {
+        for n in sizes {
+            let t = self.scalar(Base::Prim(PrimType::Int(parad_base::IntType::I64)));
+            self.scope.push((n.name.clone(), t));
+        }
+    }
+
+    /// The definition's body against its declared (or inferred) result type.
+    pub(crate) fn body(&mut self, body: &Exp, ret: &Type) -> R<()> {
+        let tb = self.infer(body)?;
+        let tr = self.from_type(ret);
+        self.unify(&tb, &tr)?;
+        self.close();
+        Ok(())
+    }
+}
+
+/// `loop (x, y) for …`: the pattern's variables as the initial value.
+fn pat_as_exp(p: &Pat) -> Option<Exp> {
+    let kind = match p {
+        Pat::Id(x) => ExpKind::Var(QualName {
+            quals: vec![],
+            name: x.name.clone(),
+            span: x.span,
+        }),
+        Pat::Tuple(ps, _) => ExpKind::Tuple(ps.iter().map(pat_as_exp).collect::<Option<_>>()?),
+        Pat::Ascribe(p, _, _) | Pat::Attr(_, p, _) => return pat_as_exp(p),
+        _ => return None,
+    };
+    Some(Exp {
+        id: ExpId(u32::MAX),
+        kind,
+        span: p.span(),
+    })
+}
+
+/// `te` with every size made `[]` (and existential sizes dropped).
+fn erase_sizes(te: &TypeExp) -> TypeExp {
+    match te {
+        TypeExp::Named { name, args, span } => TypeExp::Named {
+            name: name.clone(),
+            args: args
+                .iter()
+                .map(|a| match a {
+                    TypeArg::Size(s) => TypeArg::Size(SizeExp::Any(size_span(s))),
+                    TypeArg::Type(t) => TypeArg::Type(erase_sizes(t)),
+                })
+                .collect(),
+            span: *span,
+        },
+        TypeExp::Tuple(ts, s) => TypeExp::Tuple(ts.iter().map(erase_sizes).collect(), *s),
+        TypeExp::Record(fs, s) => TypeExp::Record(
+            fs.iter()
+                .map(|(n, t)| (n.clone(), erase_sizes(t)))
+                .collect(),
+            *s,
+        ),
+        TypeExp::Array(d, t, s) => TypeExp::Array(
+            Box::new(SizeExp::Any(size_span(d))),
+            Box::new(erase_sizes(t)),
+            *s,
+        ),
+        TypeExp::Unique(t, s) => TypeExp::Unique(Box::new(erase_sizes(t)), *s),
+        TypeExp::Arrow(_, a, b, s) => {
+            TypeExp::Arrow(None, Box::new(erase_sizes(a)), Box::new(erase_sizes(b)), *s)
+        }
+        TypeExp::Sum(cs, s) => TypeExp::Sum(
+            cs.iter()
+                .map(|(c, ts)| (c.clone(), ts.iter().map(erase_sizes).collect()))
+                .collect(),
+            *s,
+        ),
+        TypeExp::Exists(_, t, _) => erase_sizes(t),
+    }
+}
+
+fn size_span(s: &SizeExp) -> parad_base::Span {
+    match s {
+        SizeExp::Any(sp) => *sp,
+        SizeExp::Exp(e) => e.span,
+    }
+}
