@@ -148,11 +148,14 @@ pub struct BenchArgs {
     pub entry: Option<String>,
 }
 
-/// The stages `dump --stage` accepts: `ast`, then the driver's stage
+/// The stages `dump --stage` accepts: `ast`, `elaborated`, then the driver's stage
 /// names (`lower`, each pass, and the older `core`, `ad`, `opt`).
 fn stage_values() -> PossibleValuesParser {
     let mut values = vec![PossibleValue::new("ast")
         .help("The syntax tree as parsed (an S-expression per declaration)")];
+    values.push(PossibleValue::new("elaborated").help(
+        "The program as Futhark source after type checking, with every implicit map explicit",
+    ));
     values.extend(pass_help());
     values.extend([
         PossibleValue::new("core").help("= lower"),

@@ -26,6 +26,22 @@ pub fn dump(args: &DumpArgs) -> Result<(), Failure> {
         let text = parad_syntax::sexp::program(&program);
         return with_stdout(|out| write!(out, "{text}"));
     }
+    if args.stage == "elaborated" {
+        if !args.dump_after.is_empty() {
+            return Err(Failure::Usage(
+                "--dump-after needs a core-IR stage, not `elaborated`".into(),
+            ));
+        }
+        let source = Source::read(&args.program).map_err(|e| Failure::Program(e.render()))?;
+        if source.is_printed_ir() {
+            return Err(Failure::Usage(
+                "a printed-IR file has no `elaborated` stage; name a core-IR stage".into(),
+            ));
+        }
+        let checked = source.check().map_err(|e| Failure::Program(e.render()))?;
+        let text = parad_syntax::sexp::program(&checked.checked.elaborated_program());
+        return with_stdout(|out| write!(out, "{text}"));
+    }
     if args.stage == "imp" || args.stage == "c" {
         let config = Config::default().with_dump_after(&args.dump_after);
         let compiled =

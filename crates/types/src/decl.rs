@@ -383,7 +383,7 @@ impl Checker {
                 self.rec_fun = None;
                 let r = self.check_fun_parts(&v.type_params, &v.params, v.ret.as_ref(), &body);
                 if r.is_ok() {
-                    self.elaborated.push((v.span, body));
+                    self.elaborated.push((v.body.id, body));
                 }
                 r
             }

@@ -71,9 +71,9 @@ pub(crate) struct Checker {
     pub automap: Option<crate::automap::Mode>,
     /// The ILP sizes of the definitions AUTOMAP ran on.
     pub automap_stats: Vec<crate::automap::IlpStats>,
-    /// The definitions AUTOMAP elaborated: the definition's span and its
-    /// body with the maps explicit.
-    pub elaborated: Vec<(Span, parad_syntax::ast::Exp)>,
+    /// The definitions AUTOMAP elaborated: the id of the body as written
+    /// and the body with its maps explicit.
+    pub elaborated: Vec<(parad_syntax::ast::ExpId, parad_syntax::ast::Exp)>,
     pub vars: Vec<VarInfo>,
     pub tparam_names: Vec<String>,
     pub scope: Vec<(String, Local)>,

@@ -33,7 +33,7 @@ mod unify;
 mod unique;
 
 use parad_base::{Diagnostic, FileId, SourceMap, Span};
-use parad_syntax::ast::Program;
+use parad_syntax::ast::{Exp, ExpId, Program};
 use std::path::Path;
 pub use tast::TProgram;
 
@@ -45,6 +45,27 @@ pub struct Checked {
     /// The typed program: prelude functions followed by the user's.
     pub typed: TProgram,
     pub entries: Vec<EntryPoint>,
+    /// The definitions AUTOMAP elaborated (in any file): the id of the body
+    /// as written and the body with its maps explicit.
+    pub elaborated: Vec<(ExpId, Exp)>,
+    /// The ILP sizes of the definitions AUTOMAP ran on.
+    pub automap_stats: Vec<automap::IlpStats>,
+}
+
+impl Checked {
+    /// The user's file with every definition AUTOMAP elaborated written
+    /// with its maps explicit (`parad dump --stage=elaborated`).
+    pub fn elaborated_program(&self) -> Program {
+        let mut bodies: std::collections::HashMap<ExpId, &Exp> =
+            self.elaborated.iter().map(|(id, e)| (*id, e)).collect();
+        let mut p = self.program.clone();
+        parad_syntax::visit::walk_program_mut(&mut p, &mut |e| {
+            if let Some(b) = bodies.remove(&e.id) {
+                *e = b.clone();
+            }
+        });
+        p
+    }
 }
 
 /// An entry point's interface, with types printed as Futhark writes them
@@ -82,6 +103,8 @@ pub fn check_file(sources: &mut SourceMap, file: FileId) -> Result<Checked, Vec<
         program,
         typed,
         entries: ck.entries,
+        elaborated: ck.elaborated,
+        automap_stats: ck.automap_stats,
     })
 }
 
