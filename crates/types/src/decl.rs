@@ -362,6 +362,13 @@ impl Checker {
                         parad_syntax::sexp::exp(&b)
                     ),
                 )),
+                Elaborated::Note(n) => Err(Diagnostic::error(
+                    v.span,
+                    format!(
+                        "AUTOMAP failed on '{}', which checks as written (a bug): {n}",
+                        v.name.name
+                    ),
+                )),
                 Elaborated::Error(d) => Err(Diagnostic {
                     message: format!(
                         "AUTOMAP rejected '{}', which checks as written (a bug): {}",
@@ -375,6 +382,7 @@ impl Checker {
         match elab {
             Elaborated::Nothing => Err(first),
             Elaborated::Error(d) => Err(d),
+            Elaborated::Note(n) => Err(first.with_note(n)),
             Elaborated::Body(body) => {
                 self.forget_attempt(smark, tmark, vmark);
                 if !v.params.is_empty() {

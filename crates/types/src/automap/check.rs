@@ -48,9 +48,11 @@ pub(crate) enum Elaborated {
     Nothing,
     /// The body with its maps explicit.
     Body(Exp),
-    /// A rank error that AUTOMAP can name (ambiguity, a replicate whose size
-    /// is unknown).
+    /// A rank error that AUTOMAP can name: ambiguity.
     Error(Diagnostic),
+    /// The checker's error stands, with a note on what AUTOMAP found (an
+    /// elaboration it cannot complete).
+    Note(String),
 }
 
 impl Checker {
@@ -62,32 +64,33 @@ impl Checker {
             Ok(h) => {
                 let mut ranks = Ranks::new(self);
                 match ranks.body(&v.body, &h.rt) {
-                    Ok(()) => Some((ranks.sys, ranks.chains)),
+                    Ok(()) => Some((ranks.sys, ranks.chains, ranks.app_spans)),
                     Err(_) => None,
                 }
             }
             Err(_) => None,
         };
         self.forget_attempt(smark, tmark, vmark);
-        let Some((sys, chains)) = generated else {
+        let Some((sys, chains, spans)) = generated else {
             return Elaborated::Nothing;
         };
         let solved = sys.solve(&SolveOptions::default());
         self.automap_stats.push(solved.stats.clone());
         match solved.outcome {
-            Outcome::Unique(sol) if sol.size() > 0 => match elaborate(&v.body, &chains, &sol) {
+            Outcome::Unique(sol) if sol.size() > 0 => match elaborate(&v.body, &chains, &sol, false) {
                 Ok(body) => Elaborated::Body(body),
-                Err(d) => Elaborated::Error(d),
+                Err(d) => Elaborated::Note(d.message),
             },
             Outcome::Ambiguous(a) => {
-                let show = |sol| match elaborate(&v.body, &chains, sol) {
+                let show = |sol| match elaborate(&v.body, &chains, sol, true) {
                     Ok(e) => parad_syntax::sexp::exp(&e),
                     Err(d) => d.message,
                 };
                 let (first, second) = (show(&a.first), show(&a.second));
+                let at = a.differing.first().map_or(v.span, |app| spans[app.index()]);
                 Elaborated::Error(
                     Diagnostic::error(
-                        v.span,
+                        at,
                         format!(
                             "ambiguous implicit maps in '{}': two elaborations insert as few maps and replicates",
                             v.name.name

@@ -33,8 +33,15 @@ use parad_syntax::visit::walk_exp_mut;
 
 const NEW: ExpId = ExpId(u32::MAX);
 
-/// `body` with the implicit maps of `sol` made explicit.
-pub(crate) fn elaborate(body: &Exp, chains: &Chains, sol: &Solution) -> Result<Exp, Diagnostic> {
+/// `body` with the implicit maps of `sol` made explicit. With `display`,
+/// replicates beyond the frame are written `rep e` (the thesis' notation,
+/// for messages) instead of being an error.
+pub(crate) fn elaborate(
+    body: &Exp,
+    chains: &Chains,
+    sol: &Solution,
+    display: bool,
+) -> Result<Exp, Diagnostic> {
     let mut out = body.clone();
     let mut err = None;
     let mut fresh = 0u32;
@@ -47,16 +54,18 @@ pub(crate) fn elaborate(body: &Exp, chains: &Chains, sol: &Solution) -> Result<E
         };
         let mut prev = 0;
         let mut ks = vec![];
+        let mut reps = vec![];
         for &app in apps {
             let (m, r, s) = (sol.maps(app), sol.reps(app), sol.frame(app));
             debug_assert_eq!(s, prev);
-            if r > s {
+            reps.push((r - s).max(0));
+            if r > s && !display {
                 err = Some(Diagnostic::error(
                     e.span,
                     format!(
-                        "AUTOMAP would replicate an argument of this application {} time(s) beyond its maps, \
-                         and cannot infer the size of such a replicate: write `replicate n (…)` for that argument",
-                        r - s
+                        "implicit maps and replicates could make this application well-typed only by replicating an argument {} more time{} (its size cannot be inferred); write `replicate n (…)` where you mean it",
+                        r - s,
+                        if r - s == 1 { "" } else { "s" }
                     ),
                 ));
                 return;
@@ -64,7 +73,7 @@ pub(crate) fn elaborate(body: &Exp, chains: &Chains, sol: &Solution) -> Result<E
             ks.push(s + m - r.min(s));
             prev = s + m;
         }
-        if prev == 0 {
+        if prev == 0 && reps.iter().all(|&r| r == 0) {
             return;
         }
         if ks.iter().filter(|&&k| k >= 1).count() > 5 {
@@ -75,7 +84,7 @@ pub(crate) fn elaborate(body: &Exp, chains: &Chains, sol: &Solution) -> Result<E
             return;
         }
         let kind = std::mem::replace(&mut e.kind, ExpKind::Tuple(vec![]));
-        *e = nest_chain(kind, &ks, prev, e.span, &mut fresh);
+        *e = nest_chain(kind, &ks, &reps, prev, e.span, &mut fresh);
     });
     match err {
         Some(d) => Err(d),
@@ -162,8 +171,21 @@ fn trivial(e: &Exp) -> bool {
 
 /// The chain `kind` under `frame` levels of maps, argument `i` mapped at the
 /// `ks[i]` innermost ones.
-fn nest_chain(kind: ExpKind, ks: &[i64], frame: i64, span: Span, fresh: &mut u32) -> Exp {
-    let (head, args, rebuild) = split(kind);
+fn nest_chain(
+    kind: ExpKind,
+    ks: &[i64],
+    reps: &[i64],
+    frame: i64,
+    span: Span,
+    fresh: &mut u32,
+) -> Exp {
+    let (head, mut args, rebuild) = split(kind);
+    for (a, &r) in args.iter_mut().zip(reps) {
+        for _ in 0..r {
+            let inner = std::mem::replace(a, exp(ExpKind::Tuple(vec![]), span));
+            *a = exp(ExpKind::Apply(Box::new(var("rep", span)), vec![inner]), span);
+        }
+    }
     let mut lets = vec![];
     let mut bind = |e: Exp, lets: &mut Vec<(String, Exp)>| {
         if trivial(&e) {

@@ -88,6 +88,8 @@ pub(crate) struct Ranks<'c> {
     tyvars: HashMap<u32, RType>,
     scope: Vec<(String, RType)>,
     pub(crate) chains: Chains,
+    /// Where each application is (for messages).
+    pub(crate) app_spans: Vec<parad_base::Span>,
     /// Types whose base may turn out a function type (rank then 0).
     watch: Vec<RType>,
 }
@@ -101,6 +103,7 @@ impl<'c> Ranks<'c> {
             tyvars: HashMap::new(),
             scope: vec![],
             chains: HashMap::new(),
+            app_spans: vec![],
             watch: vec![],
         }
     }
@@ -424,13 +427,14 @@ impl<'c> Ranks<'c> {
 
     /// An application chain: `head` applied to arguments of types `args`
     /// (rule C-APP per argument); the value's type with its frame folded.
-    fn chain(&mut self, id: ExpId, head: RType, args: Vec<RType>) -> R<RType> {
+    fn chain(&mut self, at: &Exp, head: RType, args: Vec<RType>) -> R<RType> {
         let mut frame = RankExpr::zero();
         let mut f = head;
         let mut apps = vec![];
         for a in args {
             let (p, r) = self.as_fun(&f)?;
             let app = self.sys.add_app(frame.clone());
+            self.app_spans.push(at.span);
             let (m, rep) = (self.sys.maps(app), self.sys.reps(app));
             self.sys
                 .equate(frame.clone() + m + p.rank.clone(), a.rank.clone() + rep);
@@ -439,7 +443,7 @@ impl<'c> Ranks<'c> {
             apps.push(app);
             f = r;
         }
-        self.chains.insert(id, apps);
+        self.chains.insert(at.id, apps);
         let rank = frame + f.rank.clone();
         Ok(self.with_rank(&f, rank))
     }
@@ -538,14 +542,14 @@ impl<'c> Ranks<'c> {
             ExpKind::Apply(f, args) => {
                 let head = self.infer(f)?;
                 let args = args.iter().map(|a| self.infer(a)).collect::<R<Vec<_>>>()?;
-                self.chain(e.id, head, args)
+                self.chain(e, head, args)
             }
             ExpKind::BinOp(..) => self.binop_chain(e),
             ExpKind::Negate(x) | ExpKind::Not(x) => {
                 let t = self.scalar(Base::Var);
                 let head = self.scalar(Base::Fun(t.clone(), t));
                 let tx = self.infer(x)?;
-                self.chain(e.id, head, vec![tx])
+                self.chain(e, head, vec![tx])
             }
             ExpKind::If(c, t, f) => {
                 let tc = self.infer(c)?;
@@ -693,18 +697,18 @@ impl<'c> Ranks<'c> {
         let mut spine = vec![];
         let mut leftmost = e;
         while let ExpKind::BinOp(op, a, b) = &leftmost.kind {
-            spine.push((leftmost.id, op, &**b));
+            spine.push((leftmost, op, &**b));
             leftmost = a;
         }
         let mut acc = self.infer(leftmost)?;
-        for (id, op, b) in spine.into_iter().rev() {
+        for (at, op, b) in spine.into_iter().rev() {
             let tb = self.infer(b)?;
             acc = match (op.quals.is_empty(), op.name.as_str()) {
-                (true, "|>") => self.chain(id, tb, vec![acc])?,
-                (true, "<|") => self.chain(id, acc, vec![tb])?,
+                (true, "|>") => self.chain(at, tb, vec![acc])?,
+                (true, "<|") => self.chain(at, acc, vec![tb])?,
                 _ => {
                     let head = self.operator(op)?;
-                    self.chain(id, head, vec![acc, tb])?
+                    self.chain(at, head, vec![acc, tb])?
                 }
             };
         }
