@@ -52,6 +52,10 @@ pub enum PkgCommand {
 pub struct CheckArgs {
     /// The program (`.fut` file, or printed core IR in a `.pir` file).
     pub program: PathBuf,
+    /// Print the size of the rank problem of each definition AUTOMAP ran
+    /// on (all of them with `PARAD_AUTOMAP=always`).
+    #[arg(long)]
+    pub automap_stats: bool,
 }
 
 /// How programs are executed.

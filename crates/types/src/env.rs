@@ -69,8 +69,8 @@ pub(crate) struct Checker {
     pub inf: Infer,
     /// When AUTOMAP runs ([`crate::automap::Mode`]).
     pub automap: Option<crate::automap::Mode>,
-    /// The ILP sizes of the definitions AUTOMAP ran on.
-    pub automap_stats: Vec<crate::automap::IlpStats>,
+    /// The ILP sizes of the definitions AUTOMAP ran on, by name.
+    pub automap_stats: Vec<(String, crate::automap::IlpStats)>,
     /// The definitions AUTOMAP elaborated: the id of the body as written
     /// and the body with its maps explicit.
     pub elaborated: Vec<(parad_syntax::ast::ExpId, parad_syntax::ast::Exp)>,

@@ -48,8 +48,8 @@ pub struct Checked {
     /// The definitions AUTOMAP elaborated (in any file): the id of the body
     /// as written and the body with its maps explicit.
     pub elaborated: Vec<(ExpId, Exp)>,
-    /// The ILP sizes of the definitions AUTOMAP ran on.
-    pub automap_stats: Vec<automap::IlpStats>,
+    /// The ILP sizes of the definitions AUTOMAP ran on, by name.
+    pub automap_stats: Vec<(String, automap::IlpStats)>,
 }
 
 impl Checked {

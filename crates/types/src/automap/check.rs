@@ -75,12 +75,15 @@ impl Checker {
             return Elaborated::Nothing;
         };
         let solved = sys.solve(&SolveOptions::default());
-        self.automap_stats.push(solved.stats.clone());
+        self.automap_stats
+            .push((v.name.name.clone(), solved.stats.clone()));
         match solved.outcome {
-            Outcome::Unique(sol) if sol.size() > 0 => match elaborate(&v.body, &chains, &sol, false) {
-                Ok(body) => Elaborated::Body(body),
-                Err(d) => Elaborated::Note(d.message),
-            },
+            Outcome::Unique(sol) if sol.size() > 0 => {
+                match elaborate(&v.body, &chains, &sol, false) {
+                    Ok(body) => Elaborated::Body(body),
+                    Err(d) => Elaborated::Note(d.message),
+                }
+            }
             Outcome::Ambiguous(a) => {
                 let show = |sol| match elaborate(&v.body, &chains, sol, true) {
                     Ok(e) => parad_syntax::sexp::exp(&e),

@@ -183,7 +183,10 @@ fn nest_chain(
     for (a, &r) in args.iter_mut().zip(reps) {
         for _ in 0..r {
             let inner = std::mem::replace(a, exp(ExpKind::Tuple(vec![]), span));
-            *a = exp(ExpKind::Apply(Box::new(var("rep", span)), vec![inner]), span);
+            *a = exp(
+                ExpKind::Apply(Box::new(var("rep", span)), vec![inner]),
+                span,
+            );
         }
     }
     let mut lets = vec![];
