@@ -18,7 +18,12 @@ impl Checker {
         self.shown_vars.borrow_mut().clear();
         match d {
             Decl::Val(v) => {
-                let g = self.check_val(v)?;
+                let start = std::time::Instant::now();
+                let g = self.check_val(v);
+                if !self.in_prelude {
+                    self.check_time += start.elapsed();
+                }
+                let g = g?;
                 if export {
                     out.set_val(&v.name.name, g);
                 }

@@ -69,6 +69,10 @@ pub(crate) struct Checker {
     pub inf: Infer,
     /// When AUTOMAP runs ([`crate::automap::Mode`]).
     pub automap: Option<crate::automap::Mode>,
+    /// Time spent checking the definitions outside the prelude, and the
+    /// part of it spent in AUTOMAP (generating, solving, elaborating).
+    pub check_time: std::time::Duration,
+    pub automap_time: std::time::Duration,
     /// The ILP sizes of the definitions AUTOMAP ran on, by name.
     pub automap_stats: Vec<(String, crate::automap::IlpStats)>,
     /// The definitions AUTOMAP elaborated: the id of the body as written

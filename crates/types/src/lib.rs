@@ -48,6 +48,10 @@ pub struct Checked {
     /// The definitions AUTOMAP elaborated (in any file): the id of the body
     /// as written and the body with its maps explicit.
     pub elaborated: Vec<(ExpId, Exp)>,
+    /// Time spent checking the definitions outside the prelude, and the
+    /// part of it spent in AUTOMAP.
+    pub check_time: std::time::Duration,
+    pub automap_time: std::time::Duration,
     /// The ILP sizes of the definitions AUTOMAP ran on, by name.
     pub automap_stats: Vec<(String, automap::IlpStats)>,
 }
@@ -105,6 +109,8 @@ pub fn check_file(sources: &mut SourceMap, file: FileId) -> Result<Checked, Vec<
         entries: ck.entries,
         elaborated: ck.elaborated,
         automap_stats: ck.automap_stats,
+        check_time: ck.check_time,
+        automap_time: ck.automap_time,
     })
 }
 

@@ -59,6 +59,13 @@ impl Checker {
     /// AUTOMAP for definition `v`: generate, solve, elaborate. The checker's
     /// scope is left as it was.
     pub(crate) fn automap_val(&mut self, v: &ValDecl) -> Elaborated {
+        let start = std::time::Instant::now();
+        let r = self.automap_val_untimed(v);
+        self.automap_time += start.elapsed();
+        r
+    }
+
+    fn automap_val_untimed(&mut self, v: &ValDecl) -> Elaborated {
         let (smark, tmark, vmark) = (self.scope.len(), self.types.len(), self.vars.len());
         let generated = match self.fun_header(&v.type_params, &v.params, v.ret.as_ref()) {
             Ok(h) => {
