@@ -75,3 +75,15 @@ entry outer (xs: []i32) (ys: []i32) = map (\x -> x * ys) xs
 -- entry: elementwise
 -- input { [1, 2, 3] [3, 4, 5] } output { [3, 8, 15] }
 entry elementwise (xs: []i32) (ys: []i32) = xs * ys
+-- The X-matrix check with its parameter annotated (without the annotation
+-- it is ambiguous: `errors/xmatrix_ambiguous.fut`).
+def outerprod f xs ys = map (\x -> map (f x) ys) xs
+def bidd A = outerprod (==) (indices A) (indices A)
+def xmat A = bidd A || reverse (bidd A)
+
+-- ==
+-- entry: check
+-- input { [[1, 0, 2], [0, 3, 0], [4, 0, 5]] } output { true }
+-- input { [[1, 0, 2], [0, 3, 1], [4, 0, 5]] } output { false }
+-- input { [[1, 0, 2], [0, 0, 0], [4, 0, 5]] } output { false }
+entry check (A: [][]i32) = xmat A == (A != 0) |> flatten |> and

@@ -353,8 +353,14 @@ impl Checker {
         }
         self.scope.truncate(smark);
         self.types.truncate(tmark);
-        let elab = self.automap_val(v);
+        let mut elab = self.automap_val(v, true);
         if let Ok(parts) = first {
+            if !matches!(elab, Elaborated::Nothing) {
+                // A whole-array comparison read as a scalar one (see
+                // `automap::infer`): with array equality, the definition
+                // must be left as it is.
+                elab = self.automap_val(v, false);
+            }
             // `Always`: the definition checked as written, so AUTOMAP must
             // leave it as it is.
             return match elab {

@@ -8,7 +8,10 @@
 //! the only optimum (every `M` is 0, so every frame is 0 and every `R` costs),
 //! so it elaborates to itself. `PARAD_AUTOMAP=always` runs AUTOMAP on every
 //! definition anyway and reports any that would not elaborate to itself as
-//! an error; the test suites run under it to check that property.
+//! an error; the test suites run under it to check that property. (The one
+//! exception is a definition that compares whole arrays with `==` or `!=`,
+//! which AUTOMAP reads as scalar comparisons: it is checked again with
+//! array equality allowed, where it must elaborate to itself.)
 //! `PARAD_AUTOMAP=off` turns AUTOMAP off (for measuring its cost).
 
 use super::elab::elaborate;
@@ -58,18 +61,20 @@ pub(crate) enum Elaborated {
 impl Checker {
     /// AUTOMAP for definition `v`: generate, solve, elaborate. The checker's
     /// scope is left as it was.
-    pub(crate) fn automap_val(&mut self, v: &ValDecl) -> Elaborated {
+    /// With `scalar_equality`, the built-in `==` and `!=` compare scalars
+    /// only (as AUTOMAP reads them; see `infer`).
+    pub(crate) fn automap_val(&mut self, v: &ValDecl, scalar_equality: bool) -> Elaborated {
         let start = std::time::Instant::now();
-        let r = self.automap_val_untimed(v);
+        let r = self.automap_val_untimed(v, scalar_equality);
         self.automap_time += start.elapsed();
         r
     }
 
-    fn automap_val_untimed(&mut self, v: &ValDecl) -> Elaborated {
+    fn automap_val_untimed(&mut self, v: &ValDecl, scalar_equality: bool) -> Elaborated {
         let (smark, tmark, vmark) = (self.scope.len(), self.types.len(), self.vars.len());
         let generated = match self.fun_header(&v.type_params, &v.params, v.ret.as_ref()) {
             Ok(h) => {
-                let mut ranks = Ranks::new(self);
+                let mut ranks = Ranks::new(self, scalar_equality);
                 match ranks.body(&v.body, &h.rt) {
                     Ok(()) => Some((ranks.sys, ranks.chains, ranks.app_spans)),
                     Err(_) => None,

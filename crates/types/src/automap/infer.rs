@@ -42,6 +42,15 @@
 //! Type variables that stand only for scalars (the operands of `+`, unsuffixed
 //! literals) have rank 0 (the solver's obligation; otherwise `xs + 1` could
 //! read `+` at an array type).
+//!
+//! **Equality is scalar here.** Futhark's `==` and `!=` also compare whole
+//! arrays, which AUTOMAP cannot tell from an implicit map: with `A: [][]i32`,
+//! `A != 0` could be `map (map (!= 0)) A` or a whole-array comparison with
+//! `replicate (replicate 0)`, and `xmat A == (A != 0)` could capture a single
+//! `bool` in its maps for free. The thesis' operators are scalar, and so are
+//! the built-in `==` and `!=` in the definitions AUTOMAP elaborates. A
+//! definition that checks as written keeps its whole-array comparisons,
+//! since AUTOMAP does not touch it.
 
 use super::{AppId, RankExpr, RankSystem};
 use crate::env::Checker;
@@ -92,10 +101,13 @@ pub(crate) struct Ranks<'c> {
     pub(crate) app_spans: Vec<parad_base::Span>,
     /// Types whose base may turn out a function type (rank then 0).
     watch: Vec<RType>,
+    /// Whether the built-in `==` and `!=` compare scalars only (module
+    /// documentation).
+    scalar_equality: bool,
 }
 
 impl<'c> Ranks<'c> {
-    pub(crate) fn new(ck: &'c mut Checker) -> Self {
+    pub(crate) fn new(ck: &'c mut Checker, scalar_equality: bool) -> Self {
         Ranks {
             ck,
             sys: RankSystem::new(),
@@ -105,6 +117,7 @@ impl<'c> Ranks<'c> {
             chains: HashMap::new(),
             app_spans: vec![],
             watch: vec![],
+            scalar_equality,
         }
     }
 
@@ -422,7 +435,13 @@ impl<'c> Ranks<'c> {
             }
         }
         let te = self.ck.op_fn(op).map_err(|_| GiveUp)?;
-        Ok(self.from_type(&te.ty))
+        let t = self.from_type(&te.ty);
+        let builtin = matches!(te.kind, crate::tast::TExpKind::Intrinsic(..));
+        if self.scalar_equality && builtin && matches!(op.name.as_str(), "==" | "!=") {
+            let (p, _) = self.as_fun(&t)?;
+            self.sys.equate(p.rank, 0);
+        }
+        Ok(t)
     }
 
     /// An application chain: `head` applied to arguments of types `args`
