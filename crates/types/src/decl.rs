@@ -286,6 +286,9 @@ impl Checker {
         if self.in_prelude && v.name.name == "reduce" {
             self.reduce_fun = Some(id);
         }
+        if self.in_prelude && v.name.name == "replicate" {
+            self.replicate_fun = Some(id);
+        }
         if !scheme.vars.is_empty() {
             self.fun_sizes.insert(id, scheme);
         }
@@ -365,7 +368,7 @@ impl Checker {
             // leave it as it is.
             return match elab {
                 Elaborated::Nothing => Ok(parts),
-                Elaborated::Body(b) => Err(Diagnostic::error(
+                Elaborated::Body(b, _) => Err(Diagnostic::error(
                     v.span,
                     format!(
                         "AUTOMAP elaborated '{}', which checks as written (a bug): {}",
@@ -394,7 +397,8 @@ impl Checker {
             Elaborated::Nothing => Err(first),
             Elaborated::Error(d) => Err(d),
             Elaborated::Note(n) => Err(first.with_note(n)),
-            Elaborated::Body(body) => {
+            Elaborated::Body(body, sizes) => {
+                self.rep_size_ids = sizes.into_iter().collect();
                 self.forget_attempt(smark, tmark, vmark);
                 if !v.params.is_empty() {
                     self.rec_pending = Some((v.name.name.clone(), own_id));

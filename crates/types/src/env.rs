@@ -91,6 +91,15 @@ pub(crate) struct Checker {
     pub in_import: bool,
     /// The prelude's `reduce`, used by `f32.sum` and friends.
     pub reduce_fun: Option<FunId>,
+    /// The prelude's `replicate` (AUTOMAP's replicates get their sizes
+    /// from its size instantiation).
+    pub replicate_fun: Option<FunId>,
+    /// The placeholders AUTOMAP writes for the sizes of its replicates
+    /// (`replicate ??? x`), and the spans of their typed holes.
+    pub rep_size_ids: std::collections::HashSet<parad_syntax::ast::ExpId>,
+    pub rep_size_spans: std::collections::HashSet<Span>,
+    /// The sizes put in those placeholders, by placeholder span.
+    pub rep_sizes: Vec<(Span, Dim)>,
     /// Size schemes of top-level and local functions that have sizes.
     pub fun_sizes: HashMap<FunId, SizeScheme>,
     pub local_sizes: HashMap<VarId, SizeScheme>,

@@ -208,6 +208,7 @@ impl Checker {
             TExpKind::Apply(f, args) => {
                 self.finish_exp(f)?;
                 args.iter_mut().try_for_each(|a| self.finish_exp(a))?;
+                self.finish_rep_size(f, args)?;
             }
             TExpKind::If(c, t, f) => {
                 self.finish_exp(c)?;

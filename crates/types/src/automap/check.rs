@@ -18,9 +18,12 @@ use super::elab::elaborate;
 use super::infer::Ranks;
 use super::{Outcome, SolveOptions};
 use crate::env::Checker;
-use crate::tast::Type;
+use crate::env::Res;
+use crate::intrinsics::Intrinsic;
+use crate::tast::{Dim, Literal, SizeOp, TExp, TExpKind, Type};
 use parad_base::Diagnostic;
-use parad_syntax::ast::{Exp, ValDecl};
+use parad_base::Span;
+use parad_syntax::ast::{Exp, ExpId, ValDecl};
 
 /// When AUTOMAP runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,8 +52,9 @@ pub(crate) enum Elaborated {
     /// No insertion applies (the rank system has no solution, only the
     /// trivial one, or inference gave up): the checker's error stands.
     Nothing,
-    /// The body with its maps explicit.
-    Body(Exp),
+    /// The body with its maps explicit, and the ids of the size
+    /// placeholders of its replicates.
+    Body(Exp, Vec<ExpId>),
     /// A rank error that AUTOMAP can name: ambiguity.
     Error(Diagnostic),
     /// The checker's error stands, with a note on what AUTOMAP found (an
@@ -92,13 +96,13 @@ impl Checker {
         match solved.outcome {
             Outcome::Unique(sol) if sol.size() > 0 => {
                 match elaborate(&v.body, &chains, &sol, false) {
-                    Ok(body) => Elaborated::Body(body),
+                    Ok((body, sizes)) => Elaborated::Body(body, sizes),
                     Err(d) => Elaborated::Note(d.message),
                 }
             }
             Outcome::Ambiguous(a) => {
                 let show = |sol| match elaborate(&v.body, &chains, sol, true) {
-                    Ok(e) => parad_syntax::sexp::exp(&e),
+                    Ok((e, _)) => parad_syntax::sexp::exp(&e),
                     Err(d) => d.message,
                 };
                 let (first, second) = (show(&a.first), show(&a.second));
@@ -131,5 +135,65 @@ impl Checker {
         for v in &mut self.vars[vmark..] {
             v.ty = Type::unit();
         }
+    }
+}
+
+impl Checker {
+    /// `replicate ??? x` as AUTOMAP wrote it: the placeholder becomes the
+    /// size inferred for `replicate`'s result, or an error if nothing
+    /// determined it.
+    pub(crate) fn finish_rep_size(&mut self, f: &TExp, args: &mut [TExp]) -> Res<()> {
+        let TExpKind::Global(id, _, sizes) = &f.kind else {
+            return Ok(());
+        };
+        if Some(*id) != self.replicate_fun || args.len() != 2 {
+            return Ok(());
+        }
+        let placeholder = matches!(&args[0].kind, TExpKind::Apply(h, _)
+            if matches!(&h.kind, TExpKind::Intrinsic(n, _) if *n == Intrinsic::Hole.name()));
+        if !placeholder || !self.rep_size_spans.contains(&args[0].span) {
+            return Ok(());
+        }
+        let span = args[0].span;
+        let dim = sizes.first().map_or(Dim::Any, |(_, d)| d.clone());
+        match dim_exp(&dim, span) {
+            Some(e) => {
+                args[0] = e;
+                self.rep_sizes.push((span, dim));
+                Ok(())
+            }
+            None => Err(Diagnostic::error(
+                span,
+                "the size of a replicate that implicit maps need here cannot be inferred; write `replicate n (…)` for this argument",
+            )),
+        }
+    }
+}
+
+/// An `i64` expression for a size.
+fn dim_exp(d: &Dim, span: Span) -> Option<TExp> {
+    let i64t = Type::i64();
+    match d {
+        Dim::Const(c) => Some(TExp::new(
+            TExpKind::Lit(Literal::Int(i128::from(*c))),
+            i64t,
+            span,
+        )),
+        Dim::Var(v) => Some(TExp::new(TExpKind::Var(*v, vec![], vec![]), i64t, span)),
+        Dim::Op(o, a, b) => {
+            let op = match o {
+                SizeOp::Add => Intrinsic::Add,
+                SizeOp::Sub => Intrinsic::Sub,
+                SizeOp::Mul => Intrinsic::Mul,
+            };
+            let f = TExp::new(
+                TExpKind::Intrinsic(op.name(), vec![i64t.clone()]),
+                Type::arrows(vec![i64t.clone(), i64t.clone()], i64t.clone()),
+                span,
+            );
+            let args = vec![dim_exp(a, span)?, dim_exp(b, span)?];
+            Some(TExp::new(TExpKind::Apply(Box::new(f), args), i64t, span))
+        }
+        _ => None,
     }
 }

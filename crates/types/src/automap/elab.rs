@@ -22,8 +22,11 @@
 //! a variable or a literal; so is the function of the chain.
 //!
 //! Replicates beyond the frame (`max(0, R − Sᵢ₋₁)`, an argument of lower
-//! rank than its parameter) need a size that only size inference can give;
-//! they are reported as an error that says which `replicate` to write.
+//! rank than its parameter) become `replicate ??? x`, whose size is a
+//! placeholder: checking the elaborated definition infers the size of
+//! `replicate`'s result from its uses, and finishing puts that size in the
+//! placeholder's place (`finish_rep_size`), or reports that nothing
+//! determines it.
 
 use super::infer::Chains;
 use super::Solution;
@@ -33,18 +36,19 @@ use parad_syntax::visit::walk_exp_mut;
 
 const NEW: ExpId = ExpId(u32::MAX);
 
-/// `body` with the implicit maps of `sol` made explicit. With `display`,
-/// replicates beyond the frame are written `rep e` (the thesis' notation,
-/// for messages) instead of being an error.
+/// `body` with the implicit maps of `sol` made explicit, and the ids of the
+/// size placeholders of its replicates. With `display`, replicates beyond
+/// the frame are written `rep e` (the thesis' notation, for messages).
 pub(crate) fn elaborate(
     body: &Exp,
     chains: &Chains,
     sol: &Solution,
     display: bool,
-) -> Result<Exp, Diagnostic> {
+) -> Result<(Exp, Vec<ExpId>), Diagnostic> {
     let mut out = body.clone();
-    let mut err = None;
+    let err: Option<Diagnostic> = None;
     let mut fresh = 0u32;
+    let mut sizes = vec![];
     walk_exp_mut(&mut out, &mut |e: &mut Exp| {
         if err.is_some() {
             return;
@@ -59,36 +63,41 @@ pub(crate) fn elaborate(
             let (m, r, s) = (sol.maps(app), sol.reps(app), sol.frame(app));
             debug_assert_eq!(s, prev);
             reps.push((r - s).max(0));
-            if r > s && !display {
-                err = Some(Diagnostic::error(
-                    e.span,
-                    format!(
-                        "implicit maps and replicates could make this application well-typed only by replicating an argument {} more time{} (its size cannot be inferred); write `replicate n (…)` where you mean it",
-                        r - s,
-                        if r - s == 1 { "" } else { "s" }
-                    ),
-                ));
-                return;
-            }
             ks.push(s + m - r.min(s));
             prev = s + m;
         }
         if prev == 0 && reps.iter().all(|&r| r == 0) {
             return;
         }
-        if ks.iter().filter(|&&k| k >= 1).count() > 5 {
-            err = Some(Diagnostic::error(
-                e.span,
-                "AUTOMAP would map over more than five arguments of this application at once; write the map explicitly",
-            ));
-            return;
-        }
         let kind = std::mem::replace(&mut e.kind, ExpKind::Tuple(vec![]));
-        *e = nest_chain(kind, &ks, &reps, prev, e.span, &mut fresh);
+        let rep = |a: Exp, j: i64| {
+            if display {
+                return exp(
+                    ExpKind::Apply(Box::new(var("rep", a.span)), vec![a]),
+                    e.span,
+                );
+            }
+            // The size is a placeholder that checking fills in; a distinct,
+            // empty span inside the argument tells the placeholders apart.
+            let at = a.span.start as usize + j as usize;
+            let id = ExpId(u32::MAX - 1 - sizes.len() as u32);
+            sizes.push(id);
+            let size = Exp {
+                id,
+                kind: ExpKind::Hole,
+                span: Span::new(a.span.file, at, at),
+            };
+            let sp = a.span;
+            exp(
+                ExpKind::Apply(Box::new(var("replicate", sp)), vec![size, a]),
+                sp,
+            )
+        };
+        *e = nest_chain(kind, &ks, &reps, prev, e.span, &mut fresh, rep);
     });
     match err {
         Some(d) => Err(d),
-        None => Ok(out),
+        None => Ok((out, sizes)),
     }
 }
 
@@ -178,15 +187,13 @@ fn nest_chain(
     frame: i64,
     span: Span,
     fresh: &mut u32,
+    mut rep: impl FnMut(Exp, i64) -> Exp,
 ) -> Exp {
     let (head, mut args, rebuild) = split(kind);
     for (a, &r) in args.iter_mut().zip(reps) {
-        for _ in 0..r {
+        for j in 0..r {
             let inner = std::mem::replace(a, exp(ExpKind::Tuple(vec![]), span));
-            *a = exp(
-                ExpKind::Apply(Box::new(var("rep", span)), vec![inner]),
-                span,
-            );
+            *a = rep(inner, j);
         }
     }
     let mut lets = vec![];
