@@ -758,7 +758,7 @@ impl Printer {
                 let paren = lvl > PatLevel::Full || (arrow_stops && ty_takes_arrow(t));
                 self.parens(paren, |pr| {
                     pr.pat(inner, PatLevel::Constr, false);
-                    pr.w(" : ");
+                    pr.w(": ");
                     pr.ty(t, TyLevel::Full, false);
                 });
             }
