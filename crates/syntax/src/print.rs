@@ -270,13 +270,17 @@ impl Printer {
             Lit::Float { value, suffix } => {
                 // `{:?}` is the shortest text that reads back as the same
                 // number, and always has a `.` or an exponent.
+                if value.is_nan() {
+                    // No literal is NaN; the named constant is.
+                    let t = suffix.map_or("f64", |t| t.name());
+                    self.w(&format!("{t}.nan"));
+                    return;
+                }
                 if value.is_finite() {
                     let _ = write!(self.out, "{value:?}");
-                } else if value.is_infinite() {
-                    // Only an overflowing literal is infinite.
-                    self.w("1e999");
                 } else {
-                    self.w("0.0");
+                    // An overflowing literal is infinite.
+                    self.w("1e999");
                 }
                 if let Some(t) = suffix {
                     self.w(t.name());
@@ -489,14 +493,14 @@ impl Printer {
             ModExp::Var(q) => self.w(&q.full()),
             ModExp::Struct(ds, _) => {
                 self.w("{");
-                let outer = self.ind;
-                self.ind = outer + 2;
                 if !ds.is_empty() {
+                    let outer = self.ind;
+                    self.ind = outer + 2;
                     self.nl(self.ind);
                     self.decls(ds);
+                    self.ind = outer;
+                    self.nl(outer);
                 }
-                self.ind = outer;
-                self.nl(outer);
                 self.w("}");
             }
             ModExp::Import(s, _) => {
