@@ -6,8 +6,11 @@
 //! same thing. The property it keeps, checked by the round-trip tests
 //! (`tests/print_roundtrip.rs`): for every program `p` our parser accepts,
 //! parsing `program(p)` gives a tree whose [`crate::sexp`] rendering equals
-//! that of `p`, declaration by declaration. Spans, expression ids and
-//! source parentheses are not kept; doc comments are printed back.
+//! that of `p`, declaration by declaration. Spans, expression ids,
+//! parentheses and ordinary comments are not kept; doc comments are.
+//! Trees made by later stages may hold nodes the parser never makes (an
+//! operator as a plain variable, a NaN literal); they print as source
+//! with the same meaning.
 //!
 //! Layout: one declaration per paragraph; `let` chains, `loop` bodies and
 //! `match` cases on their own lines, aligned on the column where the form

@@ -208,6 +208,39 @@ fn operators_and_parentheses() {
     check_exp("t.0.1", "t.0.1");
 }
 
+/// Every pair of operators, grouped both ways, keeps its grouping: the
+/// printer's precedence table agrees with the parser's.
+#[test]
+fn operator_pairs_keep_their_grouping() {
+    let mut ops: Vec<&str> = OPS.to_vec();
+    ops.extend([
+        "<=<", ">>=", "|>>", "<||", "&&&", "==>", "!=>", "***", "%", "-|", "`M.g`",
+    ]);
+    let mut n = 0;
+    for o1 in &ops {
+        for o2 in &ops {
+            for src in [
+                format!("(a {o1} b) {o2} c"),
+                format!("a {o1} (b {o2} c)"),
+                format!("-(a {o1} b) {o2} !c"),
+            ] {
+                let e =
+                    parse_exp(FileId(0), &src).unwrap_or_else(|d| panic!("{src}: {}", d.message));
+                let printed = print::exp(&e);
+                let again = parse_exp(FileId(0), &printed)
+                    .unwrap_or_else(|d| panic!("{src} printed as {printed}: {}", d.message));
+                assert_eq!(
+                    sexp::exp(&again),
+                    sexp::exp(&e),
+                    "{src} printed as {printed}"
+                );
+                n += 1;
+            }
+        }
+    }
+    assert_eq!(n, 3 * ops.len() * ops.len());
+}
+
 #[test]
 fn lambdas_and_sections() {
     check_exp("map (\\x -> x + 1) xs", "map (\\x -> x + 1) xs");
