@@ -986,23 +986,7 @@ impl Printer {
                     self.exp(x, L_UNARY, follow);
                 }
             }
-            ExpKind::If(c, t, f) => {
-                let col = self.col();
-                self.w("if ");
-                self.exp(c, L_EXP, Follow::Nothing);
-                if is_block(t) || is_block(f) {
-                    self.nl(col);
-                    self.w("then ");
-                    self.exp(t, L_EXP, Follow::Nothing);
-                    self.nl(col);
-                    self.w("else ");
-                } else {
-                    self.w(" then ");
-                    self.exp(t, L_EXP, Follow::Nothing);
-                    self.w(" else ");
-                }
-                self.exp(f, L_EXP, follow);
-            }
+            ExpKind::If(..) => self.if_chain(e, follow),
             ExpKind::Let { .. } | ExpKind::LetFun { .. } => self.let_chain(e, follow),
             ExpKind::Lambda { params, ret, body } => {
                 let col = self.col();
@@ -1140,6 +1124,38 @@ impl Printer {
                 self.exp(x, L_EXP, Follow::Nothing);
                 self.w(")");
             }
+        }
+    }
+
+    /// `if`: on one line, or with `then` and `else` on lines of their own
+    /// when a branch spans lines; `else if` chains one condition a line.
+    fn if_chain(&mut self, e: &Exp, follow: Follow) {
+        let col = self.col();
+        let mut cur = e;
+        while let ExpKind::If(c, t, f) = &cur.kind {
+            self.w("if ");
+            self.exp(c, L_EXP, Follow::Nothing);
+            let chain = matches!(f.kind, ExpKind::If(..));
+            let multi = chain || !std::ptr::eq(cur, e);
+            if is_block(t) || (!chain && is_block(f)) {
+                self.nl(col);
+                self.w("then ");
+                self.exp(t, L_EXP, Follow::Nothing);
+                self.nl(col);
+            } else {
+                self.w(" then ");
+                self.exp(t, L_EXP, Follow::Nothing);
+                if multi {
+                    self.nl(col);
+                } else {
+                    self.w(" ");
+                }
+            }
+            self.w("else ");
+            if !chain {
+                self.exp(f, L_EXP, follow);
+            }
+            cur = f;
         }
     }
 

@@ -595,3 +595,20 @@ fn random_declarations_round_trip() {
         "only {parsed} of {tried} random programs parse"
     );
 }
+
+#[test]
+fn if_chains() {
+    check_exp("if a then 1 else 2", "if a then 1 else 2");
+    check_exp(
+        "if a then 1 else if b then 2 else 3",
+        "if a then 1\nelse if b then 2\nelse 3",
+    );
+    check_exp(
+        "f (if a then 1 else if b then let x = 2 in x else 3)",
+        "f (if a then 1\n   else if b\n   then let x = 2\n        in x\n   else 3)",
+    );
+    check_exp(
+        "if a then 1 else let x = 2 in x",
+        "if a\nthen 1\nelse let x = 2\n     in x",
+    );
+}
