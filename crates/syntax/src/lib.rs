@@ -14,6 +14,7 @@
 pub mod ast;
 pub mod lexer;
 mod parser;
+pub mod print;
 pub mod sexp;
 pub mod visit;
 
