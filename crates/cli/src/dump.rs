@@ -39,7 +39,7 @@ pub fn dump(args: &DumpArgs) -> Result<(), Failure> {
             ));
         }
         let checked = source.check().map_err(|e| Failure::Program(e.render()))?;
-        let text = parad_syntax::sexp::program(&checked.checked.elaborated_program());
+        let text = parad_syntax::print::program(&checked.checked.elaborated_program());
         return with_stdout(|out| write!(out, "{text}"));
     }
     if args.stage == "imp" || args.stage == "c" {

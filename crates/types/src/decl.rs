@@ -180,6 +180,7 @@ impl Checker {
         }
         let ret = self.resolve(&parts.ret, v.span)?;
         self.finish_exp(&mut parts.body)?;
+        self.show_rep_sizes(v);
         self.finish_vars(var_mark)?;
         let ty = self.resolve_keep_abstract(&fty, v.span)?;
         let (scheme, ty) = self.size_scheme(&parts.size_params, &parts.params, &ty, |_| false);
@@ -399,16 +400,24 @@ impl Checker {
             Elaborated::Note(n) => Err(first.with_note(n)),
             Elaborated::Body(body, sizes) => {
                 self.rep_size_ids = sizes.into_iter().collect();
+                self.rep_size_spans.clear();
+                self.rep_sizes.clear();
                 self.forget_attempt(smark, tmark, vmark);
                 if !v.params.is_empty() {
                     self.rec_pending = Some((v.name.name.clone(), own_id));
                 }
                 self.rec_fun = None;
                 let r = self.check_fun_parts(&v.type_params, &v.params, v.ret.as_ref(), &body);
-                if r.is_ok() {
-                    self.elaborated.push((v.body.id, body));
+                match r {
+                    Ok(parts) => {
+                        self.elaborated.push((v.body.id, body));
+                        self.automap_first = Some(first);
+                        Ok(parts)
+                    }
+                    // The elaboration does not check either: the error as
+                    // written, and what went wrong with implicit maps.
+                    Err(d) => Err(first.with_note(format!("with implicit maps: {}", d.message))),
                 }
-                r
             }
         }
     }

@@ -98,6 +98,10 @@ pub(crate) struct Checker {
     /// (`replicate ??? x`), and the spans of their typed holes.
     pub rep_size_ids: std::collections::HashSet<parad_syntax::ast::ExpId>,
     pub rep_size_spans: std::collections::HashSet<Span>,
+    /// The error of the definition being finished as written, when AUTOMAP
+    /// elaborated it (the error to report if a replicate's size is left
+    /// unknown).
+    pub automap_first: Option<Diagnostic>,
     /// The sizes put in those placeholders, by placeholder span.
     pub rep_sizes: Vec<(Span, Dim)>,
     /// Size schemes of top-level and local functions that have sizes.

@@ -1,7 +1,7 @@
 -- Only a replicate of `x`, whose size nothing determines, would make this
 -- application well-typed: the checker's error, with a note saying so.
 -- ==
--- error: replicating an argument 1 more time
+-- error: nothing determines how many times
 
 def rows [m] [n] (a: [m][n]i32) = m
 

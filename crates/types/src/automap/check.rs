@@ -102,7 +102,7 @@ impl Checker {
             }
             Outcome::Ambiguous(a) => {
                 let show = |sol| match elaborate(&v.body, &chains, sol, true) {
-                    Ok((e, _)) => parad_syntax::sexp::exp(&e),
+                    Ok((e, _)) => parad_syntax::print::exp(&e),
                     Err(d) => d.message,
                 };
                 let (first, second) = (show(&a.first), show(&a.second));
@@ -162,10 +162,13 @@ impl Checker {
                 self.rep_sizes.push((span, dim));
                 Ok(())
             }
-            None => Err(Diagnostic::error(
-                span,
-                "the size of a replicate that implicit maps need here cannot be inferred; write `replicate n (…)` for this argument",
-            )),
+            None => {
+                let note = "with implicit maps, this argument would be replicated, but nothing determines how many times; write `replicate n (…)` if you mean that";
+                Err(match self.automap_first.take() {
+                    Some(first) => first.with_note(note),
+                    None => Diagnostic::error(span, note),
+                })
+            }
         }
     }
 }
@@ -196,4 +199,70 @@ fn dim_exp(d: &Dim, span: Span) -> Option<TExp> {
         }
         _ => None,
     }
+}
+
+impl Checker {
+    /// In the elaborated body kept for `v` (for `dump --stage=elaborated`),
+    /// the size placeholders of AUTOMAP's replicates written as the sizes
+    /// inferred for them.
+    pub(crate) fn show_rep_sizes(&mut self, v: &ValDecl) {
+        let sizes: std::collections::HashMap<Span, Dim> = self.rep_sizes.drain(..).collect();
+        self.rep_size_ids.clear();
+        self.rep_size_spans.clear();
+        self.automap_first = None;
+        if sizes.is_empty() {
+            return;
+        }
+        let Some((id, body)) = self.elaborated.last_mut() else {
+            return;
+        };
+        if *id != v.body.id {
+            return;
+        }
+        let vars = &self.vars;
+        parad_syntax::visit::walk_exp_mut(body, &mut |e| {
+            if matches!(e.kind, parad_syntax::ast::ExpKind::Hole) {
+                if let Some(d) = sizes.get(&e.span) {
+                    if let Some(s) = dim_source(d, &|v| vars[v.0 as usize].name.clone(), e.span) {
+                        *e = s;
+                    }
+                }
+            }
+        });
+    }
+}
+
+/// A size as a source expression.
+fn dim_source(d: &Dim, name: &dyn Fn(crate::tast::VarId) -> String, span: Span) -> Option<Exp> {
+    use parad_syntax::ast::{ExpKind, Lit, QualName};
+    let node = |kind| Exp {
+        id: ExpId(u32::MAX),
+        kind,
+        span,
+    };
+    let q = |name: String| QualName {
+        quals: vec![],
+        name,
+        span,
+    };
+    Some(match d {
+        Dim::Const(c) if *c >= 0 => node(ExpKind::Lit(Lit::Int {
+            value: *c as u128,
+            suffix: None,
+        })),
+        Dim::Var(v) => node(ExpKind::Var(q(name(*v)))),
+        Dim::Op(o, a, b) => {
+            let op = match o {
+                SizeOp::Add => "+",
+                SizeOp::Sub => "-",
+                SizeOp::Mul => "*",
+            };
+            node(ExpKind::BinOp(
+                q(op.to_string()),
+                Box::new(dim_source(a, name, span)?),
+                Box::new(dim_source(b, name, span)?),
+            ))
+        }
+        _ => return None,
+    })
 }
