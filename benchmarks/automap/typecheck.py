@@ -39,13 +39,16 @@ def check(parad, path, mode):
         return None
     constraints = []
     micros = None
+    unmodelled = 0
     for line in p.stdout.splitlines():
         if line.startswith("time: definitions "):
             micros = int(line.split()[2])
+        elif line.endswith(": not modelled"):
+            unmodelled += 1
         elif " constraints " in line:
             words = line.split()
             constraints.append(int(words[words.index("constraints") + 1]))
-    return micros, constraints
+    return micros, constraints, unmodelled
 
 
 def main():
@@ -59,6 +62,7 @@ def main():
     files = sorted(f for d in dirs for f in Path(d).rglob("*.fut"))
     times = {m: [] for m in MODES}
     sizes = []
+    unmodelled = 0
     for f in files:
         row = {}
         for m, v in MODES.items():
@@ -76,6 +80,7 @@ def main():
         for m in MODES:
             times[m].append(row[m][0])
         sizes.extend(row["always"][1])
+        unmodelled += row["always"][2]
     n = len(times["off"])
     print(f"files that type check: {n} of {len(files)}")
     total_off = sum(times["off"])
@@ -88,8 +93,8 @@ def main():
         )
     if sizes:
         print(
-            f"ILPs (always): {len(sizes)} definitions; constraints median {statistics.median(sizes)}, "
-            f"mean {statistics.mean(sizes):.1f}, largest {max(sizes)}"
+            f"ILPs (always): {len(sizes)} definitions modelled, {unmodelled} not; constraints "
+            f"median {statistics.median(sizes)}, mean {statistics.mean(sizes):.1f}, largest {max(sizes)}"
         )
 
 

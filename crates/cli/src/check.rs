@@ -29,6 +29,10 @@ pub fn check(args: &CheckArgs) -> Result<(), Failure> {
 fn print_automap_stats(c: &parad_types::Checked) -> Result<(), Failure> {
     crate::out::with_stdout(|out| {
         for (name, s) in &c.automap_stats {
+            let Some(s) = s else {
+                writeln!(out, "{name}: not modelled")?;
+                continue;
+            };
             writeln!(
                 out,
                 "{name}: applications {} constraints {} variables {} forced {} parts {} largest-part-constraints {} solves {}",

@@ -63,3 +63,22 @@ fn programs_without_implicit_maps_are_left_as_written() {
     let printed = String::from_utf8(o.stdout).unwrap();
     assert_eq!(printed, parad_syntax::print::program(&program));
 }
+
+/// Elaborating the same program twice gives the same text.
+#[test]
+fn elaboration_is_deterministic() {
+    let p = root().join("tests/automap/thesis.fut");
+    let run = || {
+        Command::new(env!("CARGO_BIN_EXE_parad"))
+            .args(["dump", "--stage=elaborated"])
+            .arg(&p)
+            .output()
+            .expect("run parad")
+            .stdout
+    };
+    let first = run();
+    assert!(!first.is_empty());
+    for _ in 0..3 {
+        assert_eq!(run(), first);
+    }
+}

@@ -52,8 +52,9 @@ pub struct Checked {
     /// part of it spent in AUTOMAP.
     pub check_time: std::time::Duration,
     pub automap_time: std::time::Duration,
-    /// The ILP sizes of the definitions AUTOMAP ran on, by name.
-    pub automap_stats: Vec<(String, automap::IlpStats)>,
+    /// The ILP sizes of the definitions AUTOMAP ran on, by name (`None`
+    /// where rank inference does not model the definition).
+    pub automap_stats: Vec<(String, Option<automap::IlpStats>)>,
 }
 
 impl Checked {

@@ -88,11 +88,12 @@ impl Checker {
         };
         self.forget_attempt(smark, tmark, vmark);
         let Some((sys, chains, spans)) = generated else {
+            self.automap_stats.push((v.name.name.clone(), None));
             return Elaborated::Nothing;
         };
         let solved = sys.solve(&SolveOptions::default());
         self.automap_stats
-            .push((v.name.name.clone(), solved.stats.clone()));
+            .push((v.name.name.clone(), Some(solved.stats.clone())));
         match solved.outcome {
             Outcome::Unique(sol) if sol.size() > 0 => {
                 match elaborate(&v.body, &chains, &sol, false) {
