@@ -78,40 +78,14 @@ const L_ATOM: u8 = 17;
 /// Precedence of `with` among the infix operators.
 const PREC_WITH: u8 = 1;
 
-/// Precedence and right-associativity of an infix operator; the same
-/// table as the parser's (`parser/exps.rs`): the longest built-in prefix
-/// decides, and a backquoted name binds loosest.
+/// Precedence and right-associativity of an infix operator: the parser's
+/// (the longest built-in prefix decides), and a backquoted name binds
+/// loosest.
 fn op_prec(op: &QualName) -> (u8, bool) {
     if !is_symbolic(&op.name) {
         return (0, false);
     }
-    const TWO: [(&str, u8); 13] = [
-        ("|>", 2),
-        ("<|", 3),
-        ("||", 4),
-        ("&&", 5),
-        ("<=", 6),
-        (">=", 6),
-        ("==", 6),
-        ("!=", 6),
-        ("<<", 8),
-        (">>", 8),
-        ("//", 10),
-        ("%%", 10),
-        ("**", 11),
-    ];
-    for (p, prec) in TWO {
-        if op.name.starts_with(p) {
-            return (prec, prec == 3);
-        }
-    }
-    let prec = match op.name.as_bytes().first().copied().unwrap_or(b'*') {
-        b'<' | b'>' | b'!' | b'=' => 6,
-        b'&' | b'^' | b'|' => 7,
-        b'+' | b'-' => 9,
-        _ => 10,
-    };
-    (prec, false)
+    crate::parser::symbol_prec(&op.name)
 }
 
 /// An operator symbol rather than a name (`+`, `|>`, not `f`).

@@ -13,7 +13,7 @@ const PREC_WITH: u8 = 1;
 const PREC_PIPE_RIGHT: u8 = 3;
 
 /// Precedence and right-associativity of an operator symbol.
-fn symbol_prec(op: &str) -> (u8, bool) {
+pub(crate) fn symbol_prec(op: &str) -> (u8, bool) {
     const TWO: [(&str, u8); 13] = [
         ("|>", 2),
         ("<|", PREC_PIPE_RIGHT),

@@ -9,6 +9,8 @@ mod pats;
 mod types;
 mod update;
 
+pub(crate) use exps::symbol_prec;
+
 use crate::ast::*;
 use crate::lexer::{self, Kw, Tok, Token};
 use parad_base::{Diagnostic, FileId, Span};
