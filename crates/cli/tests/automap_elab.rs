@@ -82,3 +82,33 @@ fn elaboration_is_deterministic() {
         assert_eq!(run(), first);
     }
 }
+
+/// Every program of `tests/` and `benchmarks/` type checks the same with
+/// AUTOMAP run on every definition (`PARAD_AUTOMAP=always`): a definition
+/// that checks as written has no implicit map or replicate, and the
+/// programs that fail to check fail as before.
+#[test]
+fn automap_leaves_every_checked_definition_alone() {
+    let mut files = vec![];
+    fut_files(&root().join("tests"), &mut files);
+    fut_files(&root().join("benchmarks"), &mut files);
+    assert!(files.len() > 100);
+    let mut bugs = vec![];
+    for f in &files {
+        let run = |mode: &str| {
+            Command::new(env!("CARGO_BIN_EXE_parad"))
+                .args(["check"])
+                .arg(f)
+                .env("PARAD_AUTOMAP", mode)
+                .current_dir(f.parent().unwrap())
+                .output()
+                .expect("run parad")
+        };
+        let (always, default) = (run("always"), run("fallback"));
+        let err = String::from_utf8_lossy(&always.stderr).into_owned();
+        if err.contains("(a bug)") || always.status.code() != default.status.code() {
+            bugs.push(format!("{}:\n{err}", f.display()));
+        }
+    }
+    assert!(bugs.is_empty(), "{}", bugs.join("\n"));
+}
