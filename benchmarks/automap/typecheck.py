@@ -43,7 +43,7 @@ def check(parad, path, mode):
     for line in p.stdout.splitlines():
         if line.startswith("time: definitions "):
             micros = int(line.split()[2])
-        elif line.endswith(": not modelled"):
+        elif ": not modelled (" in line:
             unmodelled += 1
         elif " constraints " in line:
             words = line.split()

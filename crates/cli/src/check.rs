@@ -29,9 +29,12 @@ pub fn check(args: &CheckArgs) -> Result<(), Failure> {
 fn print_automap_stats(c: &parad_types::Checked) -> Result<(), Failure> {
     crate::out::with_stdout(|out| {
         for (name, s) in &c.automap_stats {
-            let Some(s) = s else {
-                writeln!(out, "{name}: not modelled")?;
-                continue;
+            let s = match s {
+                Ok(s) => s,
+                Err(why) => {
+                    writeln!(out, "{name}: not modelled ({why})")?;
+                    continue;
+                }
             };
             writeln!(
                 out,

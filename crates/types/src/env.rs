@@ -74,7 +74,7 @@ pub(crate) struct Checker {
     pub check_time: std::time::Duration,
     pub automap_time: std::time::Duration,
     /// The ILP sizes of the definitions AUTOMAP ran on, by name.
-    pub automap_stats: Vec<(String, Option<crate::automap::IlpStats>)>,
+    pub automap_stats: Vec<(String, Result<crate::automap::IlpStats, &'static str>)>,
     /// The definitions AUTOMAP elaborated: the id of the body as written
     /// and the body with its maps explicit.
     pub elaborated: Vec<(parad_syntax::ast::ExpId, parad_syntax::ast::Exp)>,

@@ -52,9 +52,9 @@ pub struct Checked {
     /// part of it spent in AUTOMAP.
     pub check_time: std::time::Duration,
     pub automap_time: std::time::Duration,
-    /// The ILP sizes of the definitions AUTOMAP ran on, by name (`None`
-    /// where rank inference does not model the definition).
-    pub automap_stats: Vec<(String, Option<automap::IlpStats>)>,
+    /// The ILP sizes of the definitions AUTOMAP ran on, by name (or what
+    /// rank inference does not model in the definition).
+    pub automap_stats: Vec<(String, Result<automap::IlpStats, &'static str>)>,
 }
 
 impl Checked {

@@ -15,7 +15,7 @@
 //! `PARAD_AUTOMAP=off` turns AUTOMAP off (for measuring its cost).
 
 use super::elab::elaborate;
-use super::infer::Ranks;
+use super::infer::{GiveUp, Ranks};
 use super::{Outcome, SolveOptions};
 use crate::env::Checker;
 use crate::env::Res;
@@ -78,22 +78,29 @@ impl Checker {
         let (smark, tmark, vmark) = (self.scope.len(), self.types.len(), self.vars.len());
         let generated = match self.fun_header(&v.type_params, &v.params, v.ret.as_ref()) {
             Ok(h) => {
+                let fty = Type::arrows(h.tparams.iter().map(|p| p.ty()).collect(), h.rt.clone());
                 let mut ranks = Ranks::new(self, scalar_equality);
+                if !v.params.is_empty() {
+                    ranks.bind_self(&v.name.name, &fty);
+                }
                 match ranks.body(&v.body, &h.rt) {
-                    Ok(()) => Some((ranks.sys, ranks.chains, ranks.app_spans)),
-                    Err(_) => None,
+                    Ok(()) => Ok((ranks.sys, ranks.chains, ranks.app_spans)),
+                    Err(GiveUp(why)) => Err(why),
                 }
             }
-            Err(_) => None,
+            Err(_) => Err("parameters"),
         };
         self.forget_attempt(smark, tmark, vmark);
-        let Some((sys, chains, spans)) = generated else {
-            self.automap_stats.push((v.name.name.clone(), None));
-            return Elaborated::Nothing;
+        let (sys, chains, spans) = match generated {
+            Ok(g) => g,
+            Err(why) => {
+                self.automap_stats.push((v.name.name.clone(), Err(why)));
+                return Elaborated::Nothing;
+            }
         };
         let solved = sys.solve(&SolveOptions::default());
         self.automap_stats
-            .push((v.name.name.clone(), Some(solved.stats.clone())));
+            .push((v.name.name.clone(), Ok(solved.stats.clone())));
         match solved.outcome {
             Outcome::Unique(sol) if sol.size() > 0 => {
                 match elaborate(&v.body, &chains, &sol, false) {

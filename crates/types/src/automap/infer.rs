@@ -17,8 +17,9 @@
 //!
 //! A base mismatch (`i32` against a record) cannot be repaired by maps or
 //! replicates, so inference stops ([`GiveUp`]) and the checker's own error
-//! stands; so do the constructs this walk does not model (sum types,
-//! `match` on constructors, local polymorphic functions, `M.(e)`).
+//! stands; so do the constructs this walk does not model (projection
+//! sections, local polymorphic functions). A sum type met first through a
+//! constructor is known by the constructors seen so far.
 //!
 //! # Applications
 //!
@@ -62,7 +63,7 @@ use std::collections::HashMap;
 /// Rank inference stopped: a construct it does not model, or a mismatch no
 /// insertion of maps or replicates can repair.
 #[derive(Debug)]
-pub(crate) struct GiveUp;
+pub(crate) struct GiveUp(pub &'static str);
 
 type R<T> = Result<T, GiveUp>;
 
@@ -81,9 +82,15 @@ enum Base {
     Tuple(Vec<RType>),
     Record(Vec<(String, RType)>),
     Fun(RType, RType),
-    /// A type compared as a whole (sum types, accumulators, type
-    /// parameters).
-    Opaque(Type),
+    /// `acc t`.
+    Acc(RType),
+    /// A sum type: constructors sorted by name, with their payloads.
+    Sum(Vec<(String, Vec<RType>)>),
+    /// A sum type known so far by some of its constructors (from
+    /// constructor expressions and patterns).
+    SomeSum(Vec<(String, Vec<RType>)>),
+    /// A type parameter of the definition (rigid).
+    Param(crate::tast::TypeParamId),
 }
 
 /// The rank variables of one application chain, one per argument in order.
@@ -104,6 +111,11 @@ pub(crate) struct Ranks<'c> {
     /// Whether the built-in `==` and `!=` compare scalars only (module
     /// documentation).
     scalar_equality: bool,
+    /// The length of `scope` when each structure opened by `M.(e)` was
+    /// opened: its values shadow the locals bound before.
+    open_marks: Vec<usize>,
+    /// The definition's own name and type, for recursive calls.
+    own: Option<(String, RType)>,
 }
 
 impl<'c> Ranks<'c> {
@@ -118,6 +130,8 @@ impl<'c> Ranks<'c> {
             app_spans: vec![],
             watch: vec![],
             scalar_equality,
+            open_marks: vec![],
+            own: None,
         }
     }
 
@@ -192,14 +206,28 @@ impl<'c> Ranks<'c> {
                 self.tyvars.insert(*v, t.clone());
                 t
             }
-            Type::Acc(_) | Type::Sum(_) | Type::Param(_) => self.scalar(Base::Opaque(t.clone())),
+            Type::Acc(t) => {
+                let t = self.convert(t);
+                self.scalar(Base::Acc(t))
+            }
+            Type::Sum(cs) => {
+                let cs = cs
+                    .iter()
+                    .map(|(n, ts)| (n.clone(), ts.iter().map(|t| self.convert(t)).collect()))
+                    .collect();
+                self.scalar(Base::Sum(cs))
+            }
+            Type::Param(p) => self.scalar(Base::Param(*p)),
         }
     }
 
     /// A type written in the program, with its sizes erased (they may name
     /// sizes bound inside the body, which the checker's scope lacks).
     fn type_exp(&mut self, te: &TypeExp) -> R<RType> {
-        let t = self.ck.type_exp(&erase_sizes(te)).map_err(|_| GiveUp)?;
+        let t = self
+            .ck
+            .type_exp(&erase_sizes(te))
+            .map_err(|_| GiveUp("type"))?;
         Ok(self.from_type(&t))
     }
 
@@ -234,15 +262,39 @@ impl<'c> Ranks<'c> {
                 self.unify(&p1, &p2)?;
                 self.unify(&r1, &r2)
             }
-            (Base::Opaque(a), Base::Opaque(b)) if a == b => Ok(()),
-            _ => Err(GiveUp),
+            (Base::Acc(a), Base::Acc(b)) => {
+                self.bases[x] = Base::Link(y);
+                self.unify(&a, &b)
+            }
+            (Base::Sum(a), Base::Sum(b))
+                if a.len() == b.len()
+                    && a.iter()
+                        .zip(&b)
+                        .all(|(a, b)| a.0 == b.0 && a.1.len() == b.1.len()) =>
+            {
+                self.bases[x] = Base::Link(y);
+                a.iter()
+                    .zip(&b)
+                    .flat_map(|(a, b)| a.1.iter().zip(&b.1))
+                    .try_for_each(|(a, b)| self.unify(a, b))
+            }
+            (Base::Param(a), Base::Param(b)) if a == b => Ok(()),
+            (Base::SomeSum(a), Base::Sum(_) | Base::SomeSum(_)) => {
+                self.bases[x] = Base::Link(y);
+                a.iter().try_for_each(|(c, ts)| {
+                    let have = self.constructor(y, c, ts.len())?;
+                    ts.iter().zip(&have).try_for_each(|(a, b)| self.unify(a, b))
+                })
+            }
+            (Base::Sum(_), Base::SomeSum(_)) => self.unify_base(y, x),
+            _ => Err(GiveUp("base mismatch")),
         }
     }
 
     /// Binds base variable `v` to base `b`, unless `v` occurs in `b`.
     fn link(&mut self, v: usize, b: usize) -> R<()> {
         if self.occurs(v, b) {
-            return Err(GiveUp);
+            return Err(GiveUp("occurs check"));
         }
         self.bases[v] = Base::Link(b);
         Ok(())
@@ -257,6 +309,11 @@ impl<'c> Ranks<'c> {
             Base::Tuple(ts) => ts.iter().map(|t| t.base).collect(),
             Base::Record(fs) => fs.iter().map(|(_, t)| t.base).collect(),
             Base::Fun(p, r) => vec![p.base, r.base],
+            Base::Acc(t) => vec![t.base],
+            Base::Sum(cs) | Base::SomeSum(cs) => cs
+                .iter()
+                .flat_map(|(_, ts)| ts.iter().map(|t| t.base))
+                .collect(),
             _ => vec![],
         };
         parts.into_iter().any(|p| self.occurs(v, p))
@@ -273,7 +330,7 @@ impl<'c> Ranks<'c> {
                 self.bases[b] = Base::Fun(p.clone(), r.clone());
                 Ok((p, r))
             }
-            _ => Err(GiveUp),
+            _ => Err(GiveUp("not a function")),
         }
     }
 
@@ -288,7 +345,35 @@ impl<'c> Ranks<'c> {
                 self.bases[b] = Base::Tuple(ts.clone());
                 Ok(ts)
             }
-            _ => Err(GiveUp),
+            _ => Err(GiveUp("not a tuple")),
+        }
+    }
+
+    /// The payload types of constructor `c` (with `n` payloads) of the sum
+    /// type whose base is `b`, adding it to a sum known only in part.
+    fn constructor(&mut self, b: usize, c: &str, n: usize) -> R<Vec<RType>> {
+        let b = self.find(b);
+        match self.bases[b].clone() {
+            Base::Sum(cs) | Base::SomeSum(cs) if cs.iter().any(|(d, _)| d == c) => {
+                let ts = cs.into_iter().find(|(d, _)| d == c).unwrap().1;
+                if ts.len() == n {
+                    Ok(ts)
+                } else {
+                    Err(GiveUp("constructor arity"))
+                }
+            }
+            Base::SomeSum(mut cs) => {
+                let ts: Vec<RType> = (0..n).map(|_| self.fresh()).collect();
+                cs.push((c.to_string(), ts.clone()));
+                self.bases[b] = Base::SomeSum(cs);
+                Ok(ts)
+            }
+            Base::Var => {
+                let ts: Vec<RType> = (0..n).map(|_| self.fresh()).collect();
+                self.bases[b] = Base::SomeSum(vec![(c.to_string(), ts.clone())]);
+                Ok(ts)
+            }
+            _ => Err(GiveUp("constructor of a type that is not a sum")),
         }
     }
 
@@ -302,14 +387,14 @@ impl<'c> Ranks<'c> {
                 .iter()
                 .find(|(n, _)| n == f)
                 .map(|(_, t)| t.clone())
-                .ok_or(GiveUp),
+                .ok_or(GiveUp("no such field")),
             Base::Tuple(ts) => f
                 .parse::<usize>()
                 .ok()
                 .and_then(|i| ts.get(i))
                 .cloned()
-                .ok_or(GiveUp),
-            _ => Err(GiveUp),
+                .ok_or(GiveUp("no such field")),
+            _ => Err(GiveUp("field of an unknown type")),
         }
     }
 
@@ -366,7 +451,13 @@ impl<'c> Ranks<'c> {
                 self.unify(t, &lt)
             }
             Pat::Attr(_, p, _) => self.bind_pat(p, t),
-            Pat::Constr(..) => Err(GiveUp),
+            Pat::Constr(c, ps, _) => {
+                self.sys.equate(t.rank.clone(), 0);
+                let ts = self.constructor(t.base, &c.name, ps.len())?;
+                ps.iter()
+                    .zip(&ts)
+                    .try_for_each(|(p, t)| self.bind_pat(p, t))
+            }
         }
     }
 
@@ -382,14 +473,6 @@ impl<'c> Ranks<'c> {
             }
             _ => Ok(self.fresh()),
         }
-    }
-
-    fn lookup(&self, name: &str) -> Option<RType> {
-        self.scope
-            .iter()
-            .rev()
-            .find(|(n, _)| n == name)
-            .map(|(_, t)| t.clone())
     }
 
     fn scoped<T>(&mut self, f: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
@@ -424,17 +507,17 @@ impl<'c> Ranks<'c> {
 
     /// The checker's type of a name not bound inside the definition.
     fn global(&mut self, q: &QualName) -> R<RType> {
-        let te = self.ck.check_var(q).map_err(|_| GiveUp)?;
+        let te = self.ck.check_var(q).map_err(|_| GiveUp("name"))?;
         Ok(self.from_type(&te.ty))
     }
 
     fn operator(&mut self, op: &QualName) -> R<RType> {
         if op.quals.is_empty() {
-            if let Some(t) = self.lookup(&op.name) {
+            if let Some(t) = self.local(&op.name).or_else(|| self.own(&op.name)) {
                 return Ok(t);
             }
         }
-        let te = self.ck.op_fn(op).map_err(|_| GiveUp)?;
+        let te = self.ck.op_fn(op).map_err(|_| GiveUp("operator"))?;
         let t = self.from_type(&te.ty);
         let builtin = matches!(te.kind, crate::tast::TExpKind::Intrinsic(..));
         if self.scalar_equality && builtin && matches!(op.name.as_str(), "==" | "!=") {
@@ -475,10 +558,7 @@ impl<'c> Ranks<'c> {
                 let u8t = self.scalar(Base::Prim(PrimType::Int(parad_base::IntType::U8)));
                 Ok(self.with_rank(&u8t, RankExpr::constant(1)))
             }
-            ExpKind::Var(q) => match (q.quals.is_empty(), self.lookup(&q.name)) {
-                (true, Some(t)) => Ok(t),
-                _ => self.global(q),
-            },
+            ExpKind::Var(q) => self.infer_var(q),
             ExpKind::Hole => Ok(self.fresh()),
             ExpKind::Tuple(es) if es.len() == 1 => self.infer(&es[0]),
             ExpKind::Tuple(es) => {
@@ -503,7 +583,7 @@ impl<'c> Ranks<'c> {
                 }
                 let names: Vec<&str> = fs.iter().map(|(n, _)| n.as_str()).collect();
                 if crate::tast::tuple_order(&names).is_some() {
-                    return Err(GiveUp);
+                    return Err(GiveUp("record with tuple fields"));
                 }
                 fs.sort_by(|a, b| a.0.cmp(&b.0));
                 Ok(self.scalar(Base::Record(fs)))
@@ -603,7 +683,7 @@ impl<'c> Ranks<'c> {
                 body,
             } => {
                 if type_params.iter().any(|p| matches!(p, TypeParam::Type(..))) {
-                    return Err(GiveUp);
+                    return Err(GiveUp("polymorphic local function"));
                 }
                 let sizes: Vec<Ident> = type_params
                     .iter()
@@ -640,8 +720,52 @@ impl<'c> Ranks<'c> {
                 self.unify(&p2, &tx)?;
                 Ok(self.scalar(Base::Fun(p1, r2)))
             }
-            ExpKind::ProjectSection(_) | ExpKind::Constr(..) | ExpKind::Match(..) => Err(GiveUp),
-            ExpKind::QualParens(..) => Err(GiveUp),
+            ExpKind::Constr(c, args) => {
+                let t = self.scalar(Base::Var);
+                let ts = self.constructor(t.base, &c.name, args.len())?;
+                for (a, pt) in args.iter().zip(&ts) {
+                    let ta = self.infer(a)?;
+                    self.unify(&ta, pt)?;
+                }
+                Ok(t)
+            }
+            ExpKind::Match(scrut, cases) => {
+                let ts = self.infer(scrut)?;
+                let result = self.fresh();
+                for (p, body) in cases {
+                    let tb = self.scoped(|s| {
+                        s.bind_pat(p, &ts)?;
+                        s.infer(body)
+                    })?;
+                    self.unify(&result, &tb)?;
+                }
+                Ok(result)
+            }
+            ExpKind::ProjectSection(_) => Err(GiveUp("projection section")),
+            ExpKind::QualParens(q, inner) => {
+                let mut path = q.quals.clone();
+                path.push(q.name.clone());
+                match self.ck.lookup_mod_path(&path, q.span) {
+                    Ok(Some(crate::modules::Module::Prim(p))) => {
+                        self.ck.opened.push(p);
+                        let r = self.infer(inner);
+                        self.ck.opened.pop();
+                        r
+                    }
+                    Ok(Some(crate::modules::Module::Struct(env))) => {
+                        let mark = self.ck.types.len();
+                        self.ck.types.extend(env.types.iter().cloned());
+                        self.ck.opened_envs.push((self.ck.scope.len(), env));
+                        self.open_marks.push(self.scope.len());
+                        let r = self.infer(inner);
+                        self.open_marks.pop();
+                        self.ck.opened_envs.pop();
+                        self.ck.types.truncate(mark);
+                        r
+                    }
+                    _ => Err(GiveUp("M.(e) of a parametric module")),
+                }
+            }
             ExpKind::Loop {
                 sizes,
                 pat,
@@ -652,7 +776,7 @@ impl<'c> Ranks<'c> {
                 let tp = s.pat_type(pat)?;
                 let ti = match init {
                     Some(i) => s.infer(i)?,
-                    None => s.infer(&pat_as_exp(pat).ok_or(GiveUp)?)?,
+                    None => s.infer(&pat_as_exp(pat).ok_or(GiveUp("loop pattern"))?)?,
                 };
                 s.unify(&tp, &ti)?;
                 s.bind_sizes(sizes);
@@ -695,16 +819,37 @@ impl<'c> Ranks<'c> {
         }
     }
 
+    /// A name: a local of the definition (unless a structure opened since
+    /// it was bound has a value of that name), `r.x.y` on a local record,
+    /// or the checker's.
     fn infer_var(&mut self, q: &QualName) -> R<RType> {
-        match (q.quals.is_empty(), self.lookup(&q.name)) {
-            (true, Some(t)) => Ok(t),
-            _ => self.global(q),
+        let Some(first) = q.quals.first() else {
+            return match self.local(&q.name).or_else(|| self.own(&q.name)) {
+                Some(t) => Ok(t),
+                None => self.global(q),
+            };
+        };
+        match self.local(first) {
+            Some(mut t) => {
+                for f in q.quals[1..].iter().chain([&q.name]) {
+                    t = self.field(&t, f)?;
+                }
+                Ok(t)
+            }
+            None => self.global(q),
         }
+    }
+
+    fn local(&mut self, name: &str) -> Option<RType> {
+        let i = self.scope.iter().rposition(|(n, _)| n == name)?;
+        let shadowed =
+            self.open_marks.last().is_some_and(|&m| i < m) && self.ck.opened_val(name).is_some();
+        (!shadowed).then(|| self.scope[i].1.clone())
     }
 
     fn op_section(&mut self, op: &QualName) -> R<RType> {
         if op.quals.is_empty() && (op.name == "|>" || op.name == "<|") {
-            return Err(GiveUp);
+            return Err(GiveUp("pipe section"));
         }
         self.operator(op)
     }
@@ -784,6 +929,33 @@ impl<'c> Ranks<'c> {
             let t = self.scalar(Base::Prim(PrimType::Int(parad_base::IntType::I64)));
             self.scope.push((n.name.clone(), t));
         }
+    }
+
+    /// Binds the definition's own name at its type (`fty`), for recursive
+    /// calls (at that type only).
+    pub(crate) fn bind_self(&mut self, name: &str, fty: &Type) {
+        let t = self.from_type(fty);
+        self.own = Some((name.to_string(), t));
+    }
+
+    /// The definition's own name, as the checker resolves it: after locals
+    /// and the members of opened numeric modules, before other globals.
+    fn own(&mut self, name: &str) -> Option<RType> {
+        let (own, t) = self.own.as_ref()?;
+        if own != name {
+            return None;
+        }
+        let t = t.clone();
+        if self.ck.opened_val(name).is_some() {
+            return None;
+        }
+        let span = parad_base::Span::new(parad_base::FileId(0), 0, 0);
+        for p in self.ck.opened.clone() {
+            if matches!(self.ck.numeric_member(p, name, span), Ok(Some(_))) {
+                return None;
+            }
+        }
+        Some(t)
     }
 
     /// The definition's body against its declared (or inferred) result type.
