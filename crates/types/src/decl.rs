@@ -377,13 +377,6 @@ impl Checker {
                         parad_syntax::sexp::exp(&b)
                     ),
                 )),
-                Elaborated::Note(n) => Err(Diagnostic::error(
-                    v.span,
-                    format!(
-                        "AUTOMAP failed on '{}', which checks as written (a bug): {n}",
-                        v.name.name
-                    ),
-                )),
                 Elaborated::Error(d) => Err(Diagnostic {
                     message: format!(
                         "AUTOMAP rejected '{}', which checks as written (a bug): {}",
@@ -397,7 +390,6 @@ impl Checker {
         match elab {
             Elaborated::Nothing => Err(first),
             Elaborated::Error(d) => Err(d),
-            Elaborated::Note(n) => Err(first.with_note(n)),
             Elaborated::Body(body, sizes) => {
                 self.rep_size_ids = sizes.into_iter().collect();
                 self.rep_size_spans.clear();

@@ -57,9 +57,6 @@ pub(crate) enum Elaborated {
     Body(Exp, Vec<ExpId>),
     /// A rank error that AUTOMAP can name: ambiguity.
     Error(Diagnostic),
-    /// The checker's error stands, with a note on what AUTOMAP found (an
-    /// elaboration it cannot complete).
-    Note(String),
 }
 
 impl Checker {
@@ -103,16 +100,12 @@ impl Checker {
             .push((v.name.name.clone(), Ok(solved.stats.clone())));
         match solved.outcome {
             Outcome::Unique(sol) if sol.size() > 0 => {
-                match elaborate(&v.body, &chains, &sol, false) {
-                    Ok((body, sizes)) => Elaborated::Body(body, sizes),
-                    Err(d) => Elaborated::Note(d.message),
-                }
+                let (body, sizes) = elaborate(&v.body, &chains, &sol, false);
+                Elaborated::Body(body, sizes)
             }
             Outcome::Ambiguous(a) => {
-                let show = |sol| match elaborate(&v.body, &chains, sol, true) {
-                    Ok((e, _)) => parad_syntax::print::exp(&e),
-                    Err(d) => d.message,
-                };
+                let show =
+                    |sol| parad_syntax::print::exp(&elaborate(&v.body, &chains, sol, true).0);
                 let (first, second) = (show(&a.first), show(&a.second));
                 let at = a.differing.first().map_or(v.span, |app| spans[app.index()]);
                 Elaborated::Error(

@@ -30,7 +30,7 @@
 
 use super::infer::Chains;
 use super::Solution;
-use parad_base::{Diagnostic, Span};
+use parad_base::Span;
 use parad_syntax::ast::*;
 use parad_syntax::visit::walk_exp_mut;
 
@@ -44,15 +44,11 @@ pub(crate) fn elaborate(
     chains: &Chains,
     sol: &Solution,
     display: bool,
-) -> Result<(Exp, Vec<ExpId>), Diagnostic> {
+) -> (Exp, Vec<ExpId>) {
     let mut out = body.clone();
-    let err: Option<Diagnostic> = None;
     let mut fresh = 0u32;
     let mut sizes = vec![];
     walk_exp_mut(&mut out, &mut |e: &mut Exp| {
-        if err.is_some() {
-            return;
-        }
         let Some(apps) = chains.get(&e.id) else {
             return;
         };
@@ -60,10 +56,10 @@ pub(crate) fn elaborate(
         let mut ks = vec![];
         let mut reps = vec![];
         for &app in apps {
-            let (m, r, s) = (sol.maps(app), sol.reps(app), sol.frame(app));
+            let (m, s) = (sol.maps(app), sol.frame(app));
             debug_assert_eq!(s, prev);
-            reps.push((r - s).max(0));
-            ks.push(s + m - r.min(s));
+            reps.push(sol.materialised_reps(app));
+            ks.push(s + m - sol.induced_reps(app));
             prev = s + m;
         }
         if prev == 0 && reps.iter().all(|&r| r == 0) {
@@ -95,10 +91,7 @@ pub(crate) fn elaborate(
         };
         *e = nest_chain(kind, &ks, &reps, prev, e.span, &mut fresh, rep);
     });
-    match err {
-        Some(d) => Err(d),
-        None => Ok((out, sizes)),
-    }
+    (out, sizes)
 }
 
 /// The parts of a chain node: its function (absent for an operator, whose
@@ -258,6 +251,29 @@ fn nest(
         }
     }
     let body = nest(level - 1, ks, inner, head, rebuild, span, fresh);
+    // The prelude has `map` to `map5`: more arrays are zipped in groups of
+    // five, and the lambda takes each group as a tuple.
+    let (params, mapped) = if mapped.len() <= 5 {
+        (params, mapped)
+    } else {
+        let mut ps = vec![];
+        let mut ms = vec![];
+        let mut params = params.into_iter();
+        let mut mapped = mapped.into_iter().peekable();
+        while mapped.peek().is_some() {
+            let group: Vec<Exp> = mapped.by_ref().take(5).collect();
+            let names: Vec<Pat> = params.by_ref().take(group.len()).collect();
+            if group.len() == 1 {
+                ps.extend(names);
+                ms.extend(group);
+            } else {
+                ps.push(Pat::Tuple(names, span));
+                let zip = var(&format!("zip{}", group.len()), span);
+                ms.push(exp(ExpKind::Apply(Box::new(zip), group), span));
+            }
+        }
+        (ps, ms)
+    };
     let map = match mapped.len() {
         1 => "map".to_string(),
         n => format!("map{n}"),

@@ -1,12 +1,22 @@
-//! AUTOMAP's rank solver: which applications get implicit `map`s or
-//! `replicate`s, found by integer linear programming.
+//! AUTOMAP: which applications get implicit `map`s or `replicate`s, found
+//! by integer linear programming, and the program rewritten with them.
 //!
 //! AUTOMAP (Schenck's thesis, ch. 4) lets an application `f x` whose
 //! argument has too many dimensions be read as `map f x`, and one whose
-//! argument has too few as `f (replicate x)`. This module is the solver
-//! layer only: the type checker generates a [`RankSystem`] per top-level
-//! definition, [`RankSystem::solve`] chooses the insertions, and the checker
-//! substitutes the ranks, unifies and elaborates.
+//! argument has too few as `f (replicate x)`. The phases of the thesis'
+//! implementation (§4.8), one module each:
+//!
+//! 1. constraint generation (`infer.rs`): a [`RankSystem`] per top-level
+//!    definition, from a walk over its body;
+//! 2. solving (`presolve.rs`, `solve.rs`): [`RankSystem::solve`] chooses the
+//!    insertions, or finds the program ambiguous;
+//! 3. elaboration (`elab.rs`): the definition rewritten with explicit
+//!    `mapN` and `replicate`;
+//! 4. residual checking (`check.rs`): the elaborated definition checked as
+//!    usual, which also infers the sizes of the replicates.
+//!
+//! `check.rs` also says when AUTOMAP runs (on definitions that do not check
+//! as written). The rest of this documentation is about the solver.
 //!
 //! # Variables
 //!
