@@ -146,6 +146,43 @@ fn dump_ast_prints_the_tree() {
 }
 
 #[test]
+fn dump_elaborated_prints_the_implicit_maps() {
+    let d = tempfile::tempdir().unwrap();
+    let p = write(d.path(), "p.fut", "def main (xs: []i32) = xs + 1\n");
+    let o = parad(&["dump", "--stage=elaborated", s(&p)]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "def main (xs: []i32) = map (\\am'1 -> am'1 + 1) xs\n"
+    );
+    // Not a core-IR stage: no `--dump-after`, no printed IR.
+    let o = parad(&["dump", "--stage=elaborated", "--dump-after=lower", s(&p)]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    let ir = write(d.path(), "p.pir", "");
+    let o = parad(&["dump", "--stage=elaborated", s(&ir)]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    // A type error is reported as by `check`.
+    let bad = write(d.path(), "bad.fut", "def main (xs: []i32) = xs + true\n");
+    let o = parad(&["dump", "--stage=elaborated", s(&bad)]);
+    assert_eq!(code(&o), 1);
+    assert!(stderr(&o).contains("bad.fut:1:"), "{}", stderr(&o));
+}
+
+#[test]
+fn check_automap_stats() {
+    let d = tempfile::tempdir().unwrap();
+    let p = write(d.path(), "p.fut", "def main (xs: []i32) = xs + 1\n");
+    let o = parad(&["check", "--automap-stats", s(&p)]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("main: applications 2 constraints 14 variables 10"),
+        "{out}"
+    );
+    assert!(out.contains("time: definitions "), "{out}");
+}
+
+#[test]
 fn check_missing_file() {
     let o = parad(&["check", "no/such/file.fut"]);
     assert_eq!(code(&o), 1);
@@ -908,6 +945,8 @@ fn commands_with_output(d: &Path) -> Vec<(Vec<String>, &'static str)> {
     let v = |xs: &[&str]| xs.iter().map(|x| x.to_string()).collect::<Vec<_>>();
     vec![
         (v(&["dump", "--stage=ast", &p]), ""),
+        (v(&["dump", "--stage=elaborated", &p]), ""),
+        (v(&["check", "--automap-stats", &p]), ""),
         (v(&["dump", "--stage=opt", &p]), ""),
         (v(&["dump", "--stage=opt", "--stats", &p]), ""),
         (v(&["dump", "--stage=opt", "--dump-after=lower", &p]), ""),
