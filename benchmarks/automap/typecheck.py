@@ -61,6 +61,7 @@ def main():
     parad, dirs = os.path.abspath(args[0]), args[1:]
     files = sorted(f for d in dirs for f in Path(d).rglob("*.fut"))
     times = {m: [] for m in MODES}
+    names = []
     sizes = []
     unmodelled = 0
     for f in files:
@@ -79,6 +80,7 @@ def main():
             continue
         for m in MODES:
             times[m].append(row[m][0])
+        names.append(f)
         sizes.extend(row["always"][1])
         unmodelled += row["always"][2]
     n = len(times["off"])
@@ -91,6 +93,11 @@ def main():
             f"({sum(times[m]) / total_off:.2f}x); per file mean {statistics.mean(ratios):.2f}x, "
             f"median {statistics.median(ratios):.2f}x, max {max(ratios):.2f}x"
         )
+    ratios = sorted(
+        ((a / b, f) for a, b, f in zip(times["always"], times["off"], names)), reverse=True
+    )
+    for r, f in ratios[:3]:
+        print(f"  slowest with always: {r:.2f}x {f}")
     if sizes:
         print(
             f"ILPs (always): {len(sizes)} definitions modelled, {unmodelled} not; constraints "
