@@ -96,14 +96,10 @@ pub(crate) fn elaborate(
 
 /// The parts of a chain node: its function (absent for an operator, whose
 /// node is rebuilt around it) and its arguments.
-fn split(
-    kind: ExpKind,
-) -> (
-    Option<Exp>,
-    Vec<Exp>,
-    Box<dyn Fn(Option<Exp>, Vec<Exp>) -> ExpKind>,
-) {
-    match kind {
+type Rebuild = Box<dyn Fn(Option<Exp>, Vec<Exp>) -> ExpKind>;
+
+fn split(kind: ExpKind) -> (Option<Exp>, Vec<Exp>, Rebuild, Option<QualName>) {
+    let (head, args, rebuild): (_, _, Rebuild) = match kind {
         ExpKind::Apply(f, args) => (
             Some(*f),
             args,
@@ -123,14 +119,18 @@ fn split(
                 ExpKind::BinOp(op.clone(), Box::new(f.unwrap()), Box::new(a.remove(0)))
             }),
         ),
-        ExpKind::BinOp(op, a, b) => (
-            None,
-            vec![*a, *b],
-            Box::new(move |_, mut a| {
-                let b = a.pop().unwrap();
-                ExpKind::BinOp(op.clone(), Box::new(a.pop().unwrap()), Box::new(b))
-            }),
-        ),
+        ExpKind::BinOp(op, a, b) => {
+            let section = op.clone();
+            return (
+                None,
+                vec![*a, *b],
+                Box::new(move |_, mut a| {
+                    let b = a.pop().unwrap();
+                    ExpKind::BinOp(op.clone(), Box::new(a.pop().unwrap()), Box::new(b))
+                }),
+                Some(section),
+            );
+        }
         ExpKind::Negate(x) => (
             None,
             vec![*x],
@@ -142,7 +142,8 @@ fn split(
             Box::new(|_, mut a| ExpKind::Not(Box::new(a.remove(0)))),
         ),
         _ => unreachable!("only application chains get rank variables"),
-    }
+    };
+    (head, args, rebuild, None)
 }
 
 fn exp(kind: ExpKind, span: Span) -> Exp {
@@ -182,7 +183,7 @@ fn nest_chain(
     fresh: &mut u32,
     mut rep: impl FnMut(Exp, i64) -> Exp,
 ) -> Exp {
-    let (head, mut args, rebuild) = split(kind);
+    let (head, mut args, rebuild, op) = split(kind);
     for (a, &r) in args.iter_mut().zip(reps) {
         for j in 0..r {
             let inner = std::mem::replace(a, exp(ExpKind::Tuple(vec![]), span));
@@ -206,7 +207,15 @@ fn nest_chain(
         .zip(ks)
         .map(|(a, &k)| if k == frame { a } else { bind(a, &mut lets) })
         .collect();
-    let mut e = nest(frame, ks, args, &head, &*rebuild, span, fresh);
+    // Where the innermost map takes every argument in order, the function
+    // itself is mapped (`map2 (+) xs ys`, `map f64.sqrt xs`).
+    let eta = match (&head, op) {
+        (Some(h), _) if trivial(h) => Some(h.clone()),
+        (None, Some(op)) => Some(exp(ExpKind::OpSection(op), span)),
+        _ => None,
+    };
+    let eta = eta.filter(|_| ks.iter().all(|&k| k >= 1));
+    let mut e = nest(frame, ks, args, &head, &*rebuild, eta.as_ref(), span, fresh);
     for (name, rhs) in lets.into_iter().rev() {
         e = exp(
             ExpKind::Let {
@@ -230,11 +239,21 @@ fn nest(
     args: Vec<Exp>,
     head: &Option<Exp>,
     rebuild: &dyn Fn(Option<Exp>, Vec<Exp>) -> ExpKind,
+    eta: Option<&Exp>,
     span: Span,
     fresh: &mut u32,
 ) -> Exp {
     if level == 0 {
         return exp(rebuild(head.clone(), args), span);
+    }
+    if let (1, Some(f), true) = (level, eta, args.len() <= 5) {
+        let map = match args.len() {
+            1 => "map".to_string(),
+            n => format!("map{n}"),
+        };
+        let mut all = vec![f.clone()];
+        all.extend(args);
+        return exp(ExpKind::Apply(Box::new(var(&map, span)), all), span);
     }
     let mut params = vec![];
     let mut mapped = vec![];
@@ -250,7 +269,7 @@ fn nest(
             inner.push(a);
         }
     }
-    let body = nest(level - 1, ks, inner, head, rebuild, span, fresh);
+    let body = nest(level - 1, ks, inner, head, rebuild, eta, span, fresh);
     // The prelude has `map` to `map5`: more arrays are zipped in groups of
     // five, and the lambda takes each group as a tuple.
     let (params, mapped) = if mapped.len() <= 5 {
