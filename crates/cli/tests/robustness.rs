@@ -1523,6 +1523,29 @@ fn long_boolean_chains_compile_quickly_in_c() {
 }
 
 #[test]
+fn ill_typed_long_chains_do_not_stall_automap() {
+    // A definition that does not check goes to AUTOMAP; `1 1` (a literal
+    // applied) inside a long `+` chain leaves every rank of the chain
+    // open, one ILP part as long as the chain, which the solver took
+    // minutes over. Parts beyond a size are not solved: the checker's
+    // error stands.
+    let n = 5_000;
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("robustness-automap");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("chain.fut");
+    let half = " + 1".repeat(n / 2);
+    std::fs::write(&path, format!("def main (x: i32) = x{half} 1{half}\n")).unwrap();
+    let o = parad(
+        &["check", path.to_str().unwrap()],
+        b"",
+        Duration::from_secs(60),
+    );
+    assert!(!o.timed_out, "timed out");
+    assert_eq!(o.code, Some(1), "{}", o.stderr);
+    assert!(o.stderr.contains("Cannot apply"), "{}", o.stderr);
+}
+
+#[test]
 fn long_array_literals_check_in_linear_time() {
     // Every element of `[0, 1, …]` has its own literal type variable;
     // unifying them must not build a chain as long as the array.

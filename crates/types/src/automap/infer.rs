@@ -158,11 +158,19 @@ impl<'c> Ranks<'c> {
         t
     }
 
-    fn find(&mut self, mut b: usize) -> usize {
-        while let Base::Link(n) = self.bases[b] {
-            b = n;
+    /// The representative of base `b`, with path compression (chains of
+    /// links would make long operator chains quadratic).
+    fn find(&mut self, b: usize) -> usize {
+        let mut root = b;
+        while let Base::Link(n) = self.bases[root] {
+            root = n;
         }
-        b
+        let mut at = b;
+        while let Base::Link(n) = self.bases[at] {
+            self.bases[at] = Base::Link(root);
+            at = n;
+        }
+        root
     }
 
     /// A checker type (instantiated, possibly with inference variables).

@@ -155,4 +155,5 @@ pub use check::Mode;
 pub use ranks::{App, AppId, RankExpr, RankSystem, RankVar, VarKind};
 pub use solve::{
     Ambiguity, IlpStats, Objective, Outcome, Solution, SolveOptions, SolveResult, DEFAULT_BOUND,
+    DEFAULT_MAX_PART_CONSTRAINTS,
 };

@@ -46,7 +46,18 @@ pub struct SolveOptions {
     /// Fix the variables the constraints force before building ILPs (see
     /// the module documentation). Off only to test the ILP encoding alone.
     pub local_solving: bool,
+    /// The most constraints one part's ILP may have; a larger part gives
+    /// [`Outcome::Failed`] rather than a solve whose time grows faster than
+    /// its size. A limit on size, unlike one on time, gives the same answer
+    /// on every machine.
+    pub max_part_constraints: usize,
 }
+
+/// The default of [`SolveOptions::max_part_constraints`]: well above the
+/// parts of real programs (the largest whole ILP in our tests and
+/// Futhark's has 1 457 constraints; the thesis reports nearly all at most
+/// 1 024), well below what the solver takes seconds over.
+pub const DEFAULT_MAX_PART_CONSTRAINTS: usize = 5000;
 
 impl Default for SolveOptions {
     fn default() -> Self {
@@ -56,6 +67,7 @@ impl Default for SolveOptions {
             exact_ambiguity: true,
             time_limit: None,
             local_solving: true,
+            max_part_constraints: DEFAULT_MAX_PART_CONSTRAINTS,
         }
     }
 }
@@ -591,6 +603,12 @@ impl RankSystem {
                 if main.constraints > stats.largest_part_constraints {
                     stats.largest_part_constraints = main.constraints;
                     stats.largest_part_variables = main.variables;
+                }
+                if main.constraints > opts.max_part_constraints {
+                    return Err(format!(
+                        "the rank problem has a part of {} constraints, more than the {} solved",
+                        main.constraints, opts.max_part_constraints
+                    ));
                 }
                 let Some(vals) = run(&main, opts, false, &mut stats.solves)? else {
                     return Ok(Outcome::Infeasible);
