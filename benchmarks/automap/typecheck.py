@@ -63,6 +63,7 @@ def main():
     times = {m: [] for m in MODES}
     names = []
     sizes = []
+    per_file = []
     unmodelled = 0
     for f in files:
         row = {}
@@ -82,6 +83,7 @@ def main():
             times[m].append(row[m][0])
         names.append(f)
         sizes.extend(row["always"][1])
+        per_file.append(sum(row["always"][1]))
         unmodelled += row["always"][2]
     n = len(times["off"])
     print(f"files that type check: {n} of {len(files)}")
@@ -102,6 +104,10 @@ def main():
         print(
             f"ILPs (always): {len(sizes)} definitions modelled, {unmodelled} not; constraints "
             f"median {statistics.median(sizes)}, mean {statistics.mean(sizes):.1f}, largest {max(sizes)}"
+        )
+        print(
+            f"ILPs per program (always): constraints median {statistics.median(per_file)}, "
+            f"mean {statistics.mean(per_file):.1f}, largest {max(per_file)}"
         )
 
 
