@@ -1,0 +1,7 @@
+-- Arrays of sizes unknown to the checker: `xs + ys` maps over both, and
+-- different sizes are a run-time error.
+-- ==
+-- input { [1, 2] [3, 4] } output { [4, 6] }
+-- input { [1, 2] [3] } error: size mismatch
+
+def main (xs: []i32) (ys: []i32) = xs + ys
