@@ -402,7 +402,7 @@ impl Checker {
                 let r = self.check_fun_parts(&v.type_params, &v.params, v.ret.as_ref(), &body);
                 match r {
                     Ok(parts) => {
-                        self.elaborated.push((v.body.id, body));
+                        self.elaborated.push((v.body.id, *body));
                         self.automap_first = Some(first);
                         Ok(parts)
                     }

@@ -54,7 +54,7 @@ pub(crate) enum Elaborated {
     Nothing,
     /// The body with its maps explicit, and the ids of the size
     /// placeholders of its replicates.
-    Body(Exp, Vec<ExpId>),
+    Body(Box<Exp>, Vec<ExpId>),
     /// A rank error that AUTOMAP can name: ambiguity.
     Error(Diagnostic),
 }
@@ -101,7 +101,7 @@ impl Checker {
         match solved.outcome {
             Outcome::Unique(sol) if sol.size() > 0 => {
                 let (body, sizes) = elaborate(&v.body, &chains, &sol, false);
-                Elaborated::Body(body, sizes)
+                Elaborated::Body(Box::new(body), sizes)
             }
             Outcome::Ambiguous(a) => {
                 let show =

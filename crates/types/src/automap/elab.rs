@@ -215,7 +215,14 @@ fn nest_chain(
         _ => None,
     };
     let eta = eta.filter(|_| ks.iter().all(|&k| k >= 1));
-    let mut e = nest(frame, ks, args, &head, &*rebuild, eta.as_ref(), span, fresh);
+    let shared = Nest {
+        ks,
+        head: &head,
+        rebuild: &*rebuild,
+        eta: eta.as_ref(),
+        span,
+    };
+    let mut e = nest(&shared, frame, args, fresh);
     for (name, rhs) in lets.into_iter().rev() {
         e = exp(
             ExpKind::Let {
@@ -233,16 +240,27 @@ fn nest_chain(
     e
 }
 
-fn nest(
-    level: i64,
-    ks: &[i64],
-    args: Vec<Exp>,
-    head: &Option<Exp>,
-    rebuild: &dyn Fn(Option<Exp>, Vec<Exp>) -> ExpKind,
-    eta: Option<&Exp>,
+/// What every level of one chain's map nest shares.
+struct Nest<'a> {
+    /// Per argument, the innermost levels it is mapped at.
+    ks: &'a [i64],
+    head: &'a Option<Exp>,
+    rebuild: &'a dyn Fn(Option<Exp>, Vec<Exp>) -> ExpKind,
+    /// The function the innermost map may take as it is.
+    eta: Option<&'a Exp>,
     span: Span,
-    fresh: &mut u32,
-) -> Exp {
+}
+
+/// Levels `level` down to 1 of the nest, around the chain applied to
+/// `args` (each an expression, or a lambda parameter of a level above).
+fn nest(n: &Nest, level: i64, args: Vec<Exp>, fresh: &mut u32) -> Exp {
+    let Nest {
+        ks,
+        head,
+        rebuild,
+        eta,
+        span,
+    } = *n;
     if level == 0 {
         return exp(rebuild(head.clone(), args), span);
     }
@@ -269,7 +287,7 @@ fn nest(
             inner.push(a);
         }
     }
-    let body = nest(level - 1, ks, inner, head, rebuild, eta, span, fresh);
+    let body = nest(n, level - 1, inner, fresh);
     // The prelude has `map` to `map5`: more arrays are zipped in groups of
     // five, and the lambda takes each group as a tuple.
     let (params, mapped) = if mapped.len() <= 5 {

@@ -174,7 +174,7 @@ impl<'c> Ranks<'c> {
     }
 
     /// A checker type (instantiated, possibly with inference variables).
-    pub(crate) fn from_type(&mut self, t: &Type) -> RType {
+    pub(crate) fn rtype_of(&mut self, t: &Type) -> RType {
         let t = self.ck.inf.zonk(t);
         self.convert(&t)
     }
@@ -236,7 +236,7 @@ impl<'c> Ranks<'c> {
             .ck
             .type_exp(&erase_sizes(te))
             .map_err(|_| GiveUp("type"))?;
-        Ok(self.from_type(&t))
+        Ok(self.rtype_of(&t))
     }
 
     fn unify(&mut self, a: &RType, b: &RType) -> R<()> {
@@ -516,7 +516,7 @@ impl<'c> Ranks<'c> {
     /// The checker's type of a name not bound inside the definition.
     fn global(&mut self, q: &QualName) -> R<RType> {
         let te = self.ck.check_var(q).map_err(|_| GiveUp("name"))?;
-        Ok(self.from_type(&te.ty))
+        Ok(self.rtype_of(&te.ty))
     }
 
     fn operator(&mut self, op: &QualName) -> R<RType> {
@@ -526,7 +526,7 @@ impl<'c> Ranks<'c> {
             }
         }
         let te = self.ck.op_fn(op).map_err(|_| GiveUp("operator"))?;
-        let t = self.from_type(&te.ty);
+        let t = self.rtype_of(&te.ty);
         let builtin = matches!(te.kind, crate::tast::TExpKind::Intrinsic(..));
         if self.scalar_equality && builtin && matches!(op.name.as_str(), "==" | "!=") {
             let (p, _) = self.as_fun(&t)?;
@@ -942,7 +942,7 @@ impl<'c> Ranks<'c> {
     /// Binds the definition's own name at its type (`fty`), for recursive
     /// calls (at that type only).
     pub(crate) fn bind_self(&mut self, name: &str, fty: &Type) {
-        let t = self.from_type(fty);
+        let t = self.rtype_of(fty);
         self.own = Some((name.to_string(), t));
     }
 
@@ -969,7 +969,7 @@ impl<'c> Ranks<'c> {
     /// The definition's body against its declared (or inferred) result type.
     pub(crate) fn body(&mut self, body: &Exp, ret: &Type) -> R<()> {
         let tb = self.infer(body)?;
-        let tr = self.from_type(ret);
+        let tr = self.rtype_of(ret);
         self.unify(&tb, &tr)?;
         self.close();
         Ok(())
