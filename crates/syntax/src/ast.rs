@@ -89,6 +89,23 @@ pub enum TypeParam {
     Type(Ident, Liftedness),
 }
 
+impl TypeParam {
+    /// The parameter as written: `[n]`, `'a`, `'~a`, `'^a`.
+    pub fn source(&self) -> String {
+        match self {
+            TypeParam::Size(n) => format!("[{}]", n.name),
+            TypeParam::Type(n, l) => {
+                let tick = match l {
+                    Liftedness::Unlifted => "'",
+                    Liftedness::SizeLifted => "'~",
+                    Liftedness::Lifted => "'^",
+                };
+                format!("{tick}{}", n.name)
+            }
+        }
+    }
+}
+
 /// `type t [n] 'a = te`
 #[derive(Clone, Debug, PartialEq)]
 pub struct TypeDecl {

@@ -371,17 +371,7 @@ impl Printer<'_> {
 
     fn type_params(&mut self, ps: &[TypeParam]) {
         for tp in ps {
-            match tp {
-                TypeParam::Size(n) => self.w(&format!(" [{}]", n.name)),
-                TypeParam::Type(n, l) => {
-                    let tick = match l {
-                        Liftedness::Unlifted => "'",
-                        Liftedness::SizeLifted => "'~",
-                        Liftedness::Lifted => "'^",
-                    };
-                    self.w(&format!(" {tick}{}", n.name));
-                }
-            }
+            self.w(&format!(" {}", tp.source()));
         }
     }
 
