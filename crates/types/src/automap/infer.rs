@@ -17,9 +17,10 @@
 //!
 //! A base mismatch (`i32` against a record) cannot be repaired by maps or
 //! replicates, so inference stops ([`GiveUp`]) and the checker's own error
-//! stands; so do the constructs this walk does not model (projection
-//! sections, local polymorphic functions). A sum type met first through a
-//! constructor is known by the constructors seen so far.
+//! stands. A local function is monomorphic here (its type parameters stand
+//! for one type each). A sum type met first through a constructor is known
+//! by the constructors seen so far, and a record met first through a
+//! projection by the fields projected so far.
 //!
 //! # Applications
 //!
@@ -89,6 +90,9 @@ enum Base {
     /// A sum type known so far by some of its constructors (from
     /// constructor expressions and patterns).
     SomeSum(Vec<(String, Vec<RType>)>),
+    /// A record or tuple known so far by some of its fields (from
+    /// projections of a value of a type not yet known).
+    SomeRecord(Vec<(String, RType)>),
     /// A type parameter of the definition (rigid).
     Param(crate::tast::TypeParamId),
 }
@@ -295,6 +299,18 @@ impl<'c> Ranks<'c> {
                 })
             }
             (Base::Sum(_), Base::SomeSum(_)) => self.unify_base(y, x),
+            (Base::SomeRecord(a), Base::Record(_) | Base::Tuple(_) | Base::SomeRecord(_)) => {
+                self.bases[x] = Base::Link(y);
+                let whole = RType {
+                    rank: RankExpr::zero(),
+                    base: y,
+                };
+                a.iter().try_for_each(|(f, t)| {
+                    let have = self.field(&whole, f)?;
+                    self.unify(t, &have)
+                })
+            }
+            (Base::Record(_) | Base::Tuple(_), Base::SomeRecord(_)) => self.unify_base(y, x),
             _ => Err(GiveUp("base mismatch")),
         }
     }
@@ -390,11 +406,11 @@ impl<'c> Ranks<'c> {
     fn field(&mut self, t: &RType, f: &str) -> R<RType> {
         self.sys.equate(t.rank.clone(), 0);
         let b = self.find(t.base);
-        match &self.bases[b] {
+        match self.bases[b].clone() {
             Base::Record(fs) => fs
-                .iter()
+                .into_iter()
                 .find(|(n, _)| n == f)
-                .map(|(_, t)| t.clone())
+                .map(|(_, t)| t)
                 .ok_or(GiveUp("no such field")),
             Base::Tuple(ts) => f
                 .parse::<usize>()
@@ -402,7 +418,21 @@ impl<'c> Ranks<'c> {
                 .and_then(|i| ts.get(i))
                 .cloned()
                 .ok_or(GiveUp("no such field")),
-            _ => Err(GiveUp("field of an unknown type")),
+            Base::SomeRecord(mut fs) => match fs.iter().find(|(n, _)| n == f) {
+                Some((_, t)) => Ok(t.clone()),
+                None => {
+                    let t = self.fresh();
+                    fs.push((f.to_string(), t.clone()));
+                    self.bases[b] = Base::SomeRecord(fs);
+                    Ok(t)
+                }
+            },
+            Base::Var => {
+                let t = self.fresh();
+                self.bases[b] = Base::SomeRecord(vec![(f.to_string(), t.clone())]);
+                Ok(t)
+            }
+            _ => Err(GiveUp("field of a type without fields")),
         }
     }
 
@@ -590,8 +620,10 @@ impl<'c> Ranks<'c> {
                     fs.push((name, t));
                 }
                 let names: Vec<&str> = fs.iter().map(|(n, _)| n.as_str()).collect();
-                if crate::tast::tuple_order(&names).is_some() {
-                    return Err(GiveUp("record with tuple fields"));
+                if let Some(order) = crate::tast::tuple_order(&names) {
+                    // `{0 = a, 1 = b}` is the tuple `(a, b)`.
+                    let ts = order.into_iter().map(|i| fs[i].1.clone()).collect();
+                    return Ok(self.scalar(Base::Tuple(ts)));
                 }
                 fs.sort_by(|a, b| a.0.cmp(&b.0));
                 Ok(self.scalar(Base::Record(fs)))
@@ -690,9 +722,6 @@ impl<'c> Ranks<'c> {
                 rhs,
                 body,
             } => {
-                if type_params.iter().any(|p| matches!(p, TypeParam::Type(..))) {
-                    return Err(GiveUp("polymorphic local function"));
-                }
                 let sizes: Vec<Ident> = type_params
                     .iter()
                     .filter_map(|p| match p {
@@ -700,10 +729,24 @@ impl<'c> Ranks<'c> {
                         TypeParam::Type(..) => None,
                     })
                     .collect();
+                // Type parameters stand for one type each: the function is
+                // used at one type (a use at another fails to unify, and
+                // inference gives up).
+                let mark = self.ck.types.len();
+                for p in type_params {
+                    if let TypeParam::Type(id, _) = p {
+                        let t = self.ck.inf.fresh();
+                        self.ck
+                            .types
+                            .push((id.name.clone(), crate::env::TypeName::Type(t)));
+                    }
+                }
                 let ft = self.scoped(|s| {
                     s.bind_sizes(&sizes);
                     s.function(params, ret.as_ref(), rhs)
-                })?;
+                });
+                self.ck.types.truncate(mark);
+                let ft = ft?;
                 self.scoped(|s| {
                     s.scope.push((name.name.clone(), ft));
                     s.infer(body)
@@ -749,7 +792,17 @@ impl<'c> Ranks<'c> {
                 }
                 Ok(result)
             }
-            ExpKind::ProjectSection(_) => Err(GiveUp("projection section")),
+            ExpKind::ProjectSection(steps) => {
+                let arg = self.fresh();
+                let mut t = arg.clone();
+                for step in steps {
+                    t = match step {
+                        SectionStep::Field(f) => self.field(&t, &f.name)?,
+                        SectionStep::Index(idx) => self.index(&t, idx)?,
+                    };
+                }
+                Ok(self.scalar(Base::Fun(arg, t)))
+            }
             ExpKind::QualParens(q, inner) => {
                 let mut path = q.quals.clone();
                 path.push(q.name.clone());
