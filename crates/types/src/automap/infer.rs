@@ -1007,7 +1007,9 @@ impl<'c> Ranks<'c> {
             return None;
         }
         let t = t.clone();
-        if self.ck.opened_val(name).is_some() {
+        // A parameter of the same name, or a value of an opened structure,
+        // comes first.
+        if self.ck.lookup(name).is_some() || self.ck.opened_val(name).is_some() {
             return None;
         }
         let span = parad_base::Span::new(parad_base::FileId(0), 0, 0);
