@@ -15,7 +15,8 @@
 //! `PARAD_AUTOMAP=off` turns AUTOMAP off (for measuring its cost).
 
 use super::elab::elaborate;
-use super::infer::{GiveUp, Ranks};
+use super::infer::Ranks;
+use super::rtype::GiveUp;
 use super::{Outcome, SolveOptions};
 use crate::env::Checker;
 use crate::env::Res;
@@ -81,7 +82,7 @@ impl Checker {
                     ranks.bind_self(&v.name.name, &fty);
                 }
                 match ranks.body(&v.body, &h.rt) {
-                    Ok(()) => Ok((ranks.sys, ranks.chains, ranks.app_spans)),
+                    Ok(()) => Ok((ranks.t.sys, ranks.chains, ranks.app_spans)),
                     Err(GiveUp(why)) => Err(why),
                 }
             }

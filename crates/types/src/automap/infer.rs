@@ -54,48 +54,13 @@
 //! definition that checks as written keeps its whole-array comparisons,
 //! since AUTOMAP does not touch it.
 
-use super::{AppId, RankExpr, RankSystem};
+use super::rtype::{Base, GiveUp, RType, Types, R};
+use super::{AppId, RankExpr};
 use crate::env::Checker;
 use crate::tast::Type;
 use parad_base::PrimType;
 use parad_syntax::ast::*;
 use std::collections::HashMap;
-
-/// Rank inference stopped: a construct it does not model, or a mismatch no
-/// insertion of maps or replicates can repair.
-#[derive(Debug)]
-pub(crate) struct GiveUp(pub &'static str);
-
-type R<T> = Result<T, GiveUp>;
-
-/// A type as rank and base (module documentation).
-#[derive(Clone, Debug)]
-pub(crate) struct RType {
-    rank: RankExpr,
-    base: usize,
-}
-
-#[derive(Clone, Debug)]
-enum Base {
-    Link(usize),
-    Var,
-    Prim(PrimType),
-    Tuple(Vec<RType>),
-    Record(Vec<(String, RType)>),
-    Fun(RType, RType),
-    /// `acc t`.
-    Acc(RType),
-    /// A sum type: constructors sorted by name, with their payloads.
-    Sum(Vec<(String, Vec<RType>)>),
-    /// A sum type known so far by some of its constructors (from
-    /// constructor expressions and patterns).
-    SomeSum(Vec<(String, Vec<RType>)>),
-    /// A record or tuple known so far by some of its fields (from
-    /// projections of a value of a type not yet known).
-    SomeRecord(Vec<(String, RType)>),
-    /// A type parameter of the definition (rigid).
-    Param(crate::tast::TypeParamId),
-}
 
 /// The rank variables of one application chain, one per argument in order.
 pub(crate) type Chains = HashMap<ExpId, Vec<AppId>>;
@@ -103,15 +68,13 @@ pub(crate) type Chains = HashMap<ExpId, Vec<AppId>>;
 /// The walk's state for one definition.
 pub(crate) struct Ranks<'c> {
     ck: &'c mut Checker,
-    pub(crate) sys: RankSystem,
-    bases: Vec<Base>,
+    /// The types and the rank system.
+    pub(crate) t: Types,
     tyvars: HashMap<u32, RType>,
     scope: Vec<(String, RType)>,
     pub(crate) chains: Chains,
     /// Where each application is (for messages).
     pub(crate) app_spans: Vec<parad_base::Span>,
-    /// Types whose base may turn out a function type (rank then 0).
-    watch: Vec<RType>,
     /// Whether the built-in `==` and `!=` compare scalars only (module
     /// documentation).
     scalar_equality: bool,
@@ -126,56 +89,18 @@ impl<'c> Ranks<'c> {
     pub(crate) fn new(ck: &'c mut Checker, scalar_equality: bool) -> Self {
         Ranks {
             ck,
-            sys: RankSystem::new(),
-            bases: vec![],
+            t: Types::default(),
             tyvars: HashMap::new(),
             scope: vec![],
             chains: HashMap::new(),
             app_spans: vec![],
-            watch: vec![],
             scalar_equality,
             open_marks: vec![],
             own: None,
         }
     }
 
-    // ───────────── types ─────────────
-
-    fn base(&mut self, b: Base) -> usize {
-        self.bases.push(b);
-        self.bases.len() - 1
-    }
-
-    fn scalar(&mut self, b: Base) -> RType {
-        RType {
-            rank: RankExpr::zero(),
-            base: self.base(b),
-        }
-    }
-
-    /// A fresh type variable `[]^ᾱ β`.
-    fn fresh(&mut self) -> RType {
-        let rank = RankExpr::var(self.sys.assoc());
-        let base = self.base(Base::Var);
-        let t = RType { rank, base };
-        self.watch.push(t.clone());
-        t
-    }
-
-    /// The representative of base `b`, with path compression (chains of
-    /// links would make long operator chains quadratic).
-    fn find(&mut self, b: usize) -> usize {
-        let mut root = b;
-        while let Base::Link(n) = self.bases[root] {
-            root = n;
-        }
-        let mut at = b;
-        while let Base::Link(n) = self.bases[at] {
-            self.bases[at] = Base::Link(root);
-            at = n;
-        }
-        root
-    }
+    // ───────────── types of the checker ─────────────
 
     /// A checker type (instantiated, possibly with inference variables).
     pub(crate) fn rtype_of(&mut self, t: &Type) -> RType {
@@ -185,7 +110,7 @@ impl<'c> Ranks<'c> {
 
     fn convert(&mut self, t: &Type) -> RType {
         match t {
-            Type::Prim(p) => self.scalar(Base::Prim(*p)),
+            Type::Prim(p) => self.t.scalar(Base::Prim(*p)),
             Type::Array(e, ds) => {
                 let mut inner = self.convert(e);
                 inner.rank = inner.rank + ds.len() as i64;
@@ -193,43 +118,43 @@ impl<'c> Ranks<'c> {
             }
             Type::Tuple(ts) => {
                 let ts = ts.iter().map(|t| self.convert(t)).collect();
-                self.scalar(Base::Tuple(ts))
+                self.t.scalar(Base::Tuple(ts))
             }
             Type::Record(fs) => {
                 let fs = fs
                     .iter()
                     .map(|(n, t)| (n.clone(), self.convert(t)))
                     .collect();
-                self.scalar(Base::Record(fs))
+                self.t.scalar(Base::Record(fs))
             }
             Type::Arrow(a, b) => {
                 let (a, b) = (self.convert(a), self.convert(b));
-                self.scalar(Base::Fun(a, b))
+                self.t.scalar(Base::Fun(a, b))
             }
             Type::Var(v) => {
                 if let Some(t) = self.tyvars.get(v) {
                     return t.clone();
                 }
                 let t = if self.ck.inf.class_of(*v).is_any() {
-                    self.fresh()
+                    self.t.fresh()
                 } else {
-                    self.scalar(Base::Var)
+                    self.t.scalar(Base::Var)
                 };
                 self.tyvars.insert(*v, t.clone());
                 t
             }
             Type::Acc(t) => {
                 let t = self.convert(t);
-                self.scalar(Base::Acc(t))
+                self.t.scalar(Base::Acc(t))
             }
             Type::Sum(cs) => {
                 let cs = cs
                     .iter()
                     .map(|(n, ts)| (n.clone(), ts.iter().map(|t| self.convert(t)).collect()))
                     .collect();
-                self.scalar(Base::Sum(cs))
+                self.t.scalar(Base::Sum(cs))
             }
-            Type::Param(p) => self.scalar(Base::Param(*p)),
+            Type::Param(p) => self.t.scalar(Base::Param(*p)),
         }
     }
 
@@ -241,215 +166,6 @@ impl<'c> Ranks<'c> {
             .type_exp(&erase_sizes(te))
             .map_err(|_| GiveUp("type"))?;
         Ok(self.rtype_of(&t))
-    }
-
-    fn unify(&mut self, a: &RType, b: &RType) -> R<()> {
-        self.sys.equate(a.rank.clone(), b.rank.clone());
-        self.unify_base(a.base, b.base)
-    }
-
-    fn unify_base(&mut self, x: usize, y: usize) -> R<()> {
-        let (x, y) = (self.find(x), self.find(y));
-        if x == y {
-            return Ok(());
-        }
-        match (self.bases[x].clone(), self.bases[y].clone()) {
-            (Base::Var, _) => self.link(x, y),
-            (_, Base::Var) => self.link(y, x),
-            (Base::Prim(a), Base::Prim(b)) if a == b => Ok(()),
-            (Base::Tuple(a), Base::Tuple(b)) if a.len() == b.len() => {
-                self.bases[x] = Base::Link(y);
-                a.iter().zip(&b).try_for_each(|(a, b)| self.unify(a, b))
-            }
-            (Base::Record(a), Base::Record(b))
-                if a.len() == b.len() && a.iter().zip(&b).all(|(a, b)| a.0 == b.0) =>
-            {
-                self.bases[x] = Base::Link(y);
-                a.iter()
-                    .zip(&b)
-                    .try_for_each(|(a, b)| self.unify(&a.1, &b.1))
-            }
-            (Base::Fun(p1, r1), Base::Fun(p2, r2)) => {
-                self.bases[x] = Base::Link(y);
-                self.unify(&p1, &p2)?;
-                self.unify(&r1, &r2)
-            }
-            (Base::Acc(a), Base::Acc(b)) => {
-                self.bases[x] = Base::Link(y);
-                self.unify(&a, &b)
-            }
-            (Base::Sum(a), Base::Sum(b))
-                if a.len() == b.len()
-                    && a.iter()
-                        .zip(&b)
-                        .all(|(a, b)| a.0 == b.0 && a.1.len() == b.1.len()) =>
-            {
-                self.bases[x] = Base::Link(y);
-                a.iter()
-                    .zip(&b)
-                    .flat_map(|(a, b)| a.1.iter().zip(&b.1))
-                    .try_for_each(|(a, b)| self.unify(a, b))
-            }
-            (Base::Param(a), Base::Param(b)) if a == b => Ok(()),
-            (Base::SomeSum(a), Base::Sum(_) | Base::SomeSum(_)) => {
-                self.bases[x] = Base::Link(y);
-                a.iter().try_for_each(|(c, ts)| {
-                    let have = self.constructor(y, c, ts.len())?;
-                    ts.iter().zip(&have).try_for_each(|(a, b)| self.unify(a, b))
-                })
-            }
-            (Base::Sum(_), Base::SomeSum(_)) => self.unify_base(y, x),
-            (Base::SomeRecord(a), Base::Record(_) | Base::Tuple(_) | Base::SomeRecord(_)) => {
-                self.bases[x] = Base::Link(y);
-                let whole = RType {
-                    rank: RankExpr::zero(),
-                    base: y,
-                };
-                a.iter().try_for_each(|(f, t)| {
-                    let have = self.field(&whole, f)?;
-                    self.unify(t, &have)
-                })
-            }
-            (Base::Record(_) | Base::Tuple(_), Base::SomeRecord(_)) => self.unify_base(y, x),
-            _ => Err(GiveUp("base mismatch")),
-        }
-    }
-
-    /// Binds base variable `v` to base `b`, unless `v` occurs in `b`.
-    fn link(&mut self, v: usize, b: usize) -> R<()> {
-        if self.occurs(v, b) {
-            return Err(GiveUp("occurs check"));
-        }
-        self.bases[v] = Base::Link(b);
-        Ok(())
-    }
-
-    fn occurs(&mut self, v: usize, b: usize) -> bool {
-        let b = self.find(b);
-        if b == v {
-            return true;
-        }
-        let parts: Vec<usize> = match &self.bases[b] {
-            Base::Tuple(ts) => ts.iter().map(|t| t.base).collect(),
-            Base::Record(fs) => fs.iter().map(|(_, t)| t.base).collect(),
-            Base::Fun(p, r) => vec![p.base, r.base],
-            Base::Acc(t) => vec![t.base],
-            Base::Sum(cs) | Base::SomeSum(cs) => cs
-                .iter()
-                .flat_map(|(_, ts)| ts.iter().map(|t| t.base))
-                .collect(),
-            _ => vec![],
-        };
-        parts.into_iter().any(|p| self.occurs(v, p))
-    }
-
-    /// The parameter and result of a function type (rank 0).
-    fn as_fun(&mut self, t: &RType) -> R<(RType, RType)> {
-        self.sys.equate(t.rank.clone(), 0);
-        let b = self.find(t.base);
-        match self.bases[b].clone() {
-            Base::Fun(p, r) => Ok((p, r)),
-            Base::Var => {
-                let (p, r) = (self.fresh(), self.fresh());
-                self.bases[b] = Base::Fun(p.clone(), r.clone());
-                Ok((p, r))
-            }
-            _ => Err(GiveUp("not a function")),
-        }
-    }
-
-    /// The components of a tuple of `n` (rank 0).
-    fn as_tuple(&mut self, t: &RType, n: usize) -> R<Vec<RType>> {
-        self.sys.equate(t.rank.clone(), 0);
-        let b = self.find(t.base);
-        match self.bases[b].clone() {
-            Base::Tuple(ts) if ts.len() == n => Ok(ts),
-            Base::Var => {
-                let ts: Vec<RType> = (0..n).map(|_| self.fresh()).collect();
-                self.bases[b] = Base::Tuple(ts.clone());
-                Ok(ts)
-            }
-            _ => Err(GiveUp("not a tuple")),
-        }
-    }
-
-    /// The payload types of constructor `c` (with `n` payloads) of the sum
-    /// type whose base is `b`, adding it to a sum known only in part.
-    fn constructor(&mut self, b: usize, c: &str, n: usize) -> R<Vec<RType>> {
-        let b = self.find(b);
-        match self.bases[b].clone() {
-            Base::Sum(cs) | Base::SomeSum(cs) if cs.iter().any(|(d, _)| d == c) => {
-                let ts = cs.into_iter().find(|(d, _)| d == c).unwrap().1;
-                if ts.len() == n {
-                    Ok(ts)
-                } else {
-                    Err(GiveUp("constructor arity"))
-                }
-            }
-            Base::SomeSum(mut cs) => {
-                let ts: Vec<RType> = (0..n).map(|_| self.fresh()).collect();
-                cs.push((c.to_string(), ts.clone()));
-                self.bases[b] = Base::SomeSum(cs);
-                Ok(ts)
-            }
-            Base::Var => {
-                let ts: Vec<RType> = (0..n).map(|_| self.fresh()).collect();
-                self.bases[b] = Base::SomeSum(vec![(c.to_string(), ts.clone())]);
-                Ok(ts)
-            }
-            _ => Err(GiveUp("constructor of a type that is not a sum")),
-        }
-    }
-
-    /// The type of field `f` of a record (or tuple) of rank 0 whose base is
-    /// known by now.
-    fn field(&mut self, t: &RType, f: &str) -> R<RType> {
-        self.sys.equate(t.rank.clone(), 0);
-        let b = self.find(t.base);
-        match self.bases[b].clone() {
-            Base::Record(fs) => fs
-                .into_iter()
-                .find(|(n, _)| n == f)
-                .map(|(_, t)| t)
-                .ok_or(GiveUp("no such field")),
-            Base::Tuple(ts) => f
-                .parse::<usize>()
-                .ok()
-                .and_then(|i| ts.get(i))
-                .cloned()
-                .ok_or(GiveUp("no such field")),
-            Base::SomeRecord(mut fs) => match fs.iter().find(|(n, _)| n == f) {
-                Some((_, t)) => Ok(t.clone()),
-                None => {
-                    let t = self.fresh();
-                    fs.push((f.to_string(), t.clone()));
-                    self.bases[b] = Base::SomeRecord(fs);
-                    Ok(t)
-                }
-            },
-            Base::Var => {
-                let t = self.fresh();
-                self.bases[b] = Base::SomeRecord(vec![(f.to_string(), t.clone())]);
-                Ok(t)
-            }
-            _ => Err(GiveUp("field of a type without fields")),
-        }
-    }
-
-    fn with_rank(&mut self, t: &RType, rank: RankExpr) -> RType {
-        let t = RType { rank, base: t.base };
-        self.watch.push(t.clone());
-        t
-    }
-
-    /// After the walk: types whose base is a function type have rank 0.
-    pub(crate) fn close(&mut self) {
-        for t in std::mem::take(&mut self.watch) {
-            let b = self.find(t.base);
-            if matches!(self.bases[b], Base::Fun(..)) {
-                self.sys.equate(t.rank, 0);
-            }
-        }
     }
 
     // ───────────── patterns and scope ─────────────
@@ -464,14 +180,14 @@ impl<'c> Ranks<'c> {
             Pat::Wildcard(_) => Ok(()),
             Pat::Tuple(ps, _) if ps.len() == 1 => self.bind_pat(&ps[0], t),
             Pat::Tuple(ps, _) => {
-                let ts = self.as_tuple(t, ps.len())?;
+                let ts = self.t.as_tuple(t, ps.len())?;
                 ps.iter()
                     .zip(&ts)
                     .try_for_each(|(p, t)| self.bind_pat(p, t))
             }
             Pat::Record(fs, _) => {
                 for (name, p) in fs {
-                    let ft = self.field(t, &name.name)?;
+                    let ft = self.t.field(t, &name.name)?;
                     match p {
                         Some(p) => self.bind_pat(p, &ft)?,
                         None => self.scope.push((name.name.clone(), ft)),
@@ -481,17 +197,17 @@ impl<'c> Ranks<'c> {
             }
             Pat::Ascribe(p, te, _) => {
                 let tt = self.type_exp(te)?;
-                self.unify(t, &tt)?;
+                self.t.unify(t, &tt)?;
                 self.bind_pat(p, t)
             }
             Pat::Lit(l, _) | Pat::NegLit(l, _) => {
                 let lt = self.lit(l);
-                self.unify(t, &lt)
+                self.t.unify(t, &lt)
             }
             Pat::Attr(_, p, _) => self.bind_pat(p, t),
             Pat::Constr(c, ps, _) => {
-                self.sys.equate(t.rank.clone(), 0);
-                let ts = self.constructor(t.base, &c.name, ps.len())?;
+                self.t.sys.equate(t.rank.clone(), 0);
+                let ts = self.t.constructor(t.base, &c.name, ps.len())?;
                 ps.iter()
                     .zip(&ts)
                     .try_for_each(|(p, t)| self.bind_pat(p, t))
@@ -507,9 +223,9 @@ impl<'c> Ranks<'c> {
             Pat::Tuple(ps, _) if ps.len() == 1 => self.pat_type(&ps[0]),
             Pat::Tuple(ps, _) => {
                 let ts = ps.iter().map(|p| self.pat_type(p)).collect::<R<Vec<_>>>()?;
-                Ok(self.scalar(Base::Tuple(ts)))
+                Ok(self.t.scalar(Base::Tuple(ts)))
             }
-            _ => Ok(self.fresh()),
+            _ => Ok(self.t.fresh()),
         }
     }
 
@@ -525,7 +241,7 @@ impl<'c> Ranks<'c> {
     fn lit(&mut self, l: &Lit) -> RType {
         let p = match l {
             Lit::Int { suffix: None, .. } | Lit::Float { suffix: None, .. } | Lit::Char(_) => {
-                return self.scalar(Base::Var)
+                return self.t.scalar(Base::Var)
             }
             Lit::Int {
                 suffix: Some(IntSuffix::Int(t)),
@@ -540,7 +256,7 @@ impl<'c> Ranks<'c> {
             } => PrimType::Float(*t),
             Lit::Bool(_) => PrimType::Bool,
         };
-        self.scalar(Base::Prim(p))
+        self.t.scalar(Base::Prim(p))
     }
 
     /// The checker's type of a name not bound inside the definition.
@@ -559,8 +275,8 @@ impl<'c> Ranks<'c> {
         let t = self.rtype_of(&te.ty);
         let builtin = matches!(te.kind, crate::tast::TExpKind::Intrinsic(..));
         if self.scalar_equality && builtin && matches!(op.name.as_str(), "==" | "!=") {
-            let (p, _) = self.as_fun(&t)?;
-            self.sys.equate(p.rank, 0);
+            let (p, _) = self.t.as_fun(&t)?;
+            self.t.sys.equate(p.rank, 0);
         }
         Ok(t)
     }
@@ -572,20 +288,21 @@ impl<'c> Ranks<'c> {
         let mut f = head;
         let mut apps = vec![];
         for a in args {
-            let (p, r) = self.as_fun(&f)?;
-            let app = self.sys.add_app(frame.clone());
+            let (p, r) = self.t.as_fun(&f)?;
+            let app = self.t.sys.add_app(frame.clone());
             self.app_spans.push(at.span);
-            let (m, rep) = (self.sys.maps(app), self.sys.reps(app));
-            self.sys
+            let (m, rep) = (self.t.sys.maps(app), self.t.sys.reps(app));
+            self.t
+                .sys
                 .equate(frame.clone() + m + p.rank.clone(), a.rank.clone() + rep);
-            self.unify_base(p.base, a.base)?;
+            self.t.unify_base(p.base, a.base)?;
             frame = frame + m;
             apps.push(app);
             f = r;
         }
         self.chains.insert(at.id, apps);
         let rank = frame + f.rank.clone();
-        Ok(self.with_rank(&f, rank))
+        Ok(self.t.with_rank(&f, rank))
     }
 
     /// The type of `e`, its frame folded in.
@@ -593,15 +310,17 @@ impl<'c> Ranks<'c> {
         match &e.kind {
             ExpKind::Lit(l) => Ok(self.lit(l)),
             ExpKind::StringLit(_) => {
-                let u8t = self.scalar(Base::Prim(PrimType::Int(parad_base::IntType::U8)));
-                Ok(self.with_rank(&u8t, RankExpr::constant(1)))
+                let u8t = self
+                    .t
+                    .scalar(Base::Prim(PrimType::Int(parad_base::IntType::U8)));
+                Ok(self.t.with_rank(&u8t, RankExpr::constant(1)))
             }
             ExpKind::Var(q) => self.infer_var(q),
-            ExpKind::Hole => Ok(self.fresh()),
+            ExpKind::Hole => Ok(self.t.fresh()),
             ExpKind::Tuple(es) if es.len() == 1 => self.infer(&es[0]),
             ExpKind::Tuple(es) => {
                 let ts = es.iter().map(|e| self.infer(e)).collect::<R<Vec<_>>>()?;
-                Ok(self.scalar(Base::Tuple(ts)))
+                Ok(self.t.scalar(Base::Tuple(ts)))
             }
             ExpKind::Record(fields) => {
                 let mut fs = vec![];
@@ -623,39 +342,39 @@ impl<'c> Ranks<'c> {
                 if let Some(order) = crate::tast::tuple_order(&names) {
                     // `{0 = a, 1 = b}` is the tuple `(a, b)`.
                     let ts = order.into_iter().map(|i| fs[i].1.clone()).collect();
-                    return Ok(self.scalar(Base::Tuple(ts)));
+                    return Ok(self.t.scalar(Base::Tuple(ts)));
                 }
                 fs.sort_by(|a, b| a.0.cmp(&b.0));
-                Ok(self.scalar(Base::Record(fs)))
+                Ok(self.t.scalar(Base::Record(fs)))
             }
             ExpKind::ArrayLit(es) => {
                 let elem = match es.first() {
                     Some(x) => self.infer(x)?,
-                    None => self.fresh(),
+                    None => self.t.fresh(),
                 };
                 for x in es.iter().skip(1) {
                     let t = self.infer(x)?;
-                    self.unify(&elem, &t)?;
+                    self.t.unify(&elem, &t)?;
                 }
                 let rank = elem.rank.clone() + 1;
-                Ok(self.with_rank(&elem, rank))
+                Ok(self.t.with_rank(&elem, rank))
             }
             ExpKind::Range {
                 start, second, end, ..
             } => {
-                let t = self.scalar(Base::Var);
+                let t = self.t.scalar(Base::Var);
                 for x in [Some(start), second.as_ref(), Some(end)]
                     .into_iter()
                     .flatten()
                 {
                     let tx = self.infer(x)?;
-                    self.unify(&t, &tx)?;
+                    self.t.unify(&t, &tx)?;
                 }
-                Ok(self.with_rank(&t, RankExpr::constant(1)))
+                Ok(self.t.with_rank(&t, RankExpr::constant(1)))
             }
             ExpKind::Project(inner, field) => {
                 let t = self.infer(inner)?;
-                self.field(&t, &field.name)
+                self.t.field(&t, &field.name)
             }
             ExpKind::Index(arr, idx) => {
                 let t = self.infer(arr)?;
@@ -665,17 +384,17 @@ impl<'c> Ranks<'c> {
                 let t = self.infer(arr)?;
                 let elem = self.index(&t, idx)?;
                 let tv = self.infer(v)?;
-                self.unify(&elem, &tv)?;
+                self.t.unify(&elem, &tv)?;
                 Ok(t)
             }
             ExpKind::RecordUpdate(r, path, v) => {
                 let t = self.infer(r)?;
                 let mut ft = t.clone();
                 for f in path {
-                    ft = self.field(&ft, &f.name)?;
+                    ft = self.t.field(&ft, &f.name)?;
                 }
                 let tv = self.infer(v)?;
-                self.unify(&ft, &tv)?;
+                self.t.unify(&ft, &tv)?;
                 Ok(t)
             }
             ExpKind::Apply(f, args) => {
@@ -685,18 +404,18 @@ impl<'c> Ranks<'c> {
             }
             ExpKind::BinOp(..) => self.binop_chain(e),
             ExpKind::Negate(x) | ExpKind::Not(x) => {
-                let t = self.scalar(Base::Var);
-                let head = self.scalar(Base::Fun(t.clone(), t));
+                let t = self.t.scalar(Base::Var);
+                let head = self.t.scalar(Base::Fun(t.clone(), t));
                 let tx = self.infer(x)?;
                 self.chain(e, head, vec![tx])
             }
             ExpKind::If(c, t, f) => {
                 let tc = self.infer(c)?;
-                let b = self.scalar(Base::Prim(PrimType::Bool));
-                self.unify(&tc, &b)?;
+                let b = self.t.scalar(Base::Prim(PrimType::Bool));
+                self.t.unify(&tc, &b)?;
                 let tt = self.infer(t)?;
                 let tf = self.infer(f)?;
-                self.unify(&tt, &tf)?;
+                self.t.unify(&tt, &tf)?;
                 Ok(tt)
             }
             ExpKind::Let {
@@ -709,7 +428,7 @@ impl<'c> Ranks<'c> {
                 self.scoped(|s| {
                     s.bind_sizes(sizes);
                     let tp = s.pat_type(pat)?;
-                    s.unify(&tp, &tr)?;
+                    s.t.unify(&tp, &tr)?;
                     s.bind_pat(pat, &tr)?;
                     s.infer(body)
                 })
@@ -758,50 +477,50 @@ impl<'c> Ranks<'c> {
             ExpKind::OpSection(op) => self.op_section(op),
             ExpKind::OpSectionLeft(op, x) => {
                 let ft = self.op_section(op)?;
-                let (p, r) = self.as_fun(&ft)?;
+                let (p, r) = self.t.as_fun(&ft)?;
                 let tx = self.infer(x)?;
-                self.unify(&p, &tx)?;
+                self.t.unify(&p, &tx)?;
                 Ok(r)
             }
             ExpKind::OpSectionRight(op, x) => {
                 let ft = self.op_section(op)?;
-                let (p1, r1) = self.as_fun(&ft)?;
-                let (p2, r2) = self.as_fun(&r1)?;
+                let (p1, r1) = self.t.as_fun(&ft)?;
+                let (p2, r2) = self.t.as_fun(&r1)?;
                 let tx = self.infer(x)?;
-                self.unify(&p2, &tx)?;
-                Ok(self.scalar(Base::Fun(p1, r2)))
+                self.t.unify(&p2, &tx)?;
+                Ok(self.t.scalar(Base::Fun(p1, r2)))
             }
             ExpKind::Constr(c, args) => {
-                let t = self.scalar(Base::Var);
-                let ts = self.constructor(t.base, &c.name, args.len())?;
+                let t = self.t.scalar(Base::Var);
+                let ts = self.t.constructor(t.base, &c.name, args.len())?;
                 for (a, pt) in args.iter().zip(&ts) {
                     let ta = self.infer(a)?;
-                    self.unify(&ta, pt)?;
+                    self.t.unify(&ta, pt)?;
                 }
                 Ok(t)
             }
             ExpKind::Match(scrut, cases) => {
                 let ts = self.infer(scrut)?;
-                let result = self.fresh();
+                let result = self.t.fresh();
                 for (p, body) in cases {
                     let tb = self.scoped(|s| {
                         s.bind_pat(p, &ts)?;
                         s.infer(body)
                     })?;
-                    self.unify(&result, &tb)?;
+                    self.t.unify(&result, &tb)?;
                 }
                 Ok(result)
             }
             ExpKind::ProjectSection(steps) => {
-                let arg = self.fresh();
+                let arg = self.t.fresh();
                 let mut t = arg.clone();
                 for step in steps {
                     t = match step {
-                        SectionStep::Field(f) => self.field(&t, &f.name)?,
+                        SectionStep::Field(f) => self.t.field(&t, &f.name)?,
                         SectionStep::Index(idx) => self.index(&t, idx)?,
                     };
                 }
-                Ok(self.scalar(Base::Fun(arg, t)))
+                Ok(self.t.scalar(Base::Fun(arg, t)))
             }
             ExpKind::QualParens(q, inner) => {
                 let mut path = q.quals.clone();
@@ -839,41 +558,41 @@ impl<'c> Ranks<'c> {
                     Some(i) => s.infer(i)?,
                     None => s.infer(&pat_as_exp(pat).ok_or(GiveUp("loop pattern"))?)?,
                 };
-                s.unify(&tp, &ti)?;
+                s.t.unify(&tp, &ti)?;
                 s.bind_sizes(sizes);
                 s.bind_pat(pat, &tp)?;
                 match form {
                     LoopForm::For(i, n) => {
                         let tn = s.infer(n)?;
-                        s.sys.equate(tn.rank.clone(), 0);
+                        s.t.sys.equate(tn.rank.clone(), 0);
                         s.scope.push((i.name.clone(), tn));
                     }
                     LoopForm::ForIn(p, xs) => {
                         let txs = s.infer(xs)?;
-                        let q = s.sys.assoc();
-                        s.sys.equate(txs.rank.clone(), RankExpr::var(q) + 1);
-                        let elem = s.with_rank(&txs, RankExpr::var(q));
+                        let q = s.t.sys.assoc();
+                        s.t.sys.equate(txs.rank.clone(), RankExpr::var(q) + 1);
+                        let elem = s.t.with_rank(&txs, RankExpr::var(q));
                         s.bind_pat(p, &elem)?;
                     }
                     LoopForm::While(c) => {
                         let tc = s.infer(c)?;
-                        let b = s.scalar(Base::Prim(PrimType::Bool));
-                        s.unify(&tc, &b)?;
+                        let b = s.t.scalar(Base::Prim(PrimType::Bool));
+                        s.t.unify(&tc, &b)?;
                     }
                 }
                 let tb = s.infer(body)?;
-                s.unify(&tp, &tb)?;
+                s.t.unify(&tp, &tb)?;
                 Ok(tp)
             }),
             ExpKind::Ascribe(x, te) | ExpKind::Coerce(x, te) => {
                 let tx = self.infer(x)?;
                 let tt = self.type_exp(te)?;
-                self.unify(&tx, &tt)?;
+                self.t.unify(&tx, &tt)?;
                 Ok(tx)
             }
             ExpKind::Assert(c, x) => {
                 let tc = self.infer(c)?;
-                self.sys.equate(tc.rank, 0);
+                self.t.sys.equate(tc.rank, 0);
                 self.infer(x)
             }
             ExpKind::Attr(_, x) => self.infer(x),
@@ -893,7 +612,7 @@ impl<'c> Ranks<'c> {
         match self.local(first) {
             Some(mut t) => {
                 for f in q.quals[1..].iter().chain([&q.name]) {
-                    t = self.field(&t, f)?;
+                    t = self.t.field(&t, f)?;
                 }
                 Ok(t)
             }
@@ -948,21 +667,22 @@ impl<'c> Ranks<'c> {
             match d {
                 DimIndex::Fix(i) => {
                     let ti = self.infer(i)?;
-                    self.sys.equate(ti.rank, 0);
+                    self.t.sys.equate(ti.rank, 0);
                 }
                 DimIndex::Slice { start, end, stride } => {
                     kept += 1;
                     for x in [start, end, stride].into_iter().flatten() {
                         let tx = self.infer(x)?;
-                        self.sys.equate(tx.rank, 0);
+                        self.t.sys.equate(tx.rank, 0);
                     }
                 }
             }
         }
-        let rest = RankExpr::var(self.sys.assoc());
-        self.sys
+        let rest = RankExpr::var(self.t.sys.assoc());
+        self.t
+            .sys
             .equate(t.rank.clone(), rest.clone() + idx.len() as i64);
-        Ok(self.with_rank(t, rest + kept))
+        Ok(self.t.with_rank(t, rest + kept))
     }
 
     /// `\p1 … pn : t -> body` (rule C-FUN: the body's frame is folded into
@@ -977,17 +697,19 @@ impl<'c> Ranks<'c> {
         let mut t = self.infer(body)?;
         if let Some(te) = ret {
             let tr = self.type_exp(te)?;
-            self.unify(&t, &tr)?;
+            self.t.unify(&t, &tr)?;
         }
         for p in pts.into_iter().rev() {
-            t = self.scalar(Base::Fun(p, t));
+            t = self.t.scalar(Base::Fun(p, t));
         }
         Ok(t)
     }
 
     fn bind_sizes(&mut self, sizes: &[Ident]) {
         for n in sizes {
-            let t = self.scalar(Base::Prim(PrimType::Int(parad_base::IntType::I64)));
+            let t = self
+                .t
+                .scalar(Base::Prim(PrimType::Int(parad_base::IntType::I64)));
             self.scope.push((n.name.clone(), t));
         }
     }
@@ -1025,8 +747,8 @@ impl<'c> Ranks<'c> {
     pub(crate) fn body(&mut self, body: &Exp, ret: &Type) -> R<()> {
         let tb = self.infer(body)?;
         let tr = self.rtype_of(ret);
-        self.unify(&tb, &tr)?;
-        self.close();
+        self.t.unify(&tb, &tr)?;
+        self.t.close();
         Ok(())
     }
 }

@@ -6,8 +6,8 @@
 //! argument has too few as `f (replicate x)`. The phases of the thesis'
 //! implementation (§4.8), one module each:
 //!
-//! 1. constraint generation (`infer.rs`): a [`RankSystem`] per top-level
-//!    definition, from a walk over its body;
+//! 1. constraint generation (`infer.rs`, over the types of `rtype.rs`): a
+//!    [`RankSystem`] per top-level definition, from a walk over its body;
 //! 2. solving (`presolve.rs`, `solve.rs`): [`RankSystem::solve`] chooses the
 //!    insertions, or finds the program ambiguous;
 //! 3. elaboration (`elab.rs`): the definition rewritten with explicit
@@ -146,6 +146,7 @@ mod elab;
 mod infer;
 mod presolve;
 mod ranks;
+mod rtype;
 mod solve;
 #[cfg(test)]
 mod tests;
