@@ -391,8 +391,7 @@ impl Checker {
             Elaborated::Nothing => Err(first),
             Elaborated::Error(d) => Err(d),
             Elaborated::Body(body, sizes) => {
-                self.rep_size_ids = sizes.into_iter().collect();
-                self.rep_size_spans.clear();
+                self.rep_size_spans = sizes.into_iter().collect();
                 self.rep_sizes.clear();
                 self.forget_attempt(smark, tmark, vmark);
                 if !v.params.is_empty() {

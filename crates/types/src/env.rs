@@ -94,9 +94,8 @@ pub(crate) struct Checker {
     /// The prelude's `replicate` (AUTOMAP's replicates get their sizes
     /// from its size instantiation).
     pub replicate_fun: Option<FunId>,
-    /// The placeholders AUTOMAP writes for the sizes of its replicates
-    /// (`replicate ??? x`), and the spans of their typed holes.
-    pub rep_size_ids: std::collections::HashSet<parad_syntax::ast::ExpId>,
+    /// The spans of the placeholders AUTOMAP writes for the sizes of its
+    /// replicates (`replicate ??? x`) in the definition being checked.
     pub rep_size_spans: std::collections::HashSet<Span>,
     /// The error of the definition being finished as written, when AUTOMAP
     /// elaborated it (the error to report if a replicate's size is left

@@ -157,10 +157,9 @@ impl Checker {
                 ))
             }
             ExpKind::Var(q) => self.check_var(q),
-            ExpKind::Hole if self.rep_size_ids.contains(&e.id) => {
+            ExpKind::Hole if self.rep_size_spans.contains(&span) => {
                 // The size of a replicate AUTOMAP inserted: inferred from
                 // `replicate`'s result when finishing.
-                self.rep_size_spans.insert(span);
                 Ok(self.hole(Type::i64(), span))
             }
             ExpKind::Hole => {

@@ -53,9 +53,9 @@ pub(crate) enum Elaborated {
     /// No insertion applies (the rank system has no solution, only the
     /// trivial one, or inference gave up): the checker's error stands.
     Nothing,
-    /// The body with its maps explicit, and the ids of the size
+    /// The body with its maps explicit, and the spans of the size
     /// placeholders of its replicates.
-    Body(Box<Exp>, Vec<ExpId>),
+    Body(Box<Exp>, Vec<Span>),
     /// A rank error that AUTOMAP can name: ambiguity.
     Error(Diagnostic),
 }
@@ -209,7 +209,6 @@ impl Checker {
     /// inferred for them.
     pub(crate) fn show_rep_sizes(&mut self, v: &ValDecl) {
         let sizes: std::collections::HashMap<Span, Dim> = self.rep_sizes.drain(..).collect();
-        self.rep_size_ids.clear();
         self.rep_size_spans.clear();
         self.automap_first = None;
         if sizes.is_empty() {

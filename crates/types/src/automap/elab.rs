@@ -36,15 +36,16 @@ use parad_syntax::visit::walk_exp_mut;
 
 const NEW: ExpId = ExpId(u32::MAX);
 
-/// `body` with the implicit maps of `sol` made explicit, and the ids of the
-/// size placeholders of its replicates. With `display`, replicates beyond
+/// `body` with the implicit maps of `sol` made explicit, and the spans of
+/// the size placeholders of its replicates (distinct and empty, which no
+/// `???` written in a program has, so they tell the placeholders apart). With `display`, replicates beyond
 /// the frame are written `rep e` (the thesis' notation, for messages).
 pub(crate) fn elaborate(
     body: &Exp,
     chains: &Chains,
     sol: &Solution,
     display: bool,
-) -> (Exp, Vec<ExpId>) {
+) -> (Exp, Vec<Span>) {
     let mut out = body.clone();
     let mut fresh = 0u32;
     let mut sizes = vec![];
@@ -73,16 +74,14 @@ pub(crate) fn elaborate(
                     e.span,
                 );
             }
-            // The size is a placeholder that checking fills in; a distinct,
-            // empty span inside the argument tells the placeholders apart.
-            let at = a.span.start as usize + j as usize;
-            let id = ExpId(u32::MAX - 1 - sizes.len() as u32);
-            sizes.push(id);
-            let size = Exp {
-                id,
-                kind: ExpKind::Hole,
-                span: Span::new(a.span.file, at, at),
-            };
+            // The size is a placeholder that checking fills in.
+            let mut at = a.span.start as usize + j as usize;
+            while sizes.iter().any(|s: &Span| s.start as usize == at) {
+                at += 1;
+            }
+            let span = Span::new(a.span.file, at, at);
+            sizes.push(span);
+            let size = exp(ExpKind::Hole, span);
             let sp = a.span;
             exp(
                 ExpKind::Apply(Box::new(var("replicate", sp)), vec![size, a]),
