@@ -1662,11 +1662,9 @@ impl Checker {
         out
     }
 
-    /// Type parameters, size parameters, parameters, return type and body
-    /// of a function (local or top-level). The caller restores scopes.
     /// Binds a function's type parameters, size parameters and parameters
     /// in scope, and gives their types and the declared (or a fresh) result
-    /// type.
+    /// type. The caller restores scopes.
     pub(crate) fn fun_header(
         &mut self,
         type_params: &[TypeParam],
@@ -1737,6 +1735,8 @@ impl Checker {
         })
     }
 
+    /// Type parameters, size parameters, parameters, return type and body
+    /// of a function (local or top-level). The caller restores scopes.
     pub(crate) fn check_fun_parts(
         &mut self,
         type_params: &[TypeParam],
