@@ -8,18 +8,9 @@ use std::io::Write;
 
 pub fn dump(args: &DumpArgs) -> Result<(), Failure> {
     if args.stage == "ast" {
-        if !args.dump_after.is_empty() {
-            return Err(Failure::Usage(
-                "--dump-after needs a core-IR stage, not `ast`".into(),
-            ));
-        }
-        let source = Source::read(&args.program).map_err(|e| Failure::Program(e.render()))?;
-        if source.is_printed_ir() {
-            return Err(Failure::Usage(
-                "a printed-IR file has no `ast` stage; name a core-IR stage".into(),
-            ));
-        }
-        let program = source.parse().map_err(|e| Failure::Program(e.render()))?;
+        let program = source_stage(args)?
+            .parse()
+            .map_err(|e| Failure::Program(e.render()))?;
         // The S-expression form, one line per declaration: its size is
         // linear in the tree's (an indented layout is quadratic in the
         // depth, and `{:#?}` took minutes on 1 000 nested operators).
@@ -27,18 +18,9 @@ pub fn dump(args: &DumpArgs) -> Result<(), Failure> {
         return with_stdout(|out| write!(out, "{text}"));
     }
     if args.stage == "elaborated" {
-        if !args.dump_after.is_empty() {
-            return Err(Failure::Usage(
-                "--dump-after needs a core-IR stage, not `elaborated`".into(),
-            ));
-        }
-        let source = Source::read(&args.program).map_err(|e| Failure::Program(e.render()))?;
-        if source.is_printed_ir() {
-            return Err(Failure::Usage(
-                "a printed-IR file has no `elaborated` stage; name a core-IR stage".into(),
-            ));
-        }
-        let checked = source.check().map_err(|e| Failure::Program(e.render()))?;
+        let checked = source_stage(args)?
+            .check()
+            .map_err(|e| Failure::Program(e.render()))?;
         let text = parad_syntax::print::program(&checked.checked.elaborated_program());
         return with_stdout(|out| write!(out, "{text}"));
     }
@@ -95,4 +77,22 @@ pub fn dump(args: &DumpArgs) -> Result<(), Failure> {
         );
     }
     Ok(())
+}
+
+/// The source file for a stage before core IR (`ast`, `elaborated`), which
+/// neither `--dump-after` nor a printed-IR file has.
+fn source_stage(args: &DumpArgs) -> Result<Source, Failure> {
+    let stage = &args.stage;
+    if !args.dump_after.is_empty() {
+        return Err(Failure::Usage(format!(
+            "--dump-after needs a core-IR stage, not `{stage}`"
+        )));
+    }
+    let source = Source::read(&args.program).map_err(|e| Failure::Program(e.render()))?;
+    if source.is_printed_ir() {
+        return Err(Failure::Usage(format!(
+            "a printed-IR file has no `{stage}` stage; name a core-IR stage"
+        )));
+    }
+    Ok(source)
 }
