@@ -215,20 +215,6 @@ impl<'c> Ranks<'c> {
         }
     }
 
-    /// A fresh type for a pattern: its annotation where it has one.
-    fn pat_type(&mut self, p: &Pat) -> R<RType> {
-        match p {
-            Pat::Ascribe(_, te, _) => self.type_exp(te),
-            Pat::Attr(_, p, _) => self.pat_type(p),
-            Pat::Tuple(ps, _) if ps.len() == 1 => self.pat_type(&ps[0]),
-            Pat::Tuple(ps, _) => {
-                let ts = ps.iter().map(|p| self.pat_type(p)).collect::<R<Vec<_>>>()?;
-                Ok(self.t.scalar(Base::Tuple(ts)))
-            }
-            _ => Ok(self.t.fresh()),
-        }
-    }
-
     fn scoped<T>(&mut self, f: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
         let mark = self.scope.len();
         let r = f(self);
@@ -427,8 +413,6 @@ impl<'c> Ranks<'c> {
                 let tr = self.infer(rhs)?;
                 self.scoped(|s| {
                     s.bind_sizes(sizes);
-                    let tp = s.pat_type(pat)?;
-                    s.t.unify(&tp, &tr)?;
                     s.bind_pat(pat, &tr)?;
                     s.infer(body)
                 })
@@ -553,12 +537,10 @@ impl<'c> Ranks<'c> {
                 form,
                 body,
             } => self.scoped(|s| {
-                let tp = s.pat_type(pat)?;
-                let ti = match init {
+                let tp = match init {
                     Some(i) => s.infer(i)?,
                     None => s.infer(&pat_as_exp(pat).ok_or(GiveUp("loop pattern"))?)?,
                 };
-                s.t.unify(&tp, &ti)?;
                 s.bind_sizes(sizes);
                 s.bind_pat(pat, &tp)?;
                 match form {
@@ -690,7 +672,7 @@ impl<'c> Ranks<'c> {
     fn function(&mut self, params: &[Pat], ret: Option<&TypeExp>, body: &Exp) -> R<RType> {
         let mut pts = vec![];
         for p in params {
-            let t = self.pat_type(p)?;
+            let t = self.t.fresh();
             self.bind_pat(p, &t)?;
             pts.push(t);
         }
