@@ -296,13 +296,8 @@ impl Infer {
                 Err(UnifyError::LiftedParam(p))
             }
             a @ Type::Arrow(..) => Err(UnifyError::Lifted(a)),
-            Type::Prim(_) | Type::Param(_) => Ok(()),
-            Type::Array(e, _) | Type::Acc(e) => self.require_strict(&e),
-            Type::Tuple(ts) => ts.iter().try_for_each(|t| self.require_strict(t)),
-            Type::Record(fs) => fs.iter().try_for_each(|(_, t)| self.require_strict(t)),
-            Type::Sum(cs) => cs
-                .iter()
-                .try_for_each(|(_, ts)| ts.iter().try_for_each(|t| self.require_strict(t))),
+            Type::Acc(e) => self.require_strict(&e),
+            t => parts(&t).iter().try_for_each(|t| self.require_strict(t)),
         }
     }
 
@@ -317,22 +312,12 @@ impl Infer {
             Type::Var(v) => {
                 self.vars[v as usize].eq = true;
                 self.vars[v as usize].unlifted = true;
-                for (_, ft) in self.vars[v as usize].fields.clone() {
-                    self.require_eq(&ft)?;
-                }
-                for (_, ts) in self.vars[v as usize].constrs.clone() {
-                    ts.iter().try_for_each(|t| self.require_eq(t))?;
-                }
-                Ok(())
+                self.var_parts(v)
+                    .iter()
+                    .try_for_each(|t| self.require_eq(t))
             }
             t @ (Type::Arrow(..) | Type::Param(_) | Type::Acc(_)) => Err(UnifyError::Equality(t)),
-            Type::Prim(_) => Ok(()),
-            Type::Array(e, _) => self.require_eq(&e),
-            Type::Tuple(ts) => ts.iter().try_for_each(|t| self.require_eq(t)),
-            Type::Record(fs) => fs.iter().try_for_each(|(_, t)| self.require_eq(t)),
-            Type::Sum(cs) => cs
-                .iter()
-                .try_for_each(|(_, ts)| ts.iter().try_for_each(|t| self.require_eq(t))),
+            t => parts(&t).iter().try_for_each(|t| self.require_eq(t)),
         }
     }
 
@@ -342,24 +327,24 @@ impl Infer {
         match self.shallow(t) {
             Type::Var(v) => {
                 self.vars[v as usize].unlifted = true;
-                for (_, ft) in self.vars[v as usize].fields.clone() {
-                    self.require_unlifted(&ft)?;
-                }
-                for (_, ts) in self.vars[v as usize].constrs.clone() {
-                    ts.iter().try_for_each(|t| self.require_unlifted(t))?;
-                }
-                Ok(())
+                self.var_parts(v)
+                    .iter()
+                    .try_for_each(|t| self.require_unlifted(t))
             }
             a @ Type::Arrow(..) => Err(UnifyError::Lifted(a)),
             p @ Type::Param(q) if self.lifted.contains(&q) => Err(UnifyError::Lifted(p)),
-            Type::Prim(_) | Type::Param(_) => Ok(()),
-            Type::Array(e, _) | Type::Acc(e) => self.require_unlifted(&e),
-            Type::Tuple(ts) => ts.iter().try_for_each(|t| self.require_unlifted(t)),
-            Type::Record(fs) => fs.iter().try_for_each(|(_, t)| self.require_unlifted(t)),
-            Type::Sum(cs) => cs
-                .iter()
-                .try_for_each(|(_, ts)| ts.iter().try_for_each(|t| self.require_unlifted(t))),
+            Type::Acc(e) => self.require_unlifted(&e),
+            t => parts(&t).iter().try_for_each(|t| self.require_unlifted(t)),
         }
+    }
+
+    /// The field and payload types required of unresolved variable `v`,
+    /// which a requirement on `v` carries over to.
+    fn var_parts(&self, v: u32) -> Vec<Type> {
+        let tv = &self.vars[v as usize];
+        let fields = tv.fields.iter().map(|(_, t)| t.clone());
+        let payloads = tv.constrs.iter().flat_map(|(_, ts)| ts.iter().cloned());
+        fields.chain(payloads).collect()
     }
 
     /// A variable that must be a sum type with constructor `name` of
@@ -467,11 +452,8 @@ impl Infer {
                 if !out.contains(&v) {
                     out.push(v);
                 }
-                for (_, ft) in self.vars[v as usize].fields.clone() {
-                    self.free_vars(&ft, out);
-                }
-                for (_, ts) in self.vars[v as usize].constrs.clone() {
-                    ts.iter().for_each(|t| self.free_vars(t, out));
+                for t in self.var_parts(v) {
+                    self.free_vars(&t, out);
                 }
             }
             Type::Sum(cs) => cs
@@ -818,5 +800,19 @@ fn rigid(d: &Dim) -> bool {
         Dim::Const(_) | Dim::Var(_) => true,
         Dim::Op(_, a, b) => rigid(a) && rigid(b),
         _ => false,
+    }
+}
+
+/// The types directly inside `t` (an array's element type, the components
+/// of a tuple, the fields of a record, the payloads of a sum), which a
+/// requirement on `t` carries over to; none for other types (accumulators
+/// are each requirement's own case).
+fn parts(t: &Type) -> Vec<Type> {
+    match t {
+        Type::Array(e, _) => vec![(**e).clone()],
+        Type::Tuple(ts) => ts.clone(),
+        Type::Record(fs) => fs.iter().map(|(_, t)| t.clone()).collect(),
+        Type::Sum(cs) => cs.iter().flat_map(|(_, ts)| ts.iter().cloned()).collect(),
+        _ => vec![],
     }
 }
