@@ -30,6 +30,17 @@ pub enum SizeOp {
     Mul,
 }
 
+impl SizeOp {
+    /// The operator as written: `+`, `-`, `*`.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            SizeOp::Add => "+",
+            SizeOp::Sub => "-",
+            SizeOp::Mul => "*",
+        }
+    }
+}
+
 /// One dimension of an array type, as far as the checker knows it.
 /// Sizes are also checked at run time; dimensions serve to infer size
 /// parameters that no argument determines (`unflatten`, `split`).
@@ -74,11 +85,7 @@ impl Dim {
             Dim::Const(c) => c.to_string(),
             Dim::Var(v) => name(*v),
             Dim::Op(o, a, b) => {
-                let o = match o {
-                    SizeOp::Add => "+",
-                    SizeOp::Sub => "-",
-                    SizeOp::Mul => "*",
-                };
+                let o = o.symbol();
                 let part = |d: &Dim| match d {
                     Dim::Op(..) => format!("({})", d.show(name, unknown)),
                     _ => d.show(name, unknown),

@@ -3,7 +3,7 @@
 
 mod common;
 use common::*;
-use parad_types::tast::{Dim, SizeOp, TExp, TExpKind, TProgram, Type};
+use parad_types::tast::{Dim, TExp, TExpKind, TProgram, Type};
 
 /// The size instantiations of every use of top-level function `callee`
 /// inside function `caller`, in order, with variables by name.
@@ -31,14 +31,7 @@ fn show(p: &TProgram, d: &Dim) -> String {
         Dim::Infer(_) | Dim::AbbrevParam(_) => "unresolved".into(),
         Dim::Const(c) => c.to_string(),
         Dim::Var(v) => p.var(*v).name.clone(),
-        Dim::Op(o, a, b) => {
-            let o = match o {
-                SizeOp::Add => "+",
-                SizeOp::Sub => "-",
-                SizeOp::Mul => "*",
-            };
-            format!("({} {o} {})", show(p, a), show(p, b))
-        }
+        Dim::Op(o, a, b) => format!("({} {} {})", show(p, a), o.symbol(), show(p, b)),
     }
 }
 

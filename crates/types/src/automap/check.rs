@@ -252,18 +252,11 @@ fn dim_source(d: &Dim, name: &dyn Fn(crate::tast::VarId) -> String, span: Span) 
             suffix: None,
         })),
         Dim::Var(v) => node(ExpKind::Var(q(name(*v)))),
-        Dim::Op(o, a, b) => {
-            let op = match o {
-                SizeOp::Add => "+",
-                SizeOp::Sub => "-",
-                SizeOp::Mul => "*",
-            };
-            node(ExpKind::BinOp(
-                q(op.to_string()),
-                Box::new(dim_source(a, name, span)?),
-                Box::new(dim_source(b, name, span)?),
-            ))
-        }
+        Dim::Op(o, a, b) => node(ExpKind::BinOp(
+            q(o.symbol().to_string()),
+            Box::new(dim_source(a, name, span)?),
+            Box::new(dim_source(b, name, span)?),
+        )),
         _ => return None,
     })
 }
