@@ -53,14 +53,24 @@ pub fn emit_imp(p: &Program) -> CProgram {
     for k in 0..p.funs.len() {
         let _ = writeln!(
             out,
-            "PARAD_HIDDEN int32_t entry_{k}(struct parad_ctx *ctx, const struct parad_value *args, struct parad_value *results);"
+            "PARAD_HIDDEN int32_t entry_{k}(struct parad_ctx *ctx, const struct parad_value *args, struct parad_result *results);"
         );
     }
     out.push_str(
         "int32_t parad_call(struct parad_ctx *ctx, int64_t entry, const struct parad_value *args, struct parad_value *results) {\n  parad_ctx_reset(ctx);\n  switch (entry) {\n",
     );
-    for k in 0..p.funs.len() {
-        let _ = writeln!(out, "  case {k}: return entry_{k}(ctx, args, results);");
+    for (k, f) in p.funs.iter().enumerate() {
+        let rs = &f.entry.results;
+        let sizes: Vec<String> = rs.iter().map(|t| t.elem.size().to_string()).collect();
+        let ranks: Vec<String> = rs.iter().map(|t| t.rank.to_string()).collect();
+        let _ = writeln!(
+            out,
+            "  case {k}: {{ struct parad_result r[{n}]; static const int64_t sz[{n}] = {{{sz}}}; static const int64_t rk[{n}] = {{{rk}}}; if (entry_{k}(ctx, args, r)) return 1; return parad_results_copy(ctx, {len}, sz, rk, r, results); }}",
+            n = rs.len() + 1,
+            len = rs.len(),
+            sz = sizes.join(", "),
+            rk = ranks.join(", "),
+        );
     }
     out.push_str("  default: parad_error(ctx, -1, \"no such entry point\"); return 1;\n  }\n}\n");
     CProgram {
@@ -89,7 +99,50 @@ static inline void pmem_swap(pmem *dst, pmem *src) {
   *dst = *src;
   *src = old.rc ? old : PMEM_NULL;
 }
+#ifndef PARAD_HIDDEN
 #define PARAD_HIDDEN __attribute__((visibility("hidden")))
+#endif
+/* A result of an entry point: its elements at `data` (in the block `mem`,
+ * which the result holds a reference to; a scalar in `scalar`), and its
+ * shape (malloc'd, NULL for a scalar). */
+struct parad_result { void *data; int64_t *shape; pmem mem; uint64_t scalar; };
+#define PARAD_RESULT_NULL ((struct parad_result){NULL, NULL, PMEM_NULL, 0})
+static inline void parad_result_free(struct parad_result *r) {
+  pmem_unref(&r->mem);
+  free(r->shape);
+  *r = PARAD_RESULT_NULL;
+}
+/* parad_call's results: each result copied into malloc'd memory (its
+ * elements of sz[k] bytes, rank rk[k]), and `r` released. */
+__attribute__((unused)) static int32_t parad_results_copy(struct parad_ctx *ctx, int n, const int64_t *sz,
+                                  const int64_t *rk, struct parad_result *r,
+                                  struct parad_value *out) {
+  int failed = 0;
+  for (int k = 0; k < n; k++) {
+    int64_t elems = 1;
+    for (int64_t j = 0; j < rk[k]; j++) elems *= r[k].shape[j];
+    out[k].shape = rk[k] > 0 ? malloc((size_t)rk[k] * sizeof(int64_t)) : NULL;
+    out[k].data = malloc((size_t)(elems > 0 ? elems : 1) * (size_t)sz[k]);
+    if (out[k].data == NULL || (rk[k] > 0 && out[k].shape == NULL)) {
+      failed = 1;
+    } else {
+      if (rk[k] > 0) memcpy(out[k].shape, r[k].shape, (size_t)rk[k] * sizeof(int64_t));
+      memcpy(out[k].data, r[k].data, (size_t)elems * (size_t)sz[k]);
+    }
+  }
+  for (int k = 0; k < n; k++) parad_result_free(&r[k]);
+  if (failed) {
+    for (int k = 0; k < n; k++) {
+      free(out[k].data);
+      free(out[k].shape);
+      out[k].data = NULL;
+      out[k].shape = NULL;
+    }
+    parad_error(ctx, -1, "Out of memory: cannot return the results");
+    return 1;
+  }
+  return 0;
+}
 "#;
 
 /// The C type of a primitive type: the runtime names each after it.
@@ -341,13 +394,13 @@ impl Printer {
         }
         let _ = writeln!(
             out,
-            "\n/* entry point {} */\nPARAD_HIDDEN int32_t entry_{k}(struct parad_ctx *ctx, const struct parad_value *args, struct parad_value *results) {{",
+            "\n/* entry point {} */\nPARAD_HIDDEN int32_t entry_{k}(struct parad_ctx *ctx, const struct parad_value *args, struct parad_result *results) {{",
             f.entry.name
         );
         let nres = f.entry.results.len();
         let _ = writeln!(
             out,
-            "  for (int k = 0; k < {nres}; k++) {{ results[k].data = NULL; results[k].shape = NULL; }}"
+            "  for (int k = 0; k < {nres}; k++) results[k] = PARAD_RESULT_NULL;"
         );
         let mut mems = vec![];
         collect_mems(&f.body, &mut mems);
@@ -363,7 +416,7 @@ impl Printer {
         }
         let _ = writeln!(
             out,
-            "  if (parad_has_failed(ctx)) {{\n    for (int k = 0; k < {nres}; k++) {{ free(results[k].data); free(results[k].shape); results[k].data = NULL; results[k].shape = NULL; }}\n    return 1;\n  }}\n  return 0;\n}}"
+            "  if (parad_has_failed(ctx)) {{\n    for (int k = 0; k < {nres}; k++) parad_result_free(&results[k]);\n    return 1;\n  }}\n  return 0;\n}}"
         );
     }
 
@@ -790,7 +843,7 @@ impl Printer {
                 if let Some(v) = value {
                     let _ = writeln!(
                         out,
-                        "results[{k}].data = malloc(sizeof({t})); if (!results[{k}].data) {oom} *({t} *)results[{k}].data = {};",
+                        "results[{k}].data = &results[{k}].scalar; *({t} *)results[{k}].data = {};",
                         exp(v)
                     );
                     return;
@@ -807,22 +860,32 @@ impl Printer {
                     let _ = writeln!(out, "results[{k}].shape[{j}] = {};", exp(s));
                     n = format!("{n} * results[{k}].shape[{j}]");
                 }
+                // A block of the call's own is handed over with a new
+                // reference (no copy); a borrowed one (an argument's) is
+                // copied, since the caller may free the argument first.
                 indent(out, d);
+                let m = name(mem);
+                let off = exp(offset);
+                let _ = writeln!(
+                    out,
+                    "if ({m}.rc != NULL) {{ pmem_set(&results[{k}].mem, {m}); results[{k}].data = ({t} *){m}.data + {off}; }} else {{"
+                );
+                indent(out, d + 1);
                 let data_oom = format!(
                     "{{ parad_error(ctx, -1, \"Out of memory: cannot return result {} (%lld elements, %lld bytes)\", (long long)({n}), (long long)({n}) * (long long)sizeof({t})); goto cleanup; }}",
                     k + 1
                 );
                 let _ = writeln!(
                     out,
-                    "results[{k}].data = malloc((size_t)({n} > 0 ? {n} : 1) * sizeof({t})); if (!results[{k}].data) {data_oom}"
+                    "if (pmem_alloc_n(&results[{k}].mem, {n} > 0 ? {n} : 1, sizeof({t}))) {data_oom}"
                 );
-                indent(out, d);
+                indent(out, d + 1);
                 let _ = writeln!(
                     out,
-                    "if ({n} > 0) memcpy(results[{k}].data, ({t} *){}.data + {}, (size_t)({n}) * sizeof({t}));",
-                    name(mem),
-                    exp(offset)
+                    "results[{k}].data = results[{k}].mem.data; if ({n} > 0) memcpy(results[{k}].data, ({t} *){m}.data + {off}, (size_t)({n}) * sizeof({t}));"
                 );
+                indent(out, d);
+                out.push_str("}\n");
             }
         }
     }

@@ -109,6 +109,12 @@ impl Checked {
     /// entry point), then dumps and checks as `config` says.
     pub fn lower(self, config: &Config) -> Result<Compiled, DriverError> {
         let sources = Arc::new(self.sources);
+        // A later definition of an entry point shadows an earlier one.
+        let mut api: Vec<(String, parad_types::api::ApiEntry)> = vec![];
+        for e in &self.checked.entries {
+            api.retain(|(n, _)| n != &e.name);
+            api.push((e.name.clone(), e.api.clone()));
+        }
         let (program, skipped) = parad_lower::lower_each(&self.checked).map_err(|e| {
             let m = Message::diagnostic(e.diagnostic(), &sources);
             match e.kind {
@@ -137,6 +143,7 @@ impl Checked {
             sources,
             left_out,
             differentiated: false,
+            api,
         };
         after_stage(&c, config, Some(LOWER), &format!("after {LOWER_WHAT}"))?;
         Ok(c)

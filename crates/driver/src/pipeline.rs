@@ -23,6 +23,9 @@ pub struct Compiled {
     pub left_out: Vec<LeftOut>,
     /// Whether AD has run: from then on the IR checker rejects AD operators.
     pub differentiated: bool,
+    /// The interfaces of the source's entry points (C API, server), by
+    /// name; empty for a program built in memory.
+    pub api: Vec<(String, parad_types::api::ApiEntry)>,
 }
 
 /// An entry point removed from the program, and why.
@@ -41,6 +44,7 @@ impl Compiled {
             sources: Arc::new(sources),
             left_out: vec![],
             differentiated: false,
+            api: vec![],
         }
     }
 

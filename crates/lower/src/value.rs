@@ -241,7 +241,7 @@ pub fn leaf_types(t: &Type, outer: usize, out: &mut Vec<parad_core::Type>, span:
 
 /// The type of the tag of a sum type with `n` constructors.
 pub fn tag_type(n: usize) -> PrimType {
-    PrimType::Int(if n <= 127 { IntType::I8 } else { IntType::I32 })
+    parad_types::tast::sum_tag_type(n)
 }
 
 /// The tag of constructor number `k` of a sum type with `n` constructors.

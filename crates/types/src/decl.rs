@@ -240,11 +240,13 @@ impl Checker {
                 Type::Tuple(ts) if !ts.is_empty() => ts.iter().map(show).collect(),
                 t => vec![show(t)],
             };
+            let api = self.api_entry(v, &ty);
             self.entries.push(EntryPoint {
                 name: v.name.name.clone(),
                 params,
                 results,
                 span: v.span,
+                api,
             });
         }
 
@@ -410,6 +412,42 @@ impl Checker {
                     Err(d) => Err(first.with_note(format!("with implicit maps: {}", d.message))),
                 }
             }
+        }
+    }
+}
+
+impl Checker {
+    /// The C API of the entry point `v` of type `ty` (abstract types kept).
+    fn api_entry(&self, v: &ValDecl, ty: &Type) -> crate::api::ApiEntry {
+        use crate::api::{is_unique, pat_parts, ApiBuilder, ApiEntry, ApiParam};
+        let expand = |t: &Type| self.expand_abstract(t);
+        let param_name = |p: TypeParamId| self.tparam_names[p.0 as usize].clone();
+        let b = ApiBuilder {
+            expand: &expand,
+            param_name: &param_name,
+        };
+        let mut params = vec![];
+        let mut t = ty;
+        let mut k = 0;
+        while let Type::Arrow(a, r) = t {
+            let (name, te) = v.params.get(k).map(pat_parts).unwrap_or((None, None));
+            params.push(ApiParam {
+                name,
+                ty: b.build(te, a),
+                unique: te.is_some_and(is_unique),
+            });
+            k += 1;
+            t = r;
+        }
+        // Parameters beyond the written ones come from a function-typed
+        // result: the written result type is then not the result's.
+        let ret_te = if k == v.params.len() { v.ret.as_ref() } else { None };
+        ApiEntry {
+            params,
+            result: b.build(ret_te, t),
+            result_unique: ret_te.is_some_and(is_unique),
+            attrs: v.attrs.iter().map(crate::api::attr_text).collect(),
+            doc: v.doc.clone(),
         }
     }
 }

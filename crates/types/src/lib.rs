@@ -13,6 +13,7 @@
 //! (`unflatten`, `split`). The prelude (`prelude/*.fut`) is checked first and
 //! its functions are part of the output.
 
+pub mod api;
 pub mod automap;
 mod decl;
 mod env;
@@ -81,6 +82,8 @@ pub struct EntryPoint {
     pub params: Vec<String>,
     pub results: Vec<String>,
     pub span: Span,
+    /// The interface of the compiled entry point (C API, server).
+    pub api: api::ApiEntry,
 }
 
 /// Parses and type checks the file `file` of `sources` (the prelude and

@@ -136,6 +136,12 @@ pub enum Type {
     Var(u32),
 }
 
+/// The type of a sum type's tag (its constructor's number) in its
+/// representation, for a sum of `n` constructors.
+pub fn sum_tag_type(n: usize) -> PrimType {
+    PrimType::Int(if n <= 127 { IntType::I8 } else { IntType::I32 })
+}
+
 impl Type {
     pub fn unit() -> Type {
         Type::Tuple(vec![])
