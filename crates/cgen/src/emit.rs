@@ -57,7 +57,7 @@ pub fn emit_imp(p: &Program) -> CProgram {
         );
     }
     out.push_str(
-        "int32_t parad_call(struct parad_ctx *ctx, int64_t entry, const struct parad_value *args, struct parad_value *results) {\n  parad_ctx_reset(ctx);\n  switch (entry) {\n",
+        "PARAD_EXPORT int32_t parad_call(struct parad_ctx *ctx, int64_t entry, const struct parad_value *args, struct parad_value *results) {\n  parad_ctx_reset(ctx);\n  switch (entry) {\n",
     );
     for (k, f) in p.funs.iter().enumerate() {
         let rs = &f.entry.results;

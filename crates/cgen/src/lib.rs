@@ -2,6 +2,7 @@
 //! OpenMP on top of the runtime in `runtime/`; [`build`] compiles it into
 //! a cached shared library; [`load`] calls its entry points.
 
+pub mod api;
 pub mod build;
 pub mod emit;
 pub mod load;
@@ -16,3 +17,16 @@ pub const RUNTIME: &str = concat!(
 );
 
 pub use emit::CProgram;
+
+/// Reading and writing values in Futhark's text and binary formats (for
+/// executables, servers and store/restore).
+pub const VALUES_H: &str = include_str!("runtime/values.h");
+
+/// The fixed part of Futhark's C API (contexts, errors, objects).
+pub const API_H: &str = include_str!("runtime/api.h");
+
+/// The `main` of a compiled executable.
+pub const MAIN_H: &str = include_str!("runtime/main.h");
+
+/// The `main` of a server.
+pub const SERVER_H: &str = include_str!("runtime/server.h");

@@ -29,6 +29,27 @@ pub enum Command {
     Dump(DumpArgs),
     /// Packages of a project (`futhark pkg` layout).
     Pkg(PkgArgs),
+    /// Compile to sequential C: an executable, a server or a library with
+    /// Futhark's C API.
+    C(CompileArgs),
+    /// Compile to parallel C (threads): an executable, a server or a
+    /// library with Futhark's C API.
+    Multicore(CompileArgs),
+}
+
+#[derive(Args)]
+pub struct CompileArgs {
+    /// The program (`.fut` file).
+    pub program: PathBuf,
+    /// The name of the output (default: the program's name without `.fut`).
+    #[arg(short = 'o', value_name = "NAME")]
+    pub output: Option<PathBuf>,
+    /// Write a library: NAME.c, NAME.h and the manifest NAME.json.
+    #[arg(long, conflicts_with = "server")]
+    pub library: bool,
+    /// Build a server that speaks Futhark's server protocol.
+    #[arg(long)]
+    pub server: bool,
 }
 
 #[derive(Args)]

@@ -6,6 +6,7 @@
 mod args;
 mod bench;
 mod check;
+mod compile;
 mod dump;
 mod oom;
 mod out;
@@ -68,6 +69,8 @@ fn command(cli: Cli) -> ExitCode {
         Command::Bench(a) => bench::bench(&a),
         Command::Dump(a) => dump::dump(&a),
         Command::Pkg(a) => pkg::pkg(&a),
+        Command::C(a) => compile::compile(&a, parad_cgen::api::Flavour::C),
+        Command::Multicore(a) => compile::compile(&a, parad_cgen::api::Flavour::Multicore),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -69,6 +69,7 @@ mod backend;
 mod c;
 mod config;
 mod error;
+pub mod export;
 mod front;
 mod interp;
 mod passes;

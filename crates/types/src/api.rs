@@ -184,6 +184,8 @@ pub(crate) struct ApiBuilder<'a> {
     pub expand: &'a dyn Fn(&Type) -> Type,
     /// The source name of a type parameter (abstract type).
     pub param_name: &'a dyn Fn(crate::tast::TypeParamId) -> String,
+    /// The definition as written of a top-level type abbreviation.
+    pub type_def: &'a dyn Fn(&str) -> Option<&'a TypeExp>,
 }
 
 impl ApiBuilder<'_> {
@@ -210,8 +212,22 @@ impl ApiBuilder<'_> {
             }
             _ => None,
         });
-        // Parts of the syntax, where the type is written out there.
-        let parts: Option<Vec<&TypeExp>> = te.and_then(|te| match te {
+        // The syntax the parts are written in: the type as written, or the
+        // definition of the abbreviation it names.
+        let mut body = te;
+        for _ in 0..16 {
+            match body {
+                Some(TypeExp::Named { name, .. }) if name.quals.is_empty() => {
+                    match (self.type_def)(&name.name) {
+                        Some(d) => body = Some(strip_unique(d)),
+                        None => break,
+                    }
+                }
+                _ => break,
+            }
+        }
+        let te_parts = body;
+        let parts: Option<Vec<&TypeExp>> = te_parts.and_then(|te| match te {
             TypeExp::Tuple(ts, _) => Some(ts.iter().collect()),
             TypeExp::Record(fs, _) => Some(fs.iter().map(|(_, t)| t).collect()),
             _ => None,
@@ -246,7 +262,7 @@ impl ApiBuilder<'_> {
                     .iter()
                     .map(|(n, t)| {
                         // Syntax fields are in source order.
-                        let te = te.and_then(|te| match te {
+                        let te = te_parts.and_then(|te| match te {
                             TypeExp::Record(sf, _) => {
                                 sf.iter().find(|(i, _)| &i.name == n).map(|(_, t)| t)
                             }
@@ -271,7 +287,20 @@ impl ApiBuilder<'_> {
             Type::Sum(cs) => {
                 let cons: Vec<(String, Vec<ApiType>)> = cs
                     .iter()
-                    .map(|(c, ts)| (c.clone(), ts.iter().map(|t| self.build(None, t)).collect()))
+                    .map(|(c, ts)| {
+                        let written: Option<&Vec<TypeExp>> = te_parts.and_then(|te| match te {
+                            TypeExp::Sum(cs, _) => {
+                                cs.iter().find(|(i, _)| &i.name == c).map(|(_, ts)| ts)
+                            }
+                            _ => None,
+                        });
+                        let payload = ts
+                            .iter()
+                            .enumerate()
+                            .map(|(k, t)| self.build(written.and_then(|w| w.get(k)), t))
+                            .collect();
+                        (c.clone(), payload)
+                    })
                     .collect();
                 let name = cons
                     .iter()
@@ -288,7 +317,7 @@ impl ApiBuilder<'_> {
             }
             Type::Array(e, ds) => {
                 let rank = ds.len();
-                let elem_te = te.and_then(|te| array_elem(te, rank));
+                let elem_te = te_parts.and_then(|te| array_elem(te, rank));
                 let elem = self.build(elem_te, e);
                 let name = format!("{}{}", "[]".repeat(rank), elem.name());
                 let cname = format!("arr{rank}d_{}", elem.inner_cname());
@@ -312,7 +341,17 @@ impl ApiBuilder<'_> {
             }
             Type::Param(p) => {
                 let name = (self.param_name)(*p);
-                (OpaqueKind::Abstract, name, None)
+                // Futhark's manifest describes an abstract type by its
+                // representation when that is a record or a sum.
+                let rep = (self.expand)(t);
+                let kind = match self.build(None, &rep) {
+                    ApiType::Opaque(o) if rep != *t => match &o.kind {
+                        k @ (OpaqueKind::Record(_) | OpaqueKind::Sum(_)) => k.clone(),
+                        _ => OpaqueKind::Abstract,
+                    },
+                    _ => OpaqueKind::Abstract,
+                };
+                (kind, name, None)
             }
             Type::Arrow(..) | Type::Acc(_) | Type::Var(_) | Type::Prim(_) => {
                 (OpaqueKind::Abstract, String::from("?"), None)
@@ -348,10 +387,7 @@ impl ApiBuilder<'_> {
             (ApiType::Prim(p), _) => ApiType::Array(*p, rank),
             (ApiType::Array(p, r), _) => ApiType::Array(*p, r + rank),
             (ApiType::Opaque(o), Some(t)) => {
-                let arr = Type::Array(
-                    Box::new(t.clone()),
-                    vec![crate::tast::Dim::Any; rank],
-                );
+                let arr = Type::Array(Box::new(t.clone()), vec![crate::tast::Dim::Any; rank]);
                 // Named after the field's type as the signature names it.
                 let built = self.build(None, &arr);
                 let ApiType::Opaque(b) = built else {
@@ -365,7 +401,11 @@ impl ApiBuilder<'_> {
                 {
                     *elem = ft.clone();
                 }
-                b.cname = if is_c_ident(&name) { name.clone() } else { cname };
+                b.cname = if is_c_ident(&name) {
+                    name.clone()
+                } else {
+                    cname
+                };
                 b.name = name;
                 ApiType::Opaque(Arc::new(b))
             }
@@ -375,7 +415,7 @@ impl ApiBuilder<'_> {
 }
 
 /// `te` without a uniqueness mark.
-fn strip_unique(te: &TypeExp) -> &TypeExp {
+pub(crate) fn strip_unique(te: &TypeExp) -> &TypeExp {
     match te {
         TypeExp::Unique(t, _) => strip_unique(t),
         t => t,

@@ -81,6 +81,9 @@ impl Checker {
 
     fn check_type_decl(&mut self, t: &TypeDecl) -> Res<TypeName> {
         let binding = self.type_name_of(&t.params, &t.def)?;
+        if self.mod_path.is_empty() && !t.params.iter().any(|p| matches!(p, TypeParam::Type(..))) {
+            self.type_defs.push((t.name.name.clone(), t.def.clone()));
+        }
         if let Some((name, l)) = t.params.iter().find_map(|p| match p {
             TypeParam::Type(id, l)
                 if *l != Liftedness::Unlifted && t.liftedness == Liftedness::Unlifted =>
@@ -422,15 +425,38 @@ impl Checker {
         use crate::api::{is_unique, pat_parts, ApiBuilder, ApiEntry, ApiParam};
         let expand = |t: &Type| self.expand_abstract(t);
         let param_name = |p: TypeParamId| self.tparam_names[p.0 as usize].clone();
+        let def = |n: &str| {
+            self.type_defs
+                .iter()
+                .rev()
+                .find(|(m, _)| m == n)
+                .map(|(_, te)| te)
+        };
         let b = ApiBuilder {
             expand: &expand,
             param_name: &param_name,
+            type_def: &def,
         };
         let mut params = vec![];
         let mut t = ty;
         let mut k = 0;
+        // The written type of parameters beyond the patterns: the domains
+        // of a written function-typed result (`entry f : t1 -> t2 = id`).
+        let mut ret_te = v.ret.as_ref();
         while let Type::Arrow(a, r) = t {
-            let (name, te) = v.params.get(k).map(pat_parts).unwrap_or((None, None));
+            let (name, te) = match v.params.get(k) {
+                Some(p) => pat_parts(p),
+                None => match ret_te.map(crate::api::strip_unique) {
+                    Some(parad_syntax::ast::TypeExp::Arrow(n, dom, cod, _)) => {
+                        ret_te = Some(cod);
+                        (n.as_ref().map(|i| i.name.clone()), Some(&**dom))
+                    }
+                    _ => {
+                        ret_te = None;
+                        (None, None)
+                    }
+                },
+            };
             params.push(ApiParam {
                 name,
                 ty: b.build(te, a),
@@ -439,9 +465,6 @@ impl Checker {
             k += 1;
             t = r;
         }
-        // Parameters beyond the written ones come from a function-typed
-        // result: the written result type is then not the result's.
-        let ret_te = if k == v.params.len() { v.ret.as_ref() } else { None };
         ApiEntry {
             params,
             result: b.build(ret_te, t),

@@ -80,6 +80,9 @@ pub(crate) struct Checker {
     pub elaborated: Vec<(parad_syntax::ast::ExpId, parad_syntax::ast::Exp)>,
     pub vars: Vec<VarInfo>,
     pub tparam_names: Vec<String>,
+    /// The definitions as written of the top-level type abbreviations
+    /// without type parameters, latest last (C API names of their parts).
+    pub type_defs: Vec<(String, parad_syntax::ast::TypeExp)>,
     pub scope: Vec<(String, Local)>,
     pub types: Vec<(String, TypeName)>,
     pub globals: HashMap<String, Global>,

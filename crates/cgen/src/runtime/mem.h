@@ -16,8 +16,16 @@ typedef struct {
 /* Bytes of blocks allocated and not yet freed, and their highest value
  * since the last parad_mem_reset_peak (weak: one pair per library, shared
  * by its translation units). Only statistics: relaxed atomics suffice. */
-__attribute__((weak)) int64_t p_mem_live;
-__attribute__((weak)) int64_t p_mem_peak;
+/* A library for users (PARAD_LIBRARY: one translation unit) keeps every
+ * name of the runtime to itself; a program parad loads shares these
+ * between its units. */
+#ifdef PARAD_LIBRARY
+#define PARAD_SHARED static
+#else
+#define PARAD_SHARED __attribute__((weak))
+#endif
+PARAD_SHARED int64_t p_mem_live;
+PARAD_SHARED int64_t p_mem_peak;
 
 static inline void p_mem_count(int64_t bytes) {
   int64_t live = __atomic_add_fetch(&p_mem_live, bytes, __ATOMIC_RELAXED);
@@ -95,7 +103,7 @@ struct parad_ctx {
 };
 
 /* Weak, so that all translation units of a program share it. */
-__attribute__((weak)) char p_out_of_memory_msg[] = "out of memory";
+PARAD_SHARED char p_out_of_memory_msg[] = "out of memory";
 
 /* The formatted message in a malloc'd string, or NULL when out of memory. */
 static char *p_vformat(const char *fmt, va_list ap) {
@@ -203,7 +211,11 @@ static inline int p_stack_exhausted(void) {
 
 /* Weak: every translation unit of a program carries the runtime, and the
  * linker keeps one copy of each exported function. */
+#ifdef PARAD_LIBRARY
+#define PARAD_EXPORT __attribute__((unused)) static
+#else
 #define PARAD_EXPORT __attribute__((visibility("default"), weak))
+#endif
 
 PARAD_EXPORT int64_t parad_abi_version(void) { return 1; }
 
