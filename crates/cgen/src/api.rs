@@ -87,6 +87,24 @@ pub fn source(
     s
 }
 
+/// The C text of a program that parad itself loads (compiled in units, see
+/// [`crate::build`]): the program, then the API in a unit of its own.
+pub fn loadable_source(program: &CProgram, api: &Api) -> String {
+    let mut s = program.source.clone();
+    s.push_str(crate::build::UNIT_SEPARATOR);
+    s.push_str("#define FUTHARK_BACKEND_multicore\n");
+    for k in 0..program.entries.len() {
+        let _ = writeln!(
+            s,
+            "PARAD_HIDDEN int32_t entry_{k}(struct parad_ctx *ctx, const struct parad_value *args, struct parad_result *results);"
+        );
+    }
+    s.push_str(crate::VALUES_H);
+    s.push_str(crate::API_H);
+    s.push_str(&api.code);
+    s
+}
+
 /// The C type of a primitive in the API (`f16` as its bits).
 pub fn api_ctype(p: PrimType) -> &'static str {
     match p {
@@ -316,7 +334,8 @@ impl Gen {
                      {shape} {{ (void)ctx; return ((struct p_obj *)arr)->leaf[0].shape; }}\n\
                      static void *p_g_new_{c}({ctx}, const void *data, const int64_t *shape) {{ return p_array_new(ctx, {pv}, {r}, data, shape, 0); }}\n\
                      static int p_g_values_{c}({ctx}, void *arr, void *data) {{ return p_array_values(ctx, arr, data); }}\n\
-                     static const int64_t *p_g_shape_{c}({ctx}, void *arr) {{ return futhark_shape_{c}(ctx, arr); }}",
+                     static const int64_t *p_g_shape_{c}({ctx}, void *arr) {{ return futhark_shape_{c}(ctx, arr); }}\n\
+                     static void *p_g_new_raw_{c}({ctx}, const void *data, const int64_t *shape) {{ return p_array_new(ctx, {pv}, {r}, data, shape, 1); }}",
                     pv = pv(p),
                     ia = dims_array(r),
                 );
@@ -324,7 +343,7 @@ impl Gen {
                     ops_json.push((op.into(), format!("futhark_{op}_{c}")));
                 }
                 table = format!(
-                    ".name = {}, .kind = P_KIND_ARRAY, .prim = {}, .rank = {r}, .free = p_g_free_{c}, .store = p_g_store_{c}, .restore = p_g_restore_{c}, .shape = p_g_shape_{c}, .new_array = p_g_new_{c}, .values = p_g_values_{c}",
+                    ".name = {}, .kind = P_KIND_ARRAY, .prim = {}, .rank = {r}, .free = p_g_free_{c}, .store = p_g_store_{c}, .restore = p_g_restore_{c}, .shape = p_g_shape_{c}, .new_array = p_g_new_{c}, .values = p_g_values_{c}, .new_raw = p_g_new_raw_{c}",
                     c_string(&name),
                     pv(p)
                 );
@@ -1001,6 +1020,7 @@ pub fn generate(
         entries.len(),
         c_string(flavour.name())
     );
+    code.push_str("#ifndef PARAD_LIBRARY\n/* parad's own loader: the entry points' table. */\n__attribute__((visibility(\"default\"))) const struct p_entry *parad_api_entries(int *n) { *n = p_api_nentries; return p_api_entries; }\n#endif\n");
     code.push_str("__attribute__((unused)) static void p_api_tables_used(void) { (void)p_api_types; (void)p_api_ntypes; (void)p_api_entries; (void)p_api_nentries; (void)p_api_backend; }\n");
     let manifest = format!(
         "{{\n  \"backend\": {},\n  \"version\": {},\n  \"entry_points\": {{\n    {}\n  }},\n  \"types\": {{\n    {}\n  }}\n}}\n",

@@ -1,66 +1,91 @@
-//! Loading a generated library and calling its entry points with
-//! [`Value`]s.
+//! Loading a generated program and calling its entry points with
+//! [`Value`]s, through the same C API that users of `parad c --library`
+//! get (one code path: what the tests check is what ships).
 //!
-//! Every generated library exports this ABI (C):
+//! The shared library holds the program, the runtime and the generated C
+//! API (`crate::api`), and exports, besides Futhark's `futhark_*`
+//! functions, three of parad's own:
 //!
 //! ```c
-//! struct parad_value { void *data; int64_t *shape; };
-//! int64_t parad_abi_version(void);                      /* 1 */
-//! struct parad_ctx *parad_ctx_new(int32_t nthreads);     /* NULL when out of memory */
-//! void parad_ctx_free(struct parad_ctx *);
-//! void parad_ctx_reset(struct parad_ctx *);             /* before each call */
-//! int32_t parad_call(struct parad_ctx *, int64_t entry,
-//!                    const struct parad_value *args, struct parad_value *results);
-//! const char *parad_ctx_error(struct parad_ctx *);
-//! int64_t parad_ctx_error_span(struct parad_ctx *);     /* index into spans, or -1 */
-//! void parad_free(void *);
+//! const struct p_entry *parad_api_entries(int *n);   /* the entry table */
+//! const char *parad_api_error(struct futhark_context *, int64_t *span);
+//! int64_t parad_mem_peak(void); void parad_mem_reset_peak(void);
 //! ```
 //!
-//! `data` holds the elements contiguously in row-major order: integers
-//! as C integers, `f16` as IEEE binary16 bits, `f32`/`f64`, `bool` as one
-//! byte 0 or 1. `shape` holds rank entries (NULL for scalars, whose `data`
-//! points to one element). Arguments stay owned by the caller (the library
-//! copies what it keeps); on success the results' `data` and `shape` are
-//! allocated by the library and freed here with `parad_free`; on failure
-//! there is nothing to free.
+//! An entry point is called through its table entry (which calls
+//! `futhark_entry_NAME`). Arguments come as the flat values of the entry
+//! point's leaves: a primitive is passed as itself, an array of primitives
+//! as a view of the caller's elements (`new_raw`: no copy), and any other
+//! value is restored from the bytes of its leaves (the opaque byte format
+//! of `runtime/api.h`). The result is read back the same ways: `values`,
+//! or `store` and the leaves parsed from the bytes.
 //!
 //! All `unsafe` code of the crate's loading is in this file.
 
 use crate::build::Built;
 use crate::emit::CProgram;
-use half::f16;
-use parad_base::{FloatType, IntType, PrimType, Span};
-use parad_core::{EntryPoint, EntryType};
+use parad_base::{PrimType, Span};
+use parad_types::api::{ApiEntry, ApiType};
 use parad_values::{with_array_data, ArrayData, ArrayValue, Value};
-use std::ffi::{c_char, c_void, CStr};
+use std::ffi::{c_char, c_int, c_void, CStr};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::ptr::NonNull;
 
-/// The version of the ABI above that this loader speaks.
-pub const ABI_VERSION: i64 = 1;
+type Ctx = *mut c_void;
 
-/// `struct parad_value`.
+/// `struct p_type` of `runtime/api.h` (the fields the loader uses, in
+/// order, up to the last one it reads).
 #[repr(C)]
-#[derive(Clone, Copy, Debug)]
-struct RawValue {
-    data: *mut c_void,
-    shape: *mut i64,
+struct PType {
+    name: *const c_char,
+    kind: c_int,
+    prim: c_int,
+    rank: c_int,
+    free: Option<unsafe extern "C" fn(Ctx, *mut c_void) -> c_int>,
+    store: Option<unsafe extern "C" fn(Ctx, *const c_void, *mut *mut c_void, *mut usize) -> c_int>,
+    restore: Option<unsafe extern "C" fn(Ctx, *const c_void) -> *mut c_void>,
+    shape: Option<unsafe extern "C" fn(Ctx, *mut c_void) -> *const i64>,
+    new_array: Option<unsafe extern "C" fn(Ctx, *const c_void, *const i64) -> *mut c_void>,
+    values: Option<unsafe extern "C" fn(Ctx, *mut c_void, *mut c_void) -> c_int>,
+    nfields: c_int,
+    fields: *const c_void,
+    new_record: *const c_void,
+    nvariants: c_int,
+    variants: *const c_void,
+    variant: *const c_void,
+    elem: *const PType,
+    index: *const c_void,
+    set: *const c_void,
+    zip: *const c_void,
+    new_raw: Option<unsafe extern "C" fn(Ctx, *const c_void, *const i64) -> *mut c_void>,
 }
 
-impl RawValue {
-    const NULL: RawValue = RawValue {
-        data: std::ptr::null_mut(),
-        shape: std::ptr::null_mut(),
-    };
+/// `struct p_entry` of `runtime/api.h` (every field: the table is an
+/// array of them).
+#[repr(C)]
+struct PEntry {
+    name: *const c_char,
+    call: unsafe extern "C" fn(Ctx, *mut c_void, *const *const c_void) -> c_int,
+    nin: c_int,
+    in_types: *const *const PType,
+    in_unique: *const c_int,
+    out_type: *const PType,
+    out_unique: c_int,
+    nattrs: c_int,
+    attrs: *const *const c_char,
+    ntuning: c_int,
+    tuning: *const *const c_char,
 }
 
-type AbiVersionFn = unsafe extern "C" fn() -> i64;
-type CtxNewFn = unsafe extern "C" fn(i32) -> *mut c_void;
-type CtxFn = unsafe extern "C" fn(*mut c_void);
-type CallFn = unsafe extern "C" fn(*mut c_void, i64, *const RawValue, *mut RawValue) -> i32;
-type CtxErrorFn = unsafe extern "C" fn(*mut c_void) -> *const c_char;
-type CtxErrorSpanFn = unsafe extern "C" fn(*mut c_void) -> i64;
+type EntriesFn = unsafe extern "C" fn(*mut c_int) -> *const PEntry;
+type ErrorFn = unsafe extern "C" fn(Ctx, *mut i64) -> *const c_char;
+type CfgNewFn = unsafe extern "C" fn() -> *mut c_void;
+type CfgFreeFn = unsafe extern "C" fn(*mut c_void);
+type CfgThreadsFn = unsafe extern "C" fn(*mut c_void, c_int);
+type CtxNewFn = unsafe extern "C" fn(*mut c_void) -> Ctx;
+type CtxFreeFn = unsafe extern "C" fn(Ctx);
+type GetErrorFn = unsafe extern "C" fn(Ctx) -> *mut c_char;
 type FreeFn = unsafe extern "C" fn(*mut c_void);
 type MemPeakFn = unsafe extern "C" fn() -> i64;
 type MemResetFn = unsafe extern "C" fn();
@@ -69,28 +94,39 @@ type MemResetFn = unsafe extern "C" fn();
 /// the `libloading::Library` they came from is loaded.
 #[derive(Clone, Copy)]
 struct Functions {
-    ctx_free: CtxFn,
-    ctx_reset: CtxFn,
-    call: CallFn,
-    ctx_error: CtxErrorFn,
-    ctx_error_span: CtxErrorSpanFn,
+    cfg_free: CfgFreeFn,
+    ctx_free: CtxFreeFn,
+    get_error: GetErrorFn,
+    api_error: ErrorFn,
     free: FreeFn,
-    /// Memory statistics, which libraries built by older runtimes lack.
+    /// Memory statistics.
     mem_peak: Option<(MemPeakFn, MemResetFn)>,
+}
+
+/// An entry point: its interface, and its table entry in the library.
+struct Entry {
+    name: String,
+    api: ApiEntry,
+    table: *const PEntry,
 }
 
 /// A loaded generated program with its context.
 pub struct Library {
-    /// From `parad_ctx_new`; freed in `Drop`.
+    cfg: NonNull<c_void>,
     ctx: NonNull<c_void>,
     functions: Functions,
-    entries: Vec<EntryPoint>,
+    entries: Vec<Entry>,
     spans: Vec<Span>,
     path: PathBuf,
     /// Keeps the code of `functions` loaded; dropped after `ctx` is freed
     /// (`Drop::drop` runs before the fields are dropped).
     _library: libloading::Library,
 }
+
+// SAFETY: the context is used by one thread at a time (`call` takes
+// `&mut self`), and the C API allows a context to move between threads;
+// the table pointers point to constant data of the loaded library.
+unsafe impl Send for Library {}
 
 impl fmt::Debug for Library {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -141,14 +177,15 @@ impl fmt::Display for CallError {
 
 impl std::error::Error for CallError {}
 
-/// Loads the library `built` made of `program` (see [`Library::open`]).
-pub fn load(program: &CProgram, built: &Built, threads: usize) -> Result<Library, LoadError> {
-    Library::open(
-        &built.library,
-        program.entries.clone(),
-        program.spans.clone(),
-        threads,
-    )
+/// Loads the library `built` made of `program`, whose entry points have
+/// the interfaces `api` (see [`Library::open`]).
+pub fn load(
+    program: &CProgram,
+    api: &[(String, ApiEntry)],
+    built: &Built,
+    threads: usize,
+) -> Result<Library, LoadError> {
+    Library::open(&built.library, api, program.spans.clone(), threads)
 }
 
 /// Keeps freed arrays of up to 32 MiB in the process's heap for the next
@@ -172,13 +209,16 @@ fn keep_freed_blocks() {
     }
 }
 
+/// glibc's flag that keeps a library mapped after `dlclose`.
+const RTLD_NODELETE: std::os::raw::c_int = 0x1000;
+
 impl Library {
-    /// Loads the shared library at `path`, checks its ABI version and
-    /// makes its context with `threads` threads. `entries` and `spans`
-    /// are those of the [`CProgram`] it was compiled from.
+    /// Loads the shared library at `path`, makes its context with
+    /// `threads` threads and finds the entry points of `api` in its
+    /// table. `spans` are those of the [`CProgram`] it was compiled from.
     pub fn open(
         path: &Path,
-        entries: Vec<EntryPoint>,
+        api: &[(String, ApiEntry)],
         spans: Vec<Span>,
         threads: usize,
     ) -> Result<Library, LoadError> {
@@ -187,12 +227,11 @@ impl Library {
             path: path.to_path_buf(),
             message,
         };
-        // SAFETY: loading runs the library's initialisers. Generated
-        // libraries have none of their own beyond the C and OpenMP
-        // runtimes', which are safe to run at any time.
-        // The library is never unloaded (RTLD_NODELETE): OpenMP's worker
-        // threads outlive any one program, and unloading their code
-        // under them crashes the process at exit.
+        // SAFETY: loading runs the library's initialisers; generated
+        // libraries have none of their own. The library is never unloaded
+        // (RTLD_NODELETE): worker threads of its runtime may outlive any
+        // one program, and unloading their code under them crashes the
+        // process at exit.
         let library: libloading::Library = unsafe {
             libloading::os::unix::Library::open(
                 Some(path),
@@ -201,30 +240,24 @@ impl Library {
         }
         .map_err(|e| err(e.to_string()))?
         .into();
-        // SAFETY (every `symbol` call): the types are those of the ABI in
-        // the module's documentation, which every generated library
-        // exports; the pointers are used only while `library` is loaded.
+        // SAFETY (every `symbol` call): the types are those the runtime's
+        // `api.h` and the generated API define; the pointers are used only
+        // while `library` is loaded.
         macro_rules! symbol {
             ($name:literal, $ty:ty) => {
                 *unsafe { library.get::<$ty>($name) }
                     .map_err(|e| err(format!("no symbol {}: {e}", $name)))?
             };
         }
-        let abi_version = symbol!("parad_abi_version", AbiVersionFn);
-        // SAFETY: takes nothing, returns a number.
-        let version = unsafe { abi_version() };
-        if version != ABI_VERSION {
-            return Err(err(format!(
-                "ABI version {version}, but this parad expects {ABI_VERSION}"
-            )));
-        }
-        let ctx_new = symbol!("parad_ctx_new", CtxNewFn);
+        let cfg_new = symbol!("futhark_context_config_new", CfgNewFn);
+        let set_threads = symbol!("futhark_context_config_set_num_threads", CfgThreadsFn);
+        let ctx_new = symbol!("futhark_context_new", CtxNewFn);
+        let entries_fn = symbol!("parad_api_entries", EntriesFn);
         let functions = Functions {
-            ctx_free: symbol!("parad_ctx_free", CtxFn),
-            ctx_reset: symbol!("parad_ctx_reset", CtxFn),
-            call: symbol!("parad_call", CallFn),
-            ctx_error: symbol!("parad_ctx_error", CtxErrorFn),
-            ctx_error_span: symbol!("parad_ctx_error_span", CtxErrorSpanFn),
+            cfg_free: symbol!("futhark_context_config_free", CfgFreeFn),
+            ctx_free: symbol!("futhark_context_free", CtxFreeFn),
+            get_error: symbol!("futhark_context_get_error", GetErrorFn),
+            api_error: symbol!("parad_api_error", ErrorFn),
             free: symbol!("parad_free", FreeFn),
             // SAFETY: as for `symbol!`.
             mem_peak: unsafe {
@@ -234,24 +267,56 @@ impl Library {
             }
             .ok(),
         };
-        let nthreads = i32::try_from(threads.max(1)).unwrap_or(i32::MAX);
-        // SAFETY: any positive thread count is allowed; the result is NULL
-        // or a context owned by us until `parad_ctx_free`.
-        let ctx = NonNull::new(unsafe { ctx_new(nthreads) })
-            .ok_or_else(|| err("out of memory making its context".into()))?;
-        Ok(Library {
+        // SAFETY: the API's configuration and context functions, used as
+        // Futhark's C API documents them.
+        let cfg = NonNull::new(unsafe { cfg_new() })
+            .ok_or_else(|| err("out of memory making its configuration".into()))?;
+        let nthreads = c_int::try_from(threads.max(1)).unwrap_or(c_int::MAX);
+        let ctx = unsafe {
+            set_threads(cfg.as_ptr(), nthreads);
+            ctx_new(cfg.as_ptr())
+        };
+        let Some(ctx) = NonNull::new(ctx) else {
+            // SAFETY: made above, freed once.
+            unsafe { (functions.cfg_free)(cfg.as_ptr()) };
+            return Err(err("out of memory making its context".into()));
+        };
+        let mut lib = Library {
+            cfg,
             ctx,
             functions,
-            entries,
+            entries: vec![],
             spans,
             path: path.to_path_buf(),
             _library: library,
-        })
+        };
+        // SAFETY: the context was just made: a message means it failed.
+        if let Some(m) = unsafe { lib.take_error() } {
+            return Err(err(format!("its context failed: {m}")));
+        }
+        // SAFETY: the table has `n` entries, constant while loaded.
+        let table = unsafe {
+            let mut n: c_int = 0;
+            let t = entries_fn(&mut n);
+            std::slice::from_raw_parts(t, usize::try_from(n).unwrap_or(0))
+        };
+        for e in table {
+            // SAFETY: entry names are C strings of the table.
+            let name = unsafe { CStr::from_ptr(e.name) }.to_string_lossy();
+            if let Some((_, a)) = api.iter().find(|(n, _)| *n == name) {
+                lib.entries.push(Entry {
+                    name: name.into_owned(),
+                    api: a.clone(),
+                    table: e,
+                });
+            }
+        }
+        Ok(lib)
     }
 
-    /// The entry points, in the order of their numbers.
-    pub fn entries(&self) -> &[EntryPoint] {
-        &self.entries
+    /// The entry points' names, in the order of their numbers.
+    pub fn entry_names(&self) -> Vec<&str> {
+        self.entries.iter().map(|e| e.name.as_str()).collect()
     }
 
     /// The number of the entry point called `name`.
@@ -280,132 +345,317 @@ impl Library {
         &self.path
     }
 
+    /// The context's error message, if any (taken from it).
+    ///
+    /// # Safety
+    /// The context is live.
+    unsafe fn take_error(&self) -> Option<String> {
+        // SAFETY: a malloc'd string or NULL, which we free.
+        unsafe {
+            let m = (self.functions.get_error)(self.ctx.as_ptr());
+            if m.is_null() {
+                return None;
+            }
+            let s = CStr::from_ptr(m).to_string_lossy().into_owned();
+            (self.functions.free)(m.cast());
+            Some(s)
+        }
+    }
+
+    /// The failure after an API call returned non-zero: the program's own
+    /// message and location where an entry point failed, else the API's
+    /// message.
+    fn failure(&self) -> CallError {
+        let mut span_id: i64 = -1;
+        // SAFETY: the context is live; the raw message is owned by it and
+        // copied before the next call.
+        let raw = unsafe {
+            let m = (self.functions.api_error)(self.ctx.as_ptr(), &mut span_id);
+            (!m.is_null()).then(|| CStr::from_ptr(m).to_string_lossy().into_owned())
+        };
+        // SAFETY: live context.
+        let text = unsafe { self.take_error() };
+        match raw {
+            Some(message) => CallError {
+                message,
+                span: usize::try_from(span_id)
+                    .ok()
+                    .and_then(|i| self.spans.get(i).copied()),
+            },
+            None => CallError::nowhere(text.unwrap_or_else(|| "the program failed".into())),
+        }
+    }
+
     /// Calls entry point number `entry` after checking the arguments
-    /// against its parameters (with the interpreter's messages); the
-    /// results are in the order of the entry's results.
+    /// (the leaves of its parameters, in order) against its parameters,
+    /// with the interpreter's messages; the results are the leaves of its
+    /// result.
     pub fn call(&mut self, entry: usize, args: &[Value]) -> Result<Vec<Value>, CallError> {
         let e = self
             .entries
             .get(entry)
             .ok_or_else(|| CallError::nowhere(format!("no entry point number {entry}")))?;
-        check_args(e, args)?;
-
-        // Storage the raw arguments point into, alive until the call
-        // returns: shapes, and one-element buffers for scalars (a Vec's
-        // buffer does not move when the Vec holding it grows).
-        let mut shapes: Vec<Vec<i64>> = Vec::with_capacity(args.len());
-        let mut scalars: Vec<ArrayData> = vec![];
-        let mut raw_args = Vec::with_capacity(args.len());
-        for a in args {
-            let data = match a {
-                Value::Scalar(s) => {
-                    let mut d = ArrayData::empty(s.prim_type());
-                    d.push(*s);
-                    scalars.push(d);
-                    data_ptr(scalars.last().expect("just pushed"))
-                }
-                Value::Array(a) => data_ptr(&a.data),
-            };
-            let shape = if a.rank() == 0 {
-                std::ptr::null_mut()
-            } else {
-                shapes.push(a.shape().iter().map(|&d| d as i64).collect());
-                shapes.last_mut().expect("just pushed").as_mut_ptr()
-            };
-            raw_args.push(RawValue { data, shape });
-        }
-        let mut raw_results = vec![RawValue::NULL; e.results.len()];
-
-        let f = self.functions;
-        let ctx = self.ctx.as_ptr();
-        // SAFETY: `ctx` is our live context; `raw_args` has one value per
-        // parameter, checked above to have the parameter's element type
-        // and rank, each pointing to `shape`'s product of elements (an
-        // ArrayValue's invariant) encoded as the ABI says (`bool` is one
-        // byte 0/1, `f16` is its bits); the library only reads them.
-        // `raw_results` has room for one value per result.
-        let status = unsafe {
-            (f.ctx_reset)(ctx);
-            (f.call)(
-                ctx,
-                entry as i64,
-                raw_args.as_ptr(),
-                raw_results.as_mut_ptr(),
-            )
+        check_args(&e.name, &e.api, args)?;
+        let table = e.table;
+        let api = e.api.clone();
+        // SAFETY: the table entry of a loaded library.
+        let te = unsafe { &*table };
+        let mut inputs = Inputs {
+            lib: self,
+            made: vec![],
         };
-        drop((shapes, scalars));
-        if status != 0 {
-            // SAFETY: after a failure the context holds a message (a C
-            // string it owns, or NULL) and a span id.
-            let (message, span_id) = unsafe {
-                let m = (f.ctx_error)(ctx);
-                let m = if m.is_null() {
-                    "the program failed".to_string()
-                } else {
-                    CStr::from_ptr(m).to_string_lossy().into_owned()
-                };
-                (m, (f.ctx_error_span)(ctx))
+        let mut scalars: Vec<u64> = vec![0; api.params.len()];
+        let mut shapes: Vec<Vec<i64>> = vec![];
+        let mut ptrs: Vec<*const c_void> = Vec::with_capacity(api.params.len());
+        let mut at = 0;
+        for (i, p) in api.params.iter().enumerate() {
+            let n = p.ty.leaves().len();
+            let leaves = &args[at..at + n];
+            at += n;
+            // SAFETY: the parameter's table type, of the loaded library.
+            let ty = unsafe { &**te.in_types.add(i) };
+            let ptr: *const c_void = match (&p.ty, leaves) {
+                (ApiType::Prim(_), [Value::Scalar(s)]) => {
+                    scalars[i] = scalar_bits(*s);
+                    (&scalars[i] as *const u64).cast()
+                }
+                (ApiType::Array(..), [Value::Array(a)]) => {
+                    shapes.push(a.shape.iter().map(|&d| d as i64).collect());
+                    let shape = shapes.last().expect("just pushed").as_ptr();
+                    let new_raw = ty.new_raw.expect("arrays have new_raw");
+                    // SAFETY: a view of the caller's elements, alive until
+                    // the call returns; freed below before `args` may go.
+                    let o = unsafe { new_raw(inputs.lib.ctx.as_ptr(), data_ptr(&a.data), shape) };
+                    inputs.keep(o, ty)?
+                }
+                _ => {
+                    let bytes = opaque_bytes(&p.ty, leaves);
+                    let restore = ty.restore.expect("opaque types have restore");
+                    // SAFETY: bytes in the opaque format of this type.
+                    let o = unsafe { restore(inputs.lib.ctx.as_ptr(), bytes.as_ptr().cast()) };
+                    inputs.keep(o, ty)?
+                }
             };
-            let span = usize::try_from(span_id)
-                .ok()
-                .and_then(|i| self.spans.get(i).copied());
-            return Err(CallError { message, span });
+            ptrs.push(ptr);
         }
-        let results = e
-            .results
-            .iter()
-            .zip(&raw_results)
-            .enumerate()
-            // SAFETY: after a success each result holds what the ABI says
-            // for the declared type: `shape` with rank entries and `data`
-            // with their product of elements.
-            .map(|(i, (t, r))| unsafe { read_result(i, t, r) })
-            .collect();
-        for r in &raw_results {
-            // SAFETY: allocated by the library for us after a success,
-            // freed once; NULL is allowed by parad_free as by free.
-            unsafe {
-                (f.free)(r.data);
-                (f.free)(r.shape.cast());
+        let mut out_scalar: u64 = 0;
+        let mut out_obj: *mut c_void = std::ptr::null_mut();
+        let out: *mut c_void = match api.result {
+            ApiType::Prim(_) => (&mut out_scalar as *mut u64).cast(),
+            _ => (&mut out_obj as *mut *mut c_void).cast(),
+        };
+        // SAFETY: the entry's generic function with one input per
+        // parameter (a scalar's room or an object of its type) and room
+        // for the output.
+        let status = unsafe { (te.call)(inputs.lib.ctx.as_ptr(), out, ptrs.as_ptr()) };
+        drop(inputs);
+        drop((scalars, shapes));
+        if status != 0 {
+            return Err(self.failure());
+        }
+        // SAFETY: the output type of the entry's table entry.
+        let oty = unsafe { &*te.out_type };
+        let results = match &api.result {
+            ApiType::Prim(p) => Ok(vec![Value::Scalar(scalar_of(*p, out_scalar))]),
+            // SAFETY: `out_obj` is an object of type `oty` we own.
+            ApiType::Array(p, r) => {
+                unsafe { self.read_array(oty, out_obj, *p, *r) }.map(|v| vec![v])
+            }
+            t => unsafe { self.read_opaque(oty, out_obj, t) },
+        };
+        // SAFETY: ours, freed once.
+        unsafe {
+            if let Some(free) = oty.free {
+                free(self.ctx.as_ptr(), out_obj);
             }
         }
         results
     }
+
+    /// An array object's value.
+    ///
+    /// # Safety
+    /// `o` is a live object of the array type `ty`.
+    unsafe fn read_array(
+        &self,
+        ty: &PType,
+        o: *mut c_void,
+        p: PrimType,
+        r: usize,
+    ) -> Result<Value, CallError> {
+        // SAFETY: by the contract; the shape has `r` entries.
+        let shape: Vec<usize> = unsafe {
+            let s = (ty.shape.expect("arrays have shape"))(self.ctx.as_ptr(), o);
+            std::slice::from_raw_parts(s, r)
+                .iter()
+                .map(|&d| d.max(0) as usize)
+                .collect()
+        };
+        let n = shape
+            .iter()
+            .try_fold(1usize, |a, &d| a.checked_mul(d))
+            .unwrap_or(usize::MAX);
+        let mut data = ArrayData::try_with_capacity(p, n).map_err(|_| {
+            CallError::nowhere(format!(
+                "Out of memory: cannot return the result ({n} elements, {} bytes)",
+                n.saturating_mul(p.size())
+            ))
+        })?;
+        with_array_data!(&mut data, v => v.resize(n, Default::default()));
+        // SAFETY: room for the `n` elements `values` writes.
+        let status = unsafe {
+            (ty.values.expect("arrays have values"))(self.ctx.as_ptr(), o, data_ptr(&data))
+        };
+        if status != 0 {
+            return Err(self.failure());
+        }
+        Ok(Value::Array(ArrayValue { shape, data }))
+    }
+
+    /// The leaves of an opaque object, from its stored bytes.
+    ///
+    /// # Safety
+    /// `o` is a live object of the opaque type `ty`.
+    unsafe fn read_opaque(
+        &self,
+        ty: &PType,
+        o: *mut c_void,
+        t: &ApiType,
+    ) -> Result<Vec<Value>, CallError> {
+        let mut p: *mut c_void = std::ptr::null_mut();
+        let mut n: usize = 0;
+        // SAFETY: store allocates the bytes, which we free.
+        let bytes = unsafe {
+            if (ty.store.expect("opaques have store"))(self.ctx.as_ptr(), o, &mut p, &mut n) != 0 {
+                return Err(self.failure());
+            }
+            let b = std::slice::from_raw_parts(p.cast::<u8>(), n).to_vec();
+            (self.functions.free)(p);
+            b
+        };
+        let values = parad_values::read_values(bytes.get(OPAQUE_HEADER..).unwrap_or(&[]))
+            .map_err(|e| CallError::nowhere(format!("cannot read the result: {e}")))?;
+        if values.len() != t.leaves().len() {
+            return Err(CallError::nowhere(
+                "the result has the wrong number of parts",
+            ));
+        }
+        Ok(values)
+    }
 }
 
-/// glibc's flag that keeps a library mapped after `dlclose`.
-const RTLD_NODELETE: std::os::raw::c_int = 0x1000;
+/// Inputs made for a call, freed when it ends.
+struct Inputs<'a> {
+    lib: &'a Library,
+    made: Vec<(*mut c_void, &'a PType)>,
+}
+
+impl<'a> Inputs<'a> {
+    /// Keeps `o` to free it later; a NULL is the API's failure.
+    fn keep(&mut self, o: *mut c_void, ty: &'a PType) -> Result<*const c_void, CallError> {
+        if o.is_null() {
+            return Err(self.lib.failure());
+        }
+        self.made.push((o, ty));
+        Ok(o)
+    }
+}
+
+impl Drop for Inputs<'_> {
+    fn drop(&mut self) {
+        for (o, ty) in self.made.drain(..) {
+            if let Some(free) = ty.free {
+                // SAFETY: made by this call's API functions, freed once.
+                unsafe { free(self.lib.ctx.as_ptr(), o) };
+            }
+        }
+    }
+}
 
 impl Drop for Library {
     fn drop(&mut self) {
-        // SAFETY: the context came from parad_ctx_new of this library,
-        // which is still loaded, and is freed once.
-        unsafe { (self.functions.ctx_free)(self.ctx.as_ptr()) }
+        // SAFETY: made by this library, which is still loaded; freed once,
+        // the context before its configuration.
+        unsafe {
+            (self.functions.ctx_free)(self.ctx.as_ptr());
+            (self.functions.cfg_free)(self.cfg.as_ptr());
+        }
     }
 }
 
-fn entry_type_str(t: &EntryType) -> String {
-    format!("{}{}", "[]".repeat(t.rank), t.elem)
+/// The header of the opaque byte format (`runtime/api.h`).
+const OPAQUE_HEADER: usize = 32;
+
+/// The FNV-1a hash of a type name that the opaque byte format carries.
+fn type_hash(name: &str) -> u64 {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in name.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    h
 }
 
-/// The interpreter's checks of an entry point's arguments, with its
-/// messages.
-fn check_args(e: &EntryPoint, args: &[Value]) -> Result<(), CallError> {
-    let entry = &e.name;
-    if args.len() != e.params.len() {
+/// A value of the opaque type `t` from its leaves, in the opaque byte format.
+fn opaque_bytes(t: &ApiType, leaves: &[Value]) -> Vec<u8> {
+    let mut b = vec![0u8; OPAQUE_HEADER];
+    for v in leaves {
+        parad_values::write_binary(v, &mut b);
+    }
+    let total = b.len() as u64;
+    b[..8].copy_from_slice(b"PARADOPQ");
+    b[8..16].copy_from_slice(&total.to_le_bytes());
+    b[16..24].copy_from_slice(&type_hash(&t.name()).to_le_bytes());
+    b[24..32].copy_from_slice(&(leaves.len() as u64).to_le_bytes());
+    b
+}
+
+/// A scalar's bits as the C API passes it (little-endian in 8 bytes).
+fn scalar_bits(s: parad_base::Scalar) -> u64 {
+    let mut v = vec![];
+    parad_values::write_binary(&Value::Scalar(s), &mut v);
+    let bytes = &v[7..];
+    let mut b = [0u8; 8];
+    b[..bytes.len()].copy_from_slice(bytes);
+    u64::from_le_bytes(b)
+}
+
+/// The scalar of type `p` whose bits (as the C API stores it) are `bits`.
+fn scalar_of(p: PrimType, bits: u64) -> parad_base::Scalar {
+    let mut v = vec![b'b', 2, 0];
+    v.extend_from_slice(parad_values::binary_type_name(p));
+    v.extend_from_slice(&bits.to_le_bytes()[..p.size()]);
+    match parad_values::read_values(&v)
+        .ok()
+        .and_then(|mut vs| vs.pop())
+    {
+        Some(Value::Scalar(s)) => s,
+        _ => unreachable!("the binary format reads back any scalar"),
+    }
+}
+
+fn entry_type_str(t: (PrimType, usize)) -> String {
+    format!("{}{}", "[]".repeat(t.1), t.0)
+}
+
+/// The interpreter's checks of an entry point's arguments (its leaves),
+/// with its messages.
+fn check_args(entry: &str, api: &ApiEntry, args: &[Value]) -> Result<(), CallError> {
+    let leaves: Vec<(PrimType, usize)> = api.params.iter().flat_map(|p| p.ty.leaves()).collect();
+    if args.len() != leaves.len() {
         return Err(CallError::nowhere(format!(
             "entry point {entry} expects {} arguments but got {}",
-            e.params.len(),
+            leaves.len(),
             args.len()
         )));
     }
-    for (i, (a, t)) in args.iter().zip(&e.params).enumerate() {
-        if a.elem_type() != t.elem || a.rank() != t.rank {
+    for (i, (a, t)) in args.iter().zip(&leaves).enumerate() {
+        if a.elem_type() != t.0 || a.rank() != t.1 {
             return Err(CallError::nowhere(format!(
                 "argument {} of entry point {entry} has type {} but {} was expected",
                 i + 1,
                 a.type_name(),
-                entry_type_str(t)
+                entry_type_str(*t)
             )));
         }
     }
@@ -415,109 +665,4 @@ fn check_args(e: &EntryPoint, args: &[Value]) -> Result<(), CallError> {
 /// The address of the first element (dangling but non-null when empty).
 fn data_ptr(d: &ArrayData) -> *mut c_void {
     with_array_data!(d, v => v.as_ptr() as *mut c_void)
-}
-
-/// Result number `i` (0-based) converted to a value of type `t`.
-///
-/// # Safety
-/// `r.shape` points to `t.rank` readable `i64`s (or anything when the
-/// rank is 0), and `r.data` to their product of elements of `t.elem` as
-/// the ABI encodes them.
-unsafe fn read_result(i: usize, t: &EntryType, r: &RawValue) -> Result<Value, CallError> {
-    let bad = |what: &str| CallError::nowhere(format!("result {} {what}", i + 1));
-    let shape: Vec<usize> = if t.rank == 0 {
-        vec![]
-    } else {
-        if r.shape.is_null() {
-            return Err(bad("has no shape"));
-        }
-        // SAFETY: `t.rank` entries, by the contract.
-        let dims = unsafe { std::slice::from_raw_parts(r.shape, t.rank) };
-        dims.iter()
-            .map(|&d| usize::try_from(d).map_err(|_| bad(&format!("has a negative size {d}"))))
-            .collect::<Result<_, _>>()?
-    };
-    let n = shape
-        .iter()
-        .try_fold(1usize, |a, &d| a.checked_mul(d))
-        .ok_or_else(|| bad("has too many elements"))?;
-    if n > 0 && r.data.is_null() {
-        return Err(bad("has no data"));
-    }
-    // SAFETY: `n` elements of the type, by the contract.
-    let data = unsafe { read_data(t.elem, r.data, n) }.ok_or_else(|| {
-        CallError::nowhere(format!(
-            "Out of memory: cannot return result {} ({n} elements, {} bytes)",
-            i + 1,
-            n.saturating_mul(t.elem.size())
-        ))
-    })?;
-    if t.rank == 0 {
-        let s = data.get(0).ok_or_else(|| bad("is missing"))?;
-        Ok(Value::Scalar(s))
-    } else {
-        Ok(Value::Array(ArrayValue { shape, data }))
-    }
-}
-
-/// `n` elements of type `t` copied from `data`; `None` when there is not
-/// enough memory for them (an error to report, not an abort).
-///
-/// # Safety
-/// `data` points to `n` readable elements of `t` (any alignment), or
-/// `n` is 0.
-unsafe fn read_data(t: PrimType, data: *const c_void, n: usize) -> Option<ArrayData> {
-    use FloatType as F;
-    use IntType as I;
-    // SAFETY (each arm): by the contract, and every bit pattern is a
-    // valid value of the element type read (bool is read as u8).
-    unsafe {
-        Some(match t {
-            PrimType::Int(I::I8) => ArrayData::I8(read_elems(data, n)?),
-            PrimType::Int(I::I16) => ArrayData::I16(read_elems(data, n)?),
-            PrimType::Int(I::I32) => ArrayData::I32(read_elems(data, n)?),
-            PrimType::Int(I::I64) => ArrayData::I64(read_elems(data, n)?),
-            PrimType::Int(I::U8) => ArrayData::U8(read_elems(data, n)?),
-            PrimType::Int(I::U16) => ArrayData::U16(read_elems(data, n)?),
-            PrimType::Int(I::U32) => ArrayData::U32(read_elems(data, n)?),
-            PrimType::Int(I::U64) => ArrayData::U64(read_elems(data, n)?),
-            PrimType::Float(F::F16) => ArrayData::F16(read_elems::<f16>(data, n)?),
-            PrimType::Float(F::F32) => ArrayData::F32(read_elems(data, n)?),
-            PrimType::Float(F::F64) => ArrayData::F64(read_elems(data, n)?),
-            PrimType::Bool => {
-                // Straight into the bools: no second copy as bytes.
-                let mut v = Vec::new();
-                v.try_reserve_exact(n).ok()?;
-                if n > 0 {
-                    // SAFETY: `n` readable bytes; u8 needs no alignment.
-                    let bytes = std::slice::from_raw_parts(data.cast::<u8>(), n);
-                    v.extend(bytes.iter().map(|&b| b != 0));
-                }
-                ArrayData::Bool(v)
-            }
-        })
-    }
-}
-
-/// `None` when there is not enough memory for `n` values of `T`.
-///
-/// # Safety
-/// `data` points to `n` readable values of `T` (any alignment), or `n`
-/// is 0; every bit pattern of `T`'s size is a valid `T`.
-unsafe fn read_elems<T: Copy>(data: *const c_void, n: usize) -> Option<Vec<T>> {
-    let mut v = Vec::<T>::new();
-    v.try_reserve_exact(n).ok()?;
-    if n > 0 {
-        // SAFETY: `v` has room for `n` values; the bytes copied make valid
-        // values by the contract; a byte copy needs no alignment.
-        unsafe {
-            std::ptr::copy_nonoverlapping(
-                data.cast::<u8>(),
-                v.as_mut_ptr().cast::<u8>(),
-                n * std::mem::size_of::<T>(),
-            );
-            v.set_len(n);
-        }
-    }
-    Some(v)
 }

@@ -14,6 +14,7 @@ use crate::config::Config;
 use crate::error::{DriverError, Message};
 use crate::interp::Interpreted;
 use crate::pipeline::Compiled;
+use parad_cgen::api::Flavour;
 use parad_cgen::build::{self, BuildOptions, Built};
 use parad_cgen::load::Library;
 use parad_cgen::CProgram;
@@ -86,6 +87,25 @@ impl C {
         program: CProgram,
         options: &BuildOptions,
     ) -> Result<Box<dyn Loaded>, DriverError> {
+        let api = api_entries(&compiled, &program);
+        // The program, then the C API in a unit of its own (the same API
+        // `parad c --library` writes, which the loader calls).
+        let spans: Vec<String> = program
+            .spans
+            .iter()
+            .map(|s| {
+                if compiled.sources.files().any(|(id, _)| id == s.file) {
+                    compiled.sources.location(*s).to_string()
+                } else {
+                    String::from("unknown location")
+                }
+            })
+            .collect();
+        let generated =
+            parad_cgen::api::generate(&program, &api, &spans, Flavour::Multicore, "PARAD_H")
+                .map_err(internal)?;
+        let mut program = program;
+        program.source = parad_cgen::api::loadable_source(&program, &generated);
         let built = match build::build_with(&program.source, options) {
             Ok(b) => b,
             Err(e) if e.is_no_compiler() => {
@@ -94,7 +114,8 @@ impl C {
             }
             Err(e) => return Err(internal(e)),
         };
-        let library = parad_cgen::load::load(&program, &built, self.threads()).map_err(internal)?;
+        let library =
+            parad_cgen::load::load(&program, &api, &built, self.threads()).map_err(internal)?;
         Ok(Box::new(CompiledC {
             compiled,
             library,
@@ -191,4 +212,30 @@ impl Loaded for CompiledC {
     fn reset_peak_memory(&mut self) {
         self.library.reset_peak_memory()
     }
+}
+
+/// The interfaces of `program`'s entry points: the source's, or for a
+/// program without a source (printed IR) one made of the leaves.
+fn api_entries(
+    compiled: &Compiled,
+    program: &CProgram,
+) -> Vec<(String, parad_types::api::ApiEntry)> {
+    program
+        .entries
+        .iter()
+        .map(|e| {
+            let api = compiled
+                .api
+                .iter()
+                .find(|(n, _)| *n == e.name)
+                .map(|(_, a)| a.clone())
+                .unwrap_or_else(|| {
+                    let leaves = |ts: &[parad_core::EntryType]| -> Vec<_> {
+                        ts.iter().map(|t| (t.elem, t.rank)).collect()
+                    };
+                    parad_types::api::ApiEntry::of_leaves(&leaves(&e.params), &leaves(&e.results))
+                });
+            (e.name.clone(), api)
+        })
+        .collect()
 }

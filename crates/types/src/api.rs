@@ -476,3 +476,63 @@ pub(crate) fn attr_text(a: &Attr) -> String {
         ),
     }
 }
+
+impl ApiEntry {
+    /// The interface of an entry point known only by its leaves (a
+    /// program read from printed IR): each parameter one leaf, the result
+    /// its one leaf or a tuple of them.
+    pub fn of_leaves(params: &[Leaf], results: &[Leaf]) -> ApiEntry {
+        let leaf = |&(p, r): &Leaf| {
+            if r == 0 {
+                ApiType::Prim(p)
+            } else {
+                ApiType::Array(p, r)
+            }
+        };
+        let result = match results {
+            [one] => leaf(one),
+            _ => {
+                let fields: Vec<Field> = results
+                    .iter()
+                    .enumerate()
+                    .map(|(k, l)| Field {
+                        name: k.to_string(),
+                        ty: leaf(l),
+                    })
+                    .collect();
+                let name = format!(
+                    "({})",
+                    fields
+                        .iter()
+                        .map(|f| f.ty.name())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+                let mut cname = format!("tup{}", fields.len());
+                for f in &fields {
+                    let _ = write!(cname, "_{}", f.ty.inner_cname());
+                }
+                ApiType::Opaque(Arc::new(Opaque {
+                    name,
+                    cname,
+                    kind: OpaqueKind::Record(fields),
+                    leaves: results.to_vec(),
+                }))
+            }
+        };
+        ApiEntry {
+            params: params
+                .iter()
+                .map(|l| ApiParam {
+                    name: None,
+                    ty: leaf(l),
+                    unique: false,
+                })
+                .collect(),
+            result,
+            result_unique: false,
+            attrs: vec![],
+            doc: None,
+        }
+    }
+}

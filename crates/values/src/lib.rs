@@ -12,7 +12,7 @@ mod text_read;
 pub mod text_write;
 pub mod value;
 
-pub use binary::{write_binary, write_binary_to};
+pub use binary::{binary_type_name, write_binary, write_binary_to};
 pub use compare::{compare, compare_all, compare_with, Mismatch, Tolerance};
 pub use error::{DataError, Location};
 pub use random::{parse_gen_specs, parse_value_type, random_value, try_random_value, GenSpec};

@@ -33,6 +33,8 @@ struct futhark_context {
   FILE *log;
   int debugging, logging, profiling, paused;
   int64_t calls, call_us; /* for futhark_context_report */
+  char *raw_error;        /* the program's own message of the last failed call */
+  int64_t raw_span;       /* and its span id (-1: none) */
 };
 
 /* ---- errors -------------------------------------------------------------- */
@@ -630,6 +632,7 @@ void futhark_context_free(struct futhark_context *ctx) {
   if (ctx == NULL) return;
   parad_ctx_free(ctx->p);
   free(ctx->error);
+  free(ctx->raw_error);
   pthread_mutex_destroy(&ctx->lock);
   free(ctx);
 }
@@ -686,6 +689,9 @@ static int p_call(struct futhark_context *ctx, const char *name,
   int32_t failed = f(ctx->p, args, res);
   int64_t t1 = p_now_us();
   ctx->calls++;
+  free(ctx->raw_error);
+  ctx->raw_error = NULL;
+  ctx->raw_span = -1;
   ctx->call_us += t1 - t0;
   if (ctx->logging) fprintf(ctx->log, "Entry point %s ran in %lld us.\n", name, (long long)(t1 - t0));
   char *msg = NULL;
@@ -701,6 +707,9 @@ static int p_call(struct futhark_context *ctx, const char *name,
       msg = p_format_str("Error: %s\n\nBacktrace:\n-> #0  %s\n", m, spans[s]);
     else
       msg = p_format_str("Error: %s\n", m);
+    free(ctx->raw_error);
+    ctx->raw_error = strdup(m);
+    ctx->raw_span = s;
     parad_ctx_reset(ctx->p);
   }
   pthread_mutex_unlock(&ctx->lock);
@@ -756,6 +765,8 @@ struct p_type {
   int (*index)(struct futhark_context *, void *out, void *arr, const int64_t *is);
   int (*set)(struct futhark_context *, void *arr, const void *elem, const int64_t *is);
   int (*zip)(struct futhark_context *, void **out, const void *const *fields);
+  /* arrays of primitives: a view of the caller's elements */
+  void *(*new_raw)(struct futhark_context *, const void *data, const int64_t *shape);
 };
 
 struct p_entry {
@@ -771,3 +782,14 @@ struct p_entry {
   int ntuning;
   const char *const *tuning;
 };
+
+#ifndef PARAD_LIBRARY
+/* parad's own loader (crates/cgen/src/load.rs): the program's own message
+ * and span id of the last failed entry point call (NULL if the last call
+ * did not fail), owned by the context. */
+__attribute__((visibility("default"))) const char *parad_api_error(struct futhark_context *ctx,
+                                                                  int64_t *span) {
+  *span = ctx->raw_error != NULL ? ctx->raw_span : -1;
+  return ctx->raw_error;
+}
+#endif
