@@ -1,12 +1,11 @@
-//! The C backend's plumbing with hand-written C in place of the code
-//! generator: results, run-time errors rendered exactly as the
-//! interpreter renders them (message and location), argument errors, and
-//! the fallback to the interpreter without a C compiler. Skipped (with a
-//! note) when there is no C compiler.
+//! The C backend's plumbing: results, run-time errors rendered exactly as
+//! the interpreter renders them (message and location), argument errors,
+//! the cache, the fallback to the interpreter without a C compiler, and
+//! values of every primitive type and rank through the generated C API.
+//! Skipped (with a note) when there is no C compiler.
 
-use parad_base::{Scalar, Span};
+use parad_base::{FloatType, IntType, PrimType, Scalar};
 use parad_cgen::build::{compiler_version, BuildOptions};
-use parad_cgen::CProgram;
 use parad_driver::{compile_source, Backend, Compiled, Config, Interpreted, Loaded, C};
 use parad_values::{ArrayData, ArrayValue, Value};
 
@@ -27,53 +26,10 @@ fn i64s(x: i64) -> Value {
     Value::Scalar(Scalar::I64(x))
 }
 
-/// C implementing `sum` (entry 0) and `get` (entry 1) whose bounds
-/// error has `message` at span id 0.
-fn c_source(message: &str) -> String {
-    let message = message.replace('\\', "\\\\").replace('"', "\\\"");
-    format!(
-        r#"#include <stdint.h>
-#include <stdlib.h>
-struct parad_value {{ void *data; int64_t *shape; }};
-struct parad_ctx {{ const char *error; int64_t span; }};
-int64_t parad_abi_version(void) {{ return 1; }}
-struct parad_ctx *parad_ctx_new(int32_t n) {{ (void)n; return calloc(1, sizeof(struct parad_ctx)); }}
-void parad_ctx_free(struct parad_ctx *c) {{ free(c); }}
-void parad_ctx_reset(struct parad_ctx *c) {{ c->error = 0; c->span = -1; }}
-const char *parad_ctx_error(struct parad_ctx *c) {{ return c->error; }}
-int64_t parad_ctx_error_span(struct parad_ctx *c) {{ return c->span; }}
-void parad_free(void *p) {{ free(p); }}
-int32_t parad_call(struct parad_ctx *c, int64_t e, const struct parad_value *a, struct parad_value *r) {{
-  const int64_t *xs = a[0].data;
-  int64_t n = a[0].shape[0], out = 0;
-  if (e == 0) {{
-    for (int64_t i = 0; i < n; i++) out += xs[i];
-  }} else {{
-    int64_t i = *(const int64_t *)a[1].data;
-    if (i < 0 || i >= n) {{ c->error = "{message}"; c->span = 0; return 1; }}
-    out = xs[i];
-  }}
-  int64_t *p = malloc(sizeof *p);
-  if (!p) return 1;
-  *p = out;
-  r[0].data = p;
-  r[0].shape = 0;
-  return 0;
-}}
-"#
-    )
-}
-
-/// The C backend on `compiled` with the hand-written C, whose error is
-/// the interpreter's message at the interpreter's span.
-fn load(options: &BuildOptions, message: &str, span: Span) -> Box<dyn Loaded> {
+/// The C backend on `compiled`, built with `options`.
+fn load(options: &BuildOptions) -> Box<dyn Loaded> {
     let c = compiled();
-    let entry = |n: &str| c.program.entry(n).unwrap().clone();
-    let program = CProgram {
-        source: c_source(message),
-        entries: vec![entry("sum"), entry("get")],
-        spans: vec![span],
-    };
+    let program = parad_cgen::emit::emit(&c.program).unwrap();
     C::new(Config::default(), Some(2))
         .load_c(c, program, options)
         .unwrap_or_else(|e| panic!("{}", e.render()))
@@ -93,11 +49,8 @@ fn options(dir: &std::path::Path) -> Option<BuildOptions> {
 fn results_and_errors_match_the_interpreter() {
     let dir = tempfile::tempdir().unwrap();
     let Some(o) = options(dir.path()) else { return };
-    let interp_error = parad_interp::run(&compiled().program, "get", vec![xs(), i64s(7)])
-        .expect_err("index out of bounds");
-    let span = interp_error.span.expect("a located error");
     let mut interp = Interpreted(compiled());
-    let mut c = load(&o, &interp_error.message, span);
+    let mut c = load(&o);
     assert!(c.compile_note().unwrap().starts_with("C compiled in"));
 
     for (entry, args) in [
@@ -122,7 +75,7 @@ fn results_and_errors_match_the_interpreter() {
     assert!(c.has_entry("sum") && !c.has_entry("nope"));
 
     // The same text again: from the cache.
-    let c2 = load(&o, &interp_error.message, span);
+    let c2 = load(&o);
     assert!(c2.compile_note().unwrap().starts_with("C library cached"));
 }
 
@@ -132,7 +85,7 @@ fn no_compiler_falls_back_to_the_interpreter() {
     let mut o = BuildOptions::from_env();
     o.cc = vec!["/nonexistent/cc".into()];
     o.cache_dir = dir.path().join("c");
-    let mut p = load(&o, "unused", Span::default());
+    let mut p = load(&o);
     assert_eq!(p.compile_note(), None);
     assert_eq!(p.call("sum", vec![xs()]).unwrap(), [i64s(15)]);
 }
@@ -168,4 +121,79 @@ fn peak_memory_is_counted() {
     p.call("squares", vec![i64s(10)]).unwrap();
     let small = p.peak_memory().unwrap();
     assert!(small < 4096, "peak {small} after a reset");
+}
+
+/// Every primitive type at ranks 0 to 3 goes into an entry point and comes
+/// back unchanged, alone and inside a tuple (an opaque value), and scalars
+/// of every type pass through with their exact bits.
+#[test]
+fn every_type_and_rank_round_trips() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(o) = options(dir.path()) else { return };
+    let mut types: Vec<PrimType> = IntType::ALL.iter().map(|&t| PrimType::Int(t)).collect();
+    types.extend([FloatType::F16, FloatType::F32, FloatType::F64].map(PrimType::Float));
+    types.push(PrimType::Bool);
+    let mut src = String::new();
+    for t in &types {
+        for r in 0..4 {
+            let ty = format!("{}{t}", "[]".repeat(r));
+            src.push_str(&format!(
+                "entry id_{t}_{r} (x: {ty}) : {ty} = x\nentry pair_{t}_{r} (x: {ty}) (y: {ty}) : ({ty}, i32, {ty}) = (y, 7, x)\n"
+            ));
+        }
+    }
+    let c = compile_source("types.fut", &src, &Config::default()).unwrap();
+    let program = parad_cgen::emit::emit(&c.program).unwrap();
+    let mut p = C::new(Config::default(), Some(2))
+        .load_c(c, program, &o)
+        .unwrap_or_else(|e| panic!("{}", e.render()));
+    let mut rng = 1u64;
+    let mut next = || {
+        rng = rng
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        rng >> 11
+    };
+    for t in &types {
+        for r in 0..4usize {
+            let shape: Vec<usize> = (0..r)
+                .map(|k| [3, 0, 2][k % 3].max(usize::from(k > 0)))
+                .collect();
+            let n: usize = shape.iter().product();
+            let sample = |k: u64| -> Scalar {
+                let text = match t {
+                    PrimType::Bool => format!("{}", k % 2 == 0),
+                    PrimType::Float(_) => format!("{}.5{t}", (k % 200) as i64 - 100),
+                    PrimType::Int(i) if i.signed() => format!("{}{t}", (k % 200) as i64 - 100),
+                    _ => format!("{}{t}", k % 200),
+                };
+                match parad_values::read_values(text.as_bytes()).unwrap().pop() {
+                    Some(Value::Scalar(s)) => s,
+                    other => panic!("{other:?}"),
+                }
+            };
+            let value = |k: &mut dyn FnMut() -> u64| -> Value {
+                if r == 0 {
+                    return Value::Scalar(sample(k()));
+                }
+                let mut data = ArrayData::empty(*t);
+                for _ in 0..n {
+                    data.push(sample(k()));
+                }
+                Value::Array(ArrayValue::new(shape.clone(), data).unwrap())
+            };
+            let x = value(&mut next);
+            let y = value(&mut next);
+            let got = p.call(&format!("id_{t}_{r}"), vec![x.clone()]).unwrap();
+            assert_eq!(got, [x.clone()], "id_{t}_{r}");
+            let got = p
+                .call(&format!("pair_{t}_{r}"), vec![x.clone(), y.clone()])
+                .unwrap();
+            assert_eq!(got, [y, i32s(7), x], "pair_{t}_{r}");
+        }
+    }
+}
+
+fn i32s(x: i32) -> Value {
+    Value::Scalar(Scalar::I32(x))
 }
