@@ -2,17 +2,18 @@
 -- reduction does, so that a long f32 sum keeps a small rounding error: a
 -- left-to-right sum of 2^25 ones stops at 2^24, and one of 2^20 tenths is
 -- off by 0.4%. Operators that are associative but not commutative still
--- combine their elements in order. (The C backend still sums a mapped
--- array and histogram buckets from left to right: those cases are
--- `no_c`.)
+-- combine their elements in order. (The parallel C backend still sums a
+-- mapped array and histogram buckets from left to right: those cases are
+-- `no_multicore`; the sequential `c` backend sums everything from left to
+-- right, as Futhark's does: `no_c`.)
 -- ==
 -- entry: ones ones_comm
--- input { 33554432i64 } output { 33554432f32 }
+-- no_c input { 33554432i64 } output { 33554432f32 }
 -- entry: tenths
--- no_c input { 1048576i64 } output { 157286.4f32 }
+-- no_c no_multicore input { 1048576i64 } output { 157286.4f32 }
 -- input { 0i64 } output { 0f32 }
 -- entry: hist_tenths
--- no_c input { 1048576i64 } output { [52428.8f32, 52428.8f32] }
+-- no_c no_multicore input { 1048576i64 } output { [52428.8f32, 52428.8f32] }
 -- entry: red_affine
 -- input { 10000i64 } output { 1943152531149729513i64 -4795955278428810806i64 }
 -- input { 0i64 } output { 1i64 0i64 }

@@ -84,9 +84,12 @@ pub struct CheckArgs {
 pub enum BackendKind {
     /// The reference interpreter.
     Interp,
-    /// Compiled to C with OpenMP (the interpreter when there is no C
+    /// Compiled to sequential C (the interpreter when there is no C
     /// compiler).
     C,
+    /// Compiled to parallel C (the interpreter when there is no C
+    /// compiler).
+    Multicore,
 }
 
 impl BackendKind {
@@ -99,7 +102,8 @@ impl BackendKind {
     ) -> Box<dyn parad_driver::Backend> {
         match self {
             BackendKind::Interp => Box::new(parad_driver::Interp::new(config)),
-            BackendKind::C => Box::new(parad_driver::C::new(config, threads)),
+            BackendKind::C => Box::new(parad_driver::C::sequential(config)),
+            BackendKind::Multicore => Box::new(parad_driver::C::new(config, threads)),
         }
     }
 }
@@ -114,8 +118,8 @@ pub struct RunArgs {
     /// Print results in Futhark's binary data format.
     #[arg(short = 'b', long = "binary-output")]
     pub binary: bool,
-    /// The backend (default: `PARAD_BACKEND`, else `c`).
-    #[arg(long, value_enum, env = "PARAD_BACKEND", default_value = "c")]
+    /// The backend (default: `PARAD_BACKEND`, else `multicore`).
+    #[arg(long, value_enum, env = "PARAD_BACKEND", default_value = "multicore")]
     pub backend: BackendKind,
     /// Threads of compiled programs (default: `PARAD_THREADS`, else every core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
@@ -130,8 +134,8 @@ pub struct TestArgs {
     /// Programs, or directories searched recursively for `.fut` and `.pir` files.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
-    /// The backend (default: `PARAD_BACKEND`, else `c`).
-    #[arg(long, value_enum, env = "PARAD_BACKEND", default_value = "c")]
+    /// The backend (default: `PARAD_BACKEND`, else `multicore`).
+    #[arg(long, value_enum, env = "PARAD_BACKEND", default_value = "multicore")]
     pub backend: BackendKind,
     /// Threads of compiled programs (default: `PARAD_THREADS`, else every core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
@@ -153,8 +157,8 @@ pub struct BenchArgs {
     /// Programs, or directories searched recursively for `.fut` and `.pir` files.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
-    /// The backend (default: `PARAD_BACKEND`, else `c`).
-    #[arg(long, value_enum, env = "PARAD_BACKEND", default_value = "c")]
+    /// The backend (default: `PARAD_BACKEND`, else `multicore`).
+    #[arg(long, value_enum, env = "PARAD_BACKEND", default_value = "multicore")]
     pub backend: BackendKind,
     /// Threads of compiled programs (default: `PARAD_THREADS`, else every core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]

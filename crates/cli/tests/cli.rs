@@ -363,7 +363,7 @@ fn differentiating_a_recursive_function_is_a_located_error() {
          entry plain (x: f64) : f64 = pow 3 x\n",
     );
     for (entry, line) in [("fwd", "rec.fut:2:"), ("rev", "rec.fut:3:")] {
-        for backend in ["interp", "c"] {
+        for backend in ["interp", "c", "multicore"] {
             let o = parad_with_stdin(&["run", "--backend", backend, "-e", entry, s(&p)], "2.0");
             no_panic(&o);
             assert_eq!(code(&o), 1, "{entry} on {backend}");
@@ -414,7 +414,7 @@ fn run_reads_unsuffixed_arguments_at_the_parameter_types() {
         "entry main (n: i64) (x: f64) (xs: []f32) (b: u8) : (i64, f64, f32, u8) =\n  \
          (n, x, f32.sum xs, b)\n",
     );
-    for backend in ["interp", "c"] {
+    for backend in ["interp", "c", "multicore"] {
         let o = parad_with_stdin(&["run", "--backend", backend, s(&p)], "49 2 [1, 2.5] 255");
         no_panic(&o);
         assert_eq!(code(&o), 0, "{}", stderr(&o));
@@ -696,7 +696,7 @@ fn tests_folder_passes_on_the_c_backend() {
         .collect();
     let start = std::time::Instant::now();
     let o = Command::new(env!("CARGO_BIN_EXE_parad"))
-        .args(["test", "--backend", "c"])
+        .args(["test", "--backend", "multicore"])
         .args(&files)
         .env("PARAD_CHECK_IR", "1")
         .env("PARAD_CACHE_DIR", &cache)
@@ -708,7 +708,7 @@ fn tests_folder_passes_on_the_c_backend() {
             .iter()
             .filter_map(|f| {
                 let o = Command::new(env!("CARGO_BIN_EXE_parad"))
-                    .args(["test", "--backend", "c", s(f)])
+                    .args(["test", "--backend", "multicore", s(f)])
                     .env("PARAD_CACHE_DIR", &cache)
                     .output()
                     .unwrap();
@@ -720,7 +720,7 @@ fn tests_folder_passes_on_the_c_backend() {
             })
             .collect();
         panic!(
-            "parad test --backend c died ({}); programs that crash it:\n{}",
+            "parad test --backend multicore died ({}); programs that crash it:\n{}",
             o.status,
             crashing.join("\n")
         );
@@ -736,13 +736,13 @@ fn tests_folder_passes_on_the_c_backend() {
     );
     let skipped: Vec<&str> = out.lines().filter(|l| l.contains(": skipped: ")).collect();
     eprintln!(
-        "backend c: {} skipped case(s) in {:.1?}:\n{}",
+        "backend multicore: {} skipped case(s) in {:.1?}:\n{}",
         skipped.len(),
         start.elapsed(),
         skipped.join("\n")
     );
     let last = out.lines().last().unwrap_or("");
-    eprintln!("backend c: {last}");
+    eprintln!("backend multicore: {last}");
     assert!(last.contains(" 0 failed"), "{out}\n{err}");
     assert_eq!(code(&o), 0, "{out}\n{err}");
 }
@@ -899,7 +899,7 @@ fn benchmark_programs_pass() {
         .collect();
     files.sort();
     let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("parad-cache-benchmarks");
-    for backend in ["interp", "c"] {
+    for backend in ["interp", "c", "multicore"] {
         let o = Command::new(env!("CARGO_BIN_EXE_parad"))
             .args(["test", "--backend", backend])
             .args(&files)

@@ -26,11 +26,15 @@ use std::path::Path;
 use std::sync::Once;
 
 /// The C backend, compiling with its [`Config`] and running programs
-/// with `threads` threads (`None`: [`default_threads`]).
+/// with `threads` threads (`None`: [`default_threads`]). Named after
+/// Futhark's backends: `multicore` (parallel), or `c` when
+/// [`C::sequential`] made it (one thread).
 #[derive(Clone, Debug, Default)]
 pub struct C {
     pub config: Config,
     pub threads: Option<usize>,
+    /// Futhark's sequential `c` backend rather than `multicore`.
+    pub sequential: bool,
 }
 
 /// The C code generator: the one place the driver calls it.
@@ -49,12 +53,29 @@ pub fn default_threads() -> usize {
 }
 
 impl C {
+    /// The parallel backend (`multicore`).
     pub fn new(config: Config, threads: Option<usize>) -> C {
-        C { config, threads }
+        C {
+            config,
+            threads,
+            sequential: false,
+        }
+    }
+
+    /// The sequential backend (`c`): one thread.
+    pub fn sequential(config: Config) -> C {
+        C {
+            config,
+            threads: Some(1),
+            sequential: true,
+        }
     }
 
     /// The number of threads programs run with.
     pub fn threads(&self) -> usize {
+        if self.sequential {
+            return 1;
+        }
         self.threads
             .filter(|&n| n > 0)
             .unwrap_or_else(default_threads)
@@ -145,7 +166,11 @@ fn warn_no_compiler(options: &BuildOptions) {
 
 impl Backend for C {
     fn name(&self) -> &str {
-        "c"
+        if self.sequential {
+            "c"
+        } else {
+            "multicore"
+        }
     }
 
     /// True only when there is no C compiler (programs are then run by

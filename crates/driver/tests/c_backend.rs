@@ -93,7 +93,9 @@ fn no_compiler_falls_back_to_the_interpreter() {
 #[test]
 fn backend_names_and_threads() {
     let c = C::new(Config::default(), Some(3));
-    assert_eq!(c.name(), "c");
+    assert_eq!(c.name(), "multicore");
+    assert_eq!(C::sequential(Config::default()).name(), "c");
+    assert_eq!(C::sequential(Config::default()).threads(), 1);
     assert_eq!(c.threads(), 3);
     assert!(C::default().threads() >= 1);
 }
