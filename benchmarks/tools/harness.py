@@ -176,7 +176,7 @@ def measure_row(row, parad, before, out, runs, python, threads, base_env, proble
     env = dict(base_env, PARAD_CACHE_DIR=os.path.join(out, "cache", stem))
     shutil.rmtree(env["PARAD_CACHE_DIR"], ignore_errors=True)
     os.makedirs(env["PARAD_CACHE_DIR"])
-    c_args = ["--backend", "c", "--threads", str(threads)]
+    c_args = ["--backend", "multicore", "--threads", str(threads)]
     res, compile_s, error = parad_bench(parad, prog, c_args + ["-r", str(runs)], env,
                                         os.path.join(out, "parad_%s.json" % stem))
     res_row["compile_s"] = compile_s
