@@ -40,7 +40,7 @@ struct futhark_context {
 /* ---- errors -------------------------------------------------------------- */
 
 /* The formatted text in a malloc'd string (NULL when out of memory). */
-__attribute__((format(printf, 1, 2))) static char *p_format_str(const char *fmt, ...) {
+__attribute__((unused, format(printf, 1, 2))) static char *p_format_str(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   char *s = p_vformat(fmt, ap);
@@ -50,7 +50,7 @@ __attribute__((format(printf, 1, 2))) static char *p_format_str(const char *fmt,
 
 /* Records an error for futhark_context_get_error (after any earlier one not
  * yet taken) and returns `code`. */
-__attribute__((format(printf, 3, 4))) static int p_fail(struct futhark_context *ctx, int code,
+__attribute__((unused, format(printf, 3, 4))) static int p_fail(struct futhark_context *ctx, int code,
                                                          const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -75,7 +75,7 @@ __attribute__((format(printf, 3, 4))) static int p_fail(struct futhark_context *
   return code;
 }
 
-static int p_oom(struct futhark_context *ctx) {
+__attribute__((unused)) static int p_oom(struct futhark_context *ctx) {
   return p_fail(ctx, FUTHARK_OUT_OF_MEMORY, "Out of memory.\n");
 }
 
@@ -105,7 +105,7 @@ static unsigned char p_no_elements[8];
 
 /* A new object with leaves of the types `lt` (n of them), all empty; NULL
  * when out of memory. */
-static struct p_obj *p_obj_alloc(const struct p_ltype *lt, int32_t n) {
+__attribute__((unused)) static struct p_obj *p_obj_alloc(const struct p_ltype *lt, int32_t n) {
   size_t dims = 0;
   for (int32_t i = 0; i < n; i++) dims += (size_t)lt[i].rank;
   struct p_obj *o =
@@ -125,13 +125,13 @@ static struct p_obj *p_obj_alloc(const struct p_ltype *lt, int32_t n) {
   return o;
 }
 
-static void p_obj_free(struct p_obj *o) {
+__attribute__((unused)) static void p_obj_free(struct p_obj *o) {
   if (o == NULL) return;
   for (int32_t i = 0; i < o->n; i++) pmem_unref(&o->leaf[i].mem);
   free(o);
 }
 
-static int64_t p_leaf_elems(const struct p_leaf *l) {
+__attribute__((unused)) static int64_t p_leaf_elems(const struct p_leaf *l) {
   int64_t n = 1;
   for (int32_t j = 0; j < l->rank; j++) n *= l->shape[j];
   return n;
@@ -139,7 +139,7 @@ static int64_t p_leaf_elems(const struct p_leaf *l) {
 
 /* dst becomes a view of src (same shape): a new reference to an array's
  * block, a copy of a scalar. */
-static void p_leaf_share(struct p_leaf *dst, const struct p_leaf *src) {
+__attribute__((unused)) static void p_leaf_share(struct p_leaf *dst, const struct p_leaf *src) {
   for (int32_t j = 0; j < src->rank; j++) dst->shape[j] = src->shape[j];
   if (src->rank == 0) {
     memcpy(&dst->scalar, src->data, pv_prim_size(src->prim));
@@ -151,7 +151,7 @@ static void p_leaf_share(struct p_leaf *dst, const struct p_leaf *src) {
 }
 
 /* The arguments of an entry point from an object's leaves (borrowed). */
-static void p_obj_args(struct parad_value *args, const struct p_obj *o) {
+__attribute__((unused)) static void p_obj_args(struct parad_value *args, const struct p_obj *o) {
   for (int32_t i = 0; i < o->n; i++) {
     args[i].data = o->leaf[i].data;
     args[i].shape = o->leaf[i].shape;
@@ -160,7 +160,7 @@ static void p_obj_args(struct parad_value *args, const struct p_obj *o) {
 
 /* An object of the leaf types `lt` from an entry point's results, which it
  * takes over (released either way); NULL when out of memory. */
-static struct p_obj *p_obj_results(const struct p_ltype *lt, int32_t n, struct parad_result *r) {
+__attribute__((unused)) static struct p_obj *p_obj_results(const struct p_ltype *lt, int32_t n, struct parad_result *r) {
   struct p_obj *o = p_obj_alloc(lt, n);
   if (o != NULL) {
     for (int32_t i = 0; i < n; i++) {
@@ -181,7 +181,7 @@ static struct p_obj *p_obj_results(const struct p_ltype *lt, int32_t n, struct p
 
 /* A part of a record, sum or zip being built: a scalar (prim >= 0, `v`
  * points to its value) or an object (prim < 0). */
-static int p_fill(struct p_obj *o, int32_t at, int prim, const void *v) {
+__attribute__((unused)) static int p_fill(struct p_obj *o, int32_t at, int prim, const void *v) {
   if (prim >= 0) {
     memcpy(&o->leaf[at].scalar, v, pv_prim_size(prim));
     return 1;
@@ -193,7 +193,7 @@ static int p_fill(struct p_obj *o, int32_t at, int prim, const void *v) {
 
 /* A record (or an array of records from its fields' arrays, `outer` > 0
  * dimensions that must agree) of the leaf types `lt` from its parts. */
-static int p_obj_concat(struct futhark_context *ctx, void **out, const struct p_ltype *lt,
+__attribute__((unused)) static int p_obj_concat(struct futhark_context *ctx, void **out, const struct p_ltype *lt,
                         int32_t n, int nparts, const int *prims, const void *const *parts,
                         int32_t outer) {
   for (int k = 0; k < nparts; k++)
@@ -226,7 +226,7 @@ static int p_obj_concat(struct futhark_context *ctx, void **out, const struct p_
 
 /* Leaves [first, first + n) of `src` as a new object of the leaf types
  * `lt`; for a scalar (prim >= 0) its value is written to `out` instead. */
-static int p_obj_project(struct futhark_context *ctx, void *out, const struct p_obj *src,
+__attribute__((unused)) static int p_obj_project(struct futhark_context *ctx, void *out, const struct p_obj *src,
                          int32_t first, const struct p_ltype *lt, int32_t n, int prim) {
   if (src == NULL) return p_fail(ctx, FUTHARK_PROGRAM_ERROR, "The value is NULL.\n");
   if (prim >= 0) {
@@ -243,7 +243,7 @@ static int p_obj_project(struct futhark_context *ctx, void *out, const struct p_
 /* A value of a sum type of the leaf types `lt`: tag `tag` (leaf 0), the
  * payload `parts` at leaf `first`, every other leaf blank (zero, or an
  * empty array). */
-static int p_obj_sum(struct futhark_context *ctx, void **out, const struct p_ltype *lt, int32_t n,
+__attribute__((unused)) static int p_obj_sum(struct futhark_context *ctx, void **out, const struct p_ltype *lt, int32_t n,
                      int64_t tag, int32_t first, int nparts, const int *prims,
                      const void *const *parts) {
   for (int k = 0; k < nparts; k++)
@@ -265,7 +265,7 @@ static int p_obj_sum(struct futhark_context *ctx, void **out, const struct p_lty
 }
 
 /* The constructor number of a sum value. */
-static int p_obj_variant(const struct p_obj *o) {
+__attribute__((unused)) static int p_obj_variant(const struct p_obj *o) {
   if (o == NULL || o->n == 0) return -1;
   if (o->leaf[0].prim == PV_I8) {
     int8_t t;
@@ -279,7 +279,7 @@ static int p_obj_variant(const struct p_obj *o) {
 
 /* Whether `is` (rank entries) is inside the outer dimensions of `o`'s
  * leaves; an error otherwise. */
-static int p_check_index(struct futhark_context *ctx, const struct p_obj *o, int32_t rank,
+__attribute__((unused)) static int p_check_index(struct futhark_context *ctx, const struct p_obj *o, int32_t rank,
                          const int64_t *is) {
   if (o == NULL) return p_fail(ctx, FUTHARK_PROGRAM_ERROR, "The array is NULL.\n");
   if (o->n == 0) return 0;
@@ -293,7 +293,7 @@ static int p_check_index(struct futhark_context *ctx, const struct p_obj *o, int
 
 /* The offset in elements of the row `is` of leaf `l` (its first `rank`
  * dimensions indexed). */
-static int64_t p_row_offset(const struct p_leaf *l, int32_t rank, const int64_t *is) {
+__attribute__((unused)) static int64_t p_row_offset(const struct p_leaf *l, int32_t rank, const int64_t *is) {
   int64_t off = 0, row = 1;
   for (int32_t j = rank; j < l->rank; j++) row *= l->shape[j];
   for (int32_t j = 0; j < rank; j++) {
@@ -305,7 +305,7 @@ static int64_t p_row_offset(const struct p_leaf *l, int32_t rank, const int64_t 
 }
 
 /* Element `is` of an array of non-primitive values (a view). */
-static int p_obj_index(struct futhark_context *ctx, void **out, const struct p_obj *arr,
+__attribute__((unused)) static int p_obj_index(struct futhark_context *ctx, void **out, const struct p_obj *arr,
                        const struct p_ltype *elt, int32_t rank, const int64_t *is) {
   int e = p_check_index(ctx, arr, rank, is);
   if (e) return e;
@@ -328,7 +328,7 @@ static int p_obj_index(struct futhark_context *ctx, void **out, const struct p_o
 }
 
 /* Copies `elem` into row `is` of `arr`, whose rows must have its shape. */
-static int p_obj_set(struct futhark_context *ctx, struct p_obj *arr, const struct p_obj *elem,
+__attribute__((unused)) static int p_obj_set(struct futhark_context *ctx, struct p_obj *arr, const struct p_obj *elem,
                      int32_t rank, const int64_t *is) {
   int e = p_check_index(ctx, arr, rank, is);
   if (e) return e;
@@ -351,7 +351,7 @@ static int p_obj_set(struct futhark_context *ctx, struct p_obj *arr, const struc
 /* An array of non-primitive values from `count` elements (row-major) with
  * outer dimensions `dims` (`rank` of them); the elements' leaves must have
  * the same shapes. */
-static int p_obj_from_elems(struct futhark_context *ctx, void **out, const struct p_ltype *lt,
+__attribute__((unused)) static int p_obj_from_elems(struct futhark_context *ctx, void **out, const struct p_ltype *lt,
                             int32_t n, const struct p_obj *const *elems, int32_t rank,
                             const int64_t *dims) {
   int64_t count = 1;
@@ -392,7 +392,7 @@ static int p_obj_from_elems(struct futhark_context *ctx, void **out, const struc
 
 /* A new array of `prim` elements and `rank` dimensions `dims`: a copy of
  * `data`, or (raw) a view of it that the caller keeps alive. */
-static struct p_obj *p_array_new(struct futhark_context *ctx, int prim, int32_t rank,
+__attribute__((unused)) static struct p_obj *p_array_new(struct futhark_context *ctx, int prim, int32_t rank,
                                  const void *data, const int64_t *dims, int raw) {
   struct p_ltype lt = {(int8_t)prim, rank};
   int64_t n = 1;
@@ -433,14 +433,14 @@ static struct p_obj *p_array_new(struct futhark_context *ctx, int prim, int32_t 
   return o;
 }
 
-static int p_array_values(struct futhark_context *ctx, const struct p_obj *o, void *data) {
+__attribute__((unused)) static int p_array_values(struct futhark_context *ctx, const struct p_obj *o, void *data) {
   if (o == NULL) return p_fail(ctx, FUTHARK_PROGRAM_ERROR, "The array is NULL.\n");
   int64_t n = p_leaf_elems(&o->leaf[0]);
   if (n > 0) memcpy(data, o->leaf[0].data, (size_t)n * pv_prim_size(o->leaf[0].prim));
   return 0;
 }
 
-static int p_array_index(struct futhark_context *ctx, void *out, const struct p_obj *o,
+__attribute__((unused)) static int p_array_index(struct futhark_context *ctx, void *out, const struct p_obj *o,
                          const int64_t *is) {
   int e = p_check_index(ctx, o, o == NULL ? 0 : o->leaf[0].rank, is);
   if (e) return e;
@@ -452,7 +452,7 @@ static int p_array_index(struct futhark_context *ctx, void *out, const struct p_
 
 /* ---- store and restore --------------------------------------------------- */
 
-static uint64_t p_type_hash(const char *name) {
+__attribute__((unused)) static uint64_t p_type_hash(const char *name) {
   uint64_t h = 0xcbf29ce484222325ULL;
   for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
     h ^= *p;
@@ -461,11 +461,11 @@ static uint64_t p_type_hash(const char *name) {
   return h;
 }
 
-static void p_put_u64(unsigned char *p, uint64_t x) {
+__attribute__((unused)) static void p_put_u64(unsigned char *p, uint64_t x) {
   for (int i = 0; i < 8; i++) p[i] = (unsigned char)(x >> (8 * i));
 }
 
-static uint64_t p_get_u64(const unsigned char *p) {
+__attribute__((unused)) static uint64_t p_get_u64(const unsigned char *p) {
   uint64_t x = 0;
   for (int i = 0; i < 8; i++) x |= (uint64_t)p[i] << (8 * i);
   return x;
@@ -475,7 +475,7 @@ static uint64_t p_get_u64(const unsigned char *p) {
 
 /* Futhark's store: the opaque byte format (a header, then each leaf in
  * the binary value format). */
-static int p_obj_store(struct futhark_context *ctx, const struct p_obj *o, const char *type,
+__attribute__((unused)) static int p_obj_store(struct futhark_context *ctx, const struct p_obj *o, const char *type,
                        void **p, size_t *n) {
   if (o == NULL) return p_fail(ctx, FUTHARK_PROGRAM_ERROR, "The value is NULL.\n");
   size_t total = P_OPAQUE_HEADER;
@@ -499,7 +499,7 @@ static int p_obj_store(struct futhark_context *ctx, const struct p_obj *o, const
 }
 
 /* Futhark's restore of a value of type `type` with leaves `lt` (n). */
-static struct p_obj *p_obj_restore(struct futhark_context *ctx, const void *p, const char *type,
+__attribute__((unused)) static struct p_obj *p_obj_restore(struct futhark_context *ctx, const void *p, const char *type,
                                    const struct p_ltype *lt, int32_t n) {
   const unsigned char *b = p;
   if (b == NULL || memcmp(b, "PARADOPQ", 8) != 0) {
@@ -670,7 +670,7 @@ char *futhark_context_report(struct futhark_context *ctx) {
   return r;
 }
 
-static int64_t p_now_us(void) {
+__attribute__((unused)) static int64_t p_now_us(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (int64_t)t.tv_sec * 1000000 + t.tv_nsec / 1000;
@@ -678,7 +678,7 @@ static int64_t p_now_us(void) {
 
 /* Calls a compiled entry point under the context's lock; a failure becomes
  * the context's error (with its source location from `spans`). */
-static int p_call(struct futhark_context *ctx, const char *name,
+__attribute__((unused)) static int p_call(struct futhark_context *ctx, const char *name,
                   int32_t (*f)(struct parad_ctx *, const struct parad_value *, struct parad_result *),
                   const struct parad_value *args, struct parad_result *res,
                   const char *const *spans, int64_t nspans) {

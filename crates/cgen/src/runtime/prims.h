@@ -48,7 +48,7 @@ typedef uint8_t u8;
 typedef uint16_t u16;
 typedef uint32_t u32;
 typedef uint64_t u64;
-typedef _Float16 f16;
+__extension__ typedef _Float16 f16;
 typedef float f32;
 typedef double f64;
 
@@ -81,7 +81,8 @@ static inline u16 p__umulhi16(u16 x, u16 y) {
 }
 static inline u32 p__umulhi32(u32 x, u32 y) { return (u32)(((u64)x * (u64)y) >> 32); }
 static inline u64 p__umulhi64(u64 x, u64 y) {
-  return (u64)(((unsigned __int128)x * (unsigned __int128)y) >> 64);
+  __extension__ typedef unsigned __int128 p_u128;
+  return (u64)(((p_u128)x * (p_u128)y) >> 64);
 }
 
 /* Operators common to signed and unsigned integers. Shift amounts are
@@ -335,7 +336,9 @@ static inline u64 p__ftoi(f64 x) {
   if (x != x || isinf(x)) return 0;
   if (x >= 0x1p127) return UINT64_MAX; /* low bits of 2^127 - 1 */
   if (x <= -0x1p127) return 0;         /* low bits of -2^127 */
-  return (u64)(unsigned __int128)(__int128)x;
+  __extension__ typedef __int128 p_i128;
+  __extension__ typedef unsigned __int128 p_u128;
+  return (u64)(p_u128)(p_i128)x;
 }
 
 #define P_CAST(f, t, e)                                                        \
