@@ -1081,3 +1081,100 @@ fn out_of_range_integers_are_located_errors() {
         "{out}"
     );
 }
+
+/// Runs `exe` with `stdin` and its arguments.
+fn run_exe(exe: &Path, args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(exe)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start the executable");
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    child.wait_with_output().expect("run the executable")
+}
+
+/// `parad c` and `parad multicore` build executables that print what
+/// `parad run` prints (records and tuples as their fields, derivatives
+/// included), libraries of three files, and report bad command lines,
+/// missing files, type errors and unwritable outputs as errors.
+#[test]
+fn c_and_multicore_build_executables_and_libraries() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(
+        dir.path(),
+        "p.fut",
+        "entry main (xs: []f64) (k: i32) : (f64, []f64, {a: i32, b: bool}) =\n  \
+         (f64.sum xs, map (*2) xs, {a = k + 1, b = k > 0})\n\
+         entry grad (xs: []f64) = vjp (\\ys -> f64.sum (map (\\y -> y * y) ys)) xs 1.0\n\
+         entry get (xs: []f64) (i: i64) = xs[i]\n",
+    );
+    let input = "[1.0, 2.0, 3.0] 4";
+    let want = stdout(&parad_with_stdin(&["run", s(&p)], input));
+    assert_eq!(want, "6.0f64\n[2.0f64, 4.0f64, 6.0f64]\n5i32\ntrue\n");
+    for cmd in ["c", "multicore"] {
+        let exe = dir.path().join(format!("p_{cmd}"));
+        let o = parad(&[cmd, s(&p), "-o", s(&exe)]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        if !exe.is_file() {
+            eprintln!("note: no executable (no C compiler?)");
+            return;
+        }
+        let o = run_exe(&exe, &[], input);
+        assert_eq!((code(&o), stdout(&o)), (0, want.clone()), "{}", stderr(&o));
+        let o = run_exe(&exe, &["-e", "grad"], "[1.0, -2.5]");
+        assert_eq!(stdout(&o), "[2.0f64, -5.0f64]\n");
+        // Errors: the program's, with its location; the input's; the entry's.
+        let o = run_exe(&exe, &["-e", "get"], "[1.0] 3");
+        assert_eq!(code(&o), 1);
+        assert!(stderr(&o).contains("p.fut:4:"), "{}", stderr(&o));
+        let o = run_exe(&exe, &["-e", "get"], "[1.0, true] 3");
+        assert_eq!(code(&o), 1);
+        assert!(stderr(&o).starts_with(s(&exe)), "{}", stderr(&o));
+        let o = run_exe(&exe, &["-e", "nope"], "");
+        assert_eq!(code(&o), 1);
+        assert!(stderr(&o).contains("grad"), "{}", stderr(&o));
+        // A library.
+        let lib = dir.path().join(format!("lib_{cmd}"));
+        let o = parad(&[cmd, "--library", s(&p), "-o", s(&lib)]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        for ext in ["c", "h", "json"] {
+            assert!(lib.with_extension(ext).is_file(), "{ext}");
+        }
+        let header = std::fs::read_to_string(lib.with_extension("h")).unwrap();
+        assert!(header.contains("int futhark_entry_grad(struct futhark_context *ctx, struct futhark_f64_1d **out0, const struct futhark_f64_1d *in0);"), "{header}");
+        assert!(header.contains(&format!("#define FUTHARK_BACKEND_{cmd}")));
+        let manifest = std::fs::read_to_string(lib.with_extension("json")).unwrap();
+        assert!(
+            manifest.contains(&format!("\"backend\": \"{cmd}\"")),
+            "{manifest}"
+        );
+        assert!(
+            manifest.contains("\"cfun\": \"futhark_entry_main\""),
+            "{manifest}"
+        );
+    }
+    // Bad command lines and programs.
+    let o = parad(&["c", s(&p), "-o", s(&p)]);
+    assert_eq!(code(&o), 2);
+    let o = parad(&["c", "--library", "--server", s(&p)]);
+    assert_eq!(code(&o), 2);
+    let o = parad(&["c", s(&dir.path().join("missing.fut"))]);
+    assert_eq!(code(&o), 1);
+    assert!(stderr(&o).contains("missing.fut"));
+    let bad = write(dir.path(), "bad.fut", "def main x = x + true\n");
+    let o = parad(&["multicore", s(&bad)]);
+    assert_eq!(code(&o), 1);
+    assert!(stderr(&o).contains("bad.fut:1:"), "{}", stderr(&o));
+    let o = parad(&[
+        "c",
+        "--library",
+        s(&p),
+        "-o",
+        s(&dir.path().join("no/such/dir/x")),
+    ]);
+    assert_eq!(code(&o), 1);
+    assert!(stderr(&o).contains("cannot write"), "{}", stderr(&o));
+    no_panic(&o);
+}
