@@ -12,7 +12,7 @@
 
 use crate::CProgram;
 use parad_base::{FloatType, IntType, PrimType};
-use parad_types::api::{ApiEntry, ApiType, Leaf, OpaqueKind};
+use parad_types::api::{ApiEntry, ApiType, Field, Leaf, OpaqueKind};
 use std::fmt::Write;
 
 /// Which of Futhark's C backends the API presents itself as.
@@ -406,48 +406,7 @@ impl Gen {
                             nf + 1,
                             if nf == 0 { "0".into() } else { prims.join(", ") },
                         );
-                        let mut fjson = vec![];
-                        let mut ftable = vec![];
-                        let mut first = 0;
-                        for f in fields {
-                            let fc = ident(&f.name);
-                            let fl = f.ty.leaves().len();
-                            let proj = format!(
-                                "int futhark_project_{c}_{fc}({ctx}, {}, const {st} *obj)",
-                                out_param(&f.ty, "out")
-                            );
-                            self.decl(&proj);
-                            let flt = format!("p_leaves_{}", f.ty.cname());
-                            let _ = writeln!(
-                                self.code,
-                                "{proj} {{ return p_obj_project(ctx, out, (const struct p_obj *)obj, {first}, {flt}, {fl}, {}); }}\n\
-                                 static int p_g_project_{c}_{fc}({ctx}, void *out, const void *obj) {{ return p_obj_project(ctx, out, obj, {first}, {flt}, {fl}, {}); }}",
-                                part_prim(&f.ty),
-                                part_prim(&f.ty),
-                            );
-                            first += fl;
-                            fjson.push(format!(
-                                "{{\"name\": {}, \"type\": {}, \"project\": {}}}",
-                                json_string(&f.name),
-                                json_string(&f.ty.name()),
-                                json_string(&format!("futhark_project_{c}_{fc}"))
-                            ));
-                            ftable.push(format!(
-                                "{{{}, &p_api_type_{}, p_g_project_{c}_{fc}}}",
-                                c_string(&f.name),
-                                self.type_index(&f.ty)
-                            ));
-                        }
-                        let _ = writeln!(
-                            self.table_decls,
-                            "static const struct p_field p_fields_{c}[{}] = {{{}}};",
-                            nf + 1,
-                            if nf == 0 {
-                                "{NULL, NULL, NULL}".into()
-                            } else {
-                                ftable.join(", ")
-                            }
-                        );
+                        let fjson = self.projections(&c, fields);
                         table.push_str(&format!(
                             ", .kind = P_KIND_RECORD, .nfields = {nf}, .fields = p_fields_{c}, .new_record = p_g_new_{c}"
                         ));
@@ -607,46 +566,7 @@ impl Gen {
                             nf + 1,
                             vec!["-1"; nf.max(1)].join(", "),
                         );
-                        let mut fjson = vec![];
-                        let mut ftable = vec![];
-                        let mut first = 0;
-                        for f in fields {
-                            let fc = ident(&f.name);
-                            let fl = f.ty.leaves().len();
-                            let proj = format!(
-                                "int futhark_project_{c}_{fc}({ctx}, {}, const {st} *obj)",
-                                out_param(&f.ty, "out")
-                            );
-                            self.decl(&proj);
-                            let flt = format!("p_leaves_{}", f.ty.cname());
-                            let _ = writeln!(
-                                self.code,
-                                "{proj} {{ return p_obj_project(ctx, out, (const struct p_obj *)obj, {first}, {flt}, {fl}, -1); }}\n\
-                                 static int p_g_project_{c}_{fc}({ctx}, void *out, const void *obj) {{ return p_obj_project(ctx, out, obj, {first}, {flt}, {fl}, -1); }}"
-                            );
-                            first += fl;
-                            fjson.push(format!(
-                                "{{\"name\": {}, \"type\": {}, \"project\": {}}}",
-                                json_string(&f.name),
-                                json_string(&f.ty.name()),
-                                json_string(&format!("futhark_project_{c}_{fc}"))
-                            ));
-                            ftable.push(format!(
-                                "{{{}, &p_api_type_{}, p_g_project_{c}_{fc}}}",
-                                c_string(&f.name),
-                                self.type_index(&f.ty)
-                            ));
-                        }
-                        let _ = writeln!(
-                            self.table_decls,
-                            "static const struct p_field p_fields_{c}[{}] = {{{}}};",
-                            nf + 1,
-                            if nf == 0 {
-                                "{NULL, NULL, NULL}".into()
-                            } else {
-                                ftable.join(", ")
-                            }
-                        );
+                        let fjson = self.projections(&c, fields);
                         table.push_str(&format!(
                             ", .nfields = {nf}, .fields = p_fields_{c}, .zip = p_g_zip_{c}"
                         ));
@@ -691,6 +611,55 @@ impl Gen {
                 self.tables.push(table);
             }
         }
+    }
+
+    /// The projection functions of the fields of the record (or array of
+    /// records) `c`, whose leaves are its fields' leaves in order; their
+    /// table `p_fields_<c>`, and their manifest entries.
+    fn projections(&mut self, c: &str, fields: &[Field]) -> Vec<String> {
+        let ctx = "struct futhark_context *ctx";
+        let st = format!("struct futhark_{c}");
+        let mut fjson = vec![];
+        let mut ftable = vec![];
+        let mut first = 0;
+        for f in fields {
+            let fc = ident(&f.name);
+            let fl = f.ty.leaves().len();
+            let proj = format!(
+                "int futhark_project_{c}_{fc}({ctx}, {}, const {st} *obj)",
+                out_param(&f.ty, "out")
+            );
+            self.decl(&proj);
+            let (flt, prim) = (format!("p_leaves_{}", f.ty.cname()), part_prim(&f.ty));
+            let _ = writeln!(
+                self.code,
+                "{proj} {{ return p_obj_project(ctx, out, (const struct p_obj *)obj, {first}, {flt}, {fl}, {prim}); }}\n\
+                 static int p_g_project_{c}_{fc}({ctx}, void *out, const void *obj) {{ return p_obj_project(ctx, out, obj, {first}, {flt}, {fl}, {prim}); }}"
+            );
+            first += fl;
+            fjson.push(format!(
+                "{{\"name\": {}, \"type\": {}, \"project\": {}}}",
+                json_string(&f.name),
+                json_string(&f.ty.name()),
+                json_string(&format!("futhark_project_{c}_{fc}"))
+            ));
+            ftable.push(format!(
+                "{{{}, &p_api_type_{}, p_g_project_{c}_{fc}}}",
+                c_string(&f.name),
+                self.type_index(&f.ty)
+            ));
+        }
+        let _ = writeln!(
+            self.table_decls,
+            "static const struct p_field p_fields_{c}[{}] = {{{}}};",
+            fields.len() + 1,
+            if fields.is_empty() {
+                "{NULL, NULL, NULL}".into()
+            } else {
+                ftable.join(", ")
+            }
+        );
+        fjson
     }
 
     /// `index`, `shape`, `new` and `set` of an array of non-primitives.

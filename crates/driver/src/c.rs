@@ -111,17 +111,7 @@ impl C {
         let api = api_entries(&compiled, &program);
         // The program, then the C API in a unit of its own (the same API
         // `parad c --library` writes, which the loader calls).
-        let spans: Vec<String> = program
-            .spans
-            .iter()
-            .map(|s| {
-                if compiled.sources.files().any(|(id, _)| id == s.file) {
-                    compiled.sources.location(*s).to_string()
-                } else {
-                    String::from("unknown location")
-                }
-            })
-            .collect();
+        let spans = span_locations(&compiled, &program);
         let generated =
             parad_cgen::api::generate(&program, &api, &spans, Flavour::Multicore, "PARAD_H")
                 .map_err(internal)?;
@@ -261,6 +251,22 @@ fn api_entries(
                     parad_types::api::ApiEntry::of_leaves(&leaves(&e.params), &leaves(&e.results))
                 });
             (e.name.clone(), api)
+        })
+        .collect()
+}
+
+/// Each of `program`'s spans as the `file:line:col` that the C API's error
+/// messages show.
+pub(crate) fn span_locations(compiled: &Compiled, program: &CProgram) -> Vec<String> {
+    program
+        .spans
+        .iter()
+        .map(|s| {
+            if compiled.sources.files().any(|(id, _)| id == s.file) {
+                compiled.sources.location(*s).to_string()
+            } else {
+                String::from("unknown location")
+            }
         })
         .collect()
 }

@@ -37,17 +37,7 @@ pub fn export_file(
             "the C backend cannot compile this program: {e}"
         )))
     })?;
-    let spans: Vec<String> = program
-        .spans
-        .iter()
-        .map(|s| {
-            if compiled.sources.files().any(|(id, _)| id == s.file) {
-                compiled.sources.location(*s).to_string()
-            } else {
-                String::from("unknown location")
-            }
-        })
-        .collect();
+    let spans = crate::c::span_locations(&compiled, &program);
     let stem = output
         .file_name()
         .map(|s| s.to_string_lossy().into_owned())

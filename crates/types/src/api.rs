@@ -243,18 +243,7 @@ impl ApiBuilder<'_> {
                         ty: self.build(part(k), t),
                     })
                     .collect();
-                let name = format!(
-                    "({})",
-                    fields
-                        .iter()
-                        .map(|f| f.ty.name())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                );
-                let mut cname = format!("tup{}", fields.len());
-                for f in &fields {
-                    let _ = write!(cname, "_{}", f.ty.inner_cname());
-                }
+                let (name, cname) = tuple_names(&fields);
                 (OpaqueKind::Record(fields), name, Some(cname))
             }
             Type::Record(fs) => {
@@ -414,6 +403,17 @@ impl ApiBuilder<'_> {
     }
 }
 
+/// Futhark's name and the C name of a tuple of `fields`:
+/// `(i32, []f32)` and `tup2_i32_arr1d_f32`.
+fn tuple_names(fields: &[Field]) -> (String, String) {
+    let names: Vec<String> = fields.iter().map(|f| f.ty.name()).collect();
+    let mut cname = format!("tup{}", fields.len());
+    for f in fields {
+        let _ = write!(cname, "_{}", f.ty.inner_cname());
+    }
+    (format!("({})", names.join(", ")), cname)
+}
+
 /// `te` without a uniqueness mark.
 pub(crate) fn strip_unique(te: &TypeExp) -> &TypeExp {
     match te {
@@ -500,18 +500,7 @@ impl ApiEntry {
                         ty: leaf(l),
                     })
                     .collect();
-                let name = format!(
-                    "({})",
-                    fields
-                        .iter()
-                        .map(|f| f.ty.name())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                );
-                let mut cname = format!("tup{}", fields.len());
-                for f in &fields {
-                    let _ = write!(cname, "_{}", f.ty.inner_cname());
-                }
+                let (name, cname) = tuple_names(&fields);
                 ApiType::Opaque(Arc::new(Opaque {
                     name,
                     cname,
