@@ -694,12 +694,13 @@ impl Gen {
              {set} {{ const int64_t is[{r}] = {ia}; return p_obj_set(ctx, (struct p_obj *)arr, (const struct p_obj *)elem, {r}, is); }}\n\
              static int p_g_index_{c}({ctx}, void *out, void *arr, const int64_t *is) {{ return p_obj_index(ctx, out, arr, p_leaves_{ec}, {r}, is); }}\n\
              static int p_g_set_{c}({ctx}, void *arr, const void *elem, const int64_t *is) {{ return p_obj_set(ctx, arr, elem, {r}, is); }}\n\
-             static const int64_t *p_g_shape_{c}({ctx}, void *arr) {{ return futhark_shape_{c}(ctx, arr); }}",
+             static const int64_t *p_g_shape_{c}({ctx}, void *arr) {{ return futhark_shape_{c}(ctx, arr); }}\n\
+             static int p_g_new_elems_{c}({ctx}, void **out, const void *const *elems, const int64_t *shape) {{ return p_obj_from_elems(ctx, out, {lt}, {n}, (const struct p_obj *const *)(const void *)elems, {r}, shape); }}",
             ia = dims_array(r),
             da = dim_arr.join(", "),
         );
         table.push_str(&format!(
-            ", .kind = P_KIND_OPAQUE, .rank = {r}, .shape = p_g_shape_{c}, .elem = &p_api_type_{}, .index = p_g_index_{c}, .set = p_g_set_{c}",
+            ", .kind = P_KIND_OPAQUE, .rank = {r}, .shape = p_g_shape_{c}, .elem = &p_api_type_{}, .index = p_g_index_{c}, .set = p_g_set_{c}, .new_elems = p_g_new_elems_{c}",
             self.type_index(elem)
         ));
     }

@@ -767,6 +767,9 @@ struct p_type {
   int (*zip)(struct futhark_context *, void **out, const void *const *fields);
   /* arrays of primitives: a view of the caller's elements */
   void *(*new_raw)(struct futhark_context *, const void *data, const int64_t *shape);
+  /* arrays of non-primitives: a new array of the elements (row-major) */
+  int (*new_elems)(struct futhark_context *, void **out, const void *const *elems,
+                   const int64_t *shape);
 };
 
 struct p_entry {
