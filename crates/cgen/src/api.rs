@@ -85,8 +85,14 @@ pub fn source(
     s.push_str(&api.code);
     match kind {
         Output::Library => {}
-        Output::Executable => s.push_str(crate::MAIN_H),
-        Output::Server => s.push_str(crate::SERVER_H),
+        Output::Executable => {
+            s.push_str(crate::OPTIONS_H);
+            s.push_str(crate::MAIN_H)
+        }
+        Output::Server => {
+            s.push_str(crate::OPTIONS_H);
+            s.push_str(crate::SERVER_H)
+        }
     }
     s
 }

@@ -25,6 +25,10 @@ pub const VALUES_H: &str = include_str!("runtime/values.h");
 /// The fixed part of Futhark's C API (contexts, errors, objects).
 pub const API_H: &str = include_str!("runtime/api.h");
 
+/// What the `main` of an executable and of a server share: the command
+/// line, the configuration and the context, failures.
+pub const OPTIONS_H: &str = include_str!("runtime/options.h");
+
 /// The `main` of a compiled executable.
 pub const MAIN_H: &str = include_str!("runtime/main.h");
 

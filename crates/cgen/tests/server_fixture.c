@@ -1,8 +1,8 @@
 /* Test fixture for runtime/main.h and runtime/server.h (driven by
  * tests/server_c.rs): a small hand-written stand-in for what the C
  * generator produces (configuration, context, a few types and entry
- * points with the type and entry tables), followed by the executable's
- * or the server's `main`.
+ * points with the type and entry tables), followed by runtime/options.h
+ * and the executable's or the server's `main`.
  *
  * Built with -DFX_SERVER for the server, without for the executable,
  * with -DFX_MULTICORE as the multicore backend (else the c backend),
@@ -68,6 +68,11 @@ static int fx_peek(struct pv_reader *r) {
 
 /* 1 when only white space is left. */
 __attribute__((unused)) static int pv_at_end(struct pv_reader *r) { return fx_peek(r) == EOF; }
+
+/* Reads n raw bytes; 1 when the input ends first. */
+__attribute__((unused)) static int pv_read_bytes(struct pv_reader *r, void *p, size_t n) {
+  return fread(p, 1, n, r->f) != n;
+}
 
 /* A malloc'd message. */
 static char *fx_msg(const char *fmt, ...) {
@@ -404,6 +409,9 @@ struct p_type {
   int (*index)(struct futhark_context *, void *out, void *arr, const int64_t *is);
   int (*set)(struct futhark_context *, void *arr, const void *elem, const int64_t *is);
   int (*zip)(struct futhark_context *, void **out, const void *const *fields);
+  void *(*new_raw)(struct futhark_context *, const void *data, const int64_t *shape);
+  int (*new_elems)(struct futhark_context *, void **out, const void *const *elems,
+                   const int64_t *shape);
 };
 struct p_entry {
   const char *name;
@@ -783,6 +791,22 @@ static int fx_pairs_zip(struct futhark_context *ctx, void **out, const void *con
   *out = fx_pairs_make(ctx, xs->shape[0], xs->data, ys->data);
   return 0;
 }
+/* A new [](i32, f64) of shape[0] (i32, f64) elements (copied). */
+static int fx_pairs_new_elems(struct futhark_context *ctx, void **out, const void *const *elems,
+                              const int64_t *shape) {
+  int64_t n = shape[0];
+  int32_t *xs = malloc(4 * (size_t)n + 1);
+  double *ys = malloc(8 * (size_t)n + 1);
+  for (int64_t i = 0; i < n; i++) {
+    const struct fx_pair *p = elems[i];
+    xs[i] = p->x;
+    ys[i] = p->y;
+  }
+  *out = fx_pairs_make(ctx, n, xs, ys);
+  free(xs);
+  free(ys);
+  return 0;
+}
 static int fx_pairs_project_0(struct futhark_context *ctx, void *out, const void *obj) {
   const struct fx_pairs *a = obj;
   *(void **)out = fx_array_new(ctx, PV_I32, 1, a->xs, a->shape);
@@ -938,7 +962,7 @@ static const struct p_type fx_t_pairs = {
   .name = "[](i32, f64)", .kind = P_KIND_OPAQUE, .prim = -1, .rank = 1, .free = fx_pairs_free,
   .store = fx_pairs_store, .restore = fx_pairs_restore, .shape = fx_pairs_shape, .nfields = 2,
   .fields = fx_pairs_fields, .elem = &fx_t_pair, .index = fx_pairs_index, .set = fx_pairs_set,
-  .zip = fx_pairs_zip};
+  .zip = fx_pairs_zip, .new_elems = fx_pairs_new_elems};
 
 static const struct p_type *const fx_some_payload[] = {&fx_t_i32};
 static const struct p_variant fx_opt_variants[] = {
@@ -1126,6 +1150,7 @@ static const struct p_entry p_api_entries[] = {
 };
 static const int p_api_nentries = (int)(sizeof p_api_entries / sizeof p_api_entries[0]);
 
+#include "options.h"
 #ifdef FX_SERVER
 #include "server.h"
 #else

@@ -520,8 +520,8 @@ __attribute__((unused)) static struct p_obj *p_obj_restore(struct futhark_contex
   size_t at = P_OPAQUE_HEADER;
   for (int32_t i = 0; i < n; i++) {
     struct p_leaf *l = &o->leaf[i];
-    const unsigned char *elems;
-    size_t used;
+    const unsigned char *elems = NULL;
+    size_t used = 0;
     char *err = NULL;
     if (at > total ||
         pv_binary_get(b + at, (size_t)total - at, l->prim, l->rank, l->shape, &elems, &used, &err)) {

@@ -1,8 +1,9 @@
 /* parad C runtime, server part: the `main` of a server executable.
  *
- * Appended after the generated API (see the interface notes): it uses the
- * tables p_api_types/p_api_entries, values.h (pv_*) for the value formats
- * and the Futhark C API for the configuration and the context.
+ * Appended after the generated API and options.h (see the interface
+ * notes): it uses the tables p_api_types/p_api_entries, values.h (pv_*)
+ * for the value formats, and options.h (po_*) for the command line, the
+ * configuration and the context.
  *
  * The server reads one command a line from stdin and answers on stdout
  * following Futhark's server protocol: the command's output, then
@@ -19,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 /* ---- state, output ---- */
@@ -46,42 +46,14 @@ struct ps_var {
   int consumed;
 };
 
-/* The server: its name (argv[0]), configuration, context and the
- * variables (nvars of them in room for cap). */
+/* The server: the options' state (name, configuration, context), and
+ * the variables (nvars of them in room for cap). */
 struct ps_state {
-  const char *prog;
-  struct futhark_context_config *cfg;
-  struct futhark_context *ctx;
+  struct po_state po;
   struct ps_var **vars;
   int nvars;
   int cap;
 };
-
-/* A malloc'd string formatted from fmt and ap (NULL when out of memory). */
-static char *ps_vformat(const char *fmt, va_list ap) {
-  va_list aq;
-  va_copy(aq, ap);
-  int n = vsnprintf(NULL, 0, fmt, aq);
-  va_end(aq);
-  char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
-  if (buf != NULL) vsnprintf(buf, (size_t)n + 1, fmt, ap);
-  return buf;
-}
-
-/* Prints `PROG: message` on stderr and exits 1 (options, start-up). */
-static void ps_die(const struct ps_state *s, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3), noreturn));
-static void ps_die(const struct ps_state *s, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  char *msg = ps_vformat(fmt, ap);
-  va_end(ap);
-  const char *m = msg != NULL ? msg : "out of memory";
-  size_t n = strlen(m);
-  fprintf(stderr, "%s: %s%s", s->prog, m, n > 0 && m[n - 1] == '\n' ? "" : "\n");
-  free(msg);
-  exit(1);
-}
 
 /* Prints a message line, adding the newline when missing. */
 static void ps_put_line(const char *msg) {
@@ -96,7 +68,7 @@ static int ps_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int ps_fail(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  char *msg = ps_vformat(fmt, ap);
+  char *msg = po_vformat(fmt, ap);
   va_end(ap);
   fputs("%%% FAILURE\n", stdout);
   ps_put_line(msg != NULL ? msg : "Out of memory.");
@@ -106,7 +78,7 @@ static int ps_fail(const char *fmt, ...) {
 
 /* Fails with the context's error message (or `what` when it has none). */
 static int ps_fail_ctx(struct ps_state *s, const char *what) {
-  char *err = futhark_context_get_error(s->ctx);
+  char *err = futhark_context_get_error(s->po.ctx);
   if (err == NULL) return ps_fail("%s", what);
   fputs("%%% FAILURE\n", stdout);
   ps_put_line(err);
@@ -114,231 +86,15 @@ static int ps_fail_ctx(struct ps_state *s, const char *what) {
   return 1;
 }
 
-/* Microseconds of a monotonic clock. */
-static int64_t ps_now_us(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
-/* ---- options ---- */
-
-enum {
-  PS_OPT_DEBUG,
-  PS_OPT_LOG,
-  PS_OPT_PROFILE,
-  PS_OPT_PARAM,
-  PS_OPT_TUNING,
-  PS_OPT_PRINT_PARAMS,
-  PS_OPT_CACHE,
-  PS_OPT_THREADS,
-  PS_OPT_HELP
+/* The server, for the command-line parser and its help text. */
+static const struct po_program ps_program = {
+  "",
+  "Serves Futhark's server protocol on standard input and output.\n",
+  "Collect profiling data (see the report command).",
+  NULL,
+  0,
+  NULL,
 };
-
-/* One command-line option: long name, short letter (0: none), the name
- * of its argument (NULL: takes none), what it does. */
-struct ps_option {
-  const char *name;
-  char letter;
-  const char *arg;
-  int id;
-  const char *doc;
-};
-
-static const struct ps_option ps_options[] = {
-  {"debugging", 'D', NULL, PS_OPT_DEBUG, "Debugging checks and output (implies -L and -P)."},
-  {"log", 'L', NULL, PS_OPT_LOG, "Print low-overhead logging to stderr."},
-  {"profile", 'P', NULL, PS_OPT_PROFILE, "Collect profiling data (see the report command)."},
-  {"param", 0, "NAME=INT", PS_OPT_PARAM, "Set a tuning parameter."},
-  {"tuning", 0, "FILE", PS_OPT_TUNING, "Read NAME=INT tuning assignments, one a line, from FILE."},
-  {"print-params", 0, NULL, PS_OPT_PRINT_PARAMS,
-   "Print the tuning parameters and their classes, then exit."},
-  {"cache-file", 0, "FILE", PS_OPT_CACHE, "Keep reusable initialisation data in FILE."},
-#ifdef FUTHARK_BACKEND_multicore
-  {"num-threads", 0, "INT", PS_OPT_THREADS, "Use INT worker threads (0: one per core)."},
-#endif
-  {"help", 'h', NULL, PS_OPT_HELP, "Print this help and exit."},
-};
-
-#define PS_NOPTIONS ((int)(sizeof ps_options / sizeof ps_options[0]))
-
-/* Prints the usage text to stdout. */
-static void ps_help(const char *prog) {
-  printf("Usage: %s [OPTION]...\n", prog);
-  printf("Serves Futhark's server protocol on standard input and output.\n\nOptions:\n");
-  for (int i = 0; i < PS_NOPTIONS; i++) {
-    const struct ps_option *o = &ps_options[i];
-    char head[64];
-    if (o->letter != 0)
-      snprintf(head, sizeof head, "-%c, --%s%s%s", o->letter, o->name, o->arg ? " " : "",
-               o->arg ? o->arg : "");
-    else
-      snprintf(head, sizeof head, "    --%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-    printf("  %-32s %s\n", head, o->doc);
-  }
-}
-
-/* Parses a non-negative decimal integer that fits `max`; 0 on success. */
-static int ps_parse_uint(const char *str, long long max, long long *out) {
-  char *end;
-  errno = 0;
-  if (str[0] < '0' || str[0] > '9') return 1;
-  long long v = strtoll(str, &end, 10);
-  if (errno != 0 || *end != '\0' || v < 0 || v > max) return 1;
-  *out = v;
-  return 0;
-}
-
-/* The index of tuning parameter `name`, or -1. */
-static int ps_tuning_param(const char *name) {
-  int n = futhark_get_tuning_param_count();
-  for (int i = 0; i < n; i++)
-    if (strcmp(futhark_get_tuning_param_name(i), name) == 0) return i;
-  return -1;
-}
-
-/* Reads a tuning file (lines NAME=INT, nothing else) into the
- * configuration. NULL, or a malloc'd message saying what is wrong. */
-static char *ps_load_tuning(struct futhark_context_config *cfg, const char *fname) {
-  char *msg = malloc(1100);
-  if (msg == NULL) return NULL;
-  FILE *f = fopen(fname, "r");
-  if (f == NULL) {
-    snprintf(msg, 1100, "Cannot open file: %s", strerror(errno));
-    return msg;
-  }
-  char *line = NULL;
-  size_t cap = 0;
-  ssize_t len;
-  int lineno = 0;
-  while ((len = getline(&line, &cap, f)) >= 0) {
-    lineno++;
-    while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r')) line[--len] = '\0';
-    char *eq = strchr(line, '=');
-    long long v;
-    if (eq == NULL || eq == line || ps_parse_uint(eq + 1, INT64_MAX, &v) != 0) {
-      snprintf(msg, 1100, "Invalid line %d (must be of form 'name=int').", lineno);
-      break;
-    }
-    *eq = '\0';
-    if (futhark_context_config_set_tuning_param(cfg, line, (size_t)v) != 0) {
-      snprintf(msg, 1100, "Unknown name '%.1000s' on line %d.", line, lineno);
-      break;
-    }
-  }
-  int ok = len < 0;
-  free(line);
-  fclose(f);
-  if (ok) {
-    free(msg);
-    return NULL;
-  }
-  return msg;
-}
-
-/* Carries out one option with its argument (NULL when it takes none). */
-static void ps_apply_option(struct ps_state *s, const struct ps_option *o, const char *arg) {
-  long long v;
-  switch (o->id) {
-  case PS_OPT_DEBUG:
-    futhark_context_config_set_debugging(s->cfg, 1);
-    futhark_context_config_set_logging(s->cfg, 1);
-    futhark_context_config_set_profiling(s->cfg, 1);
-    break;
-  case PS_OPT_LOG: futhark_context_config_set_logging(s->cfg, 1); break;
-  case PS_OPT_PROFILE: futhark_context_config_set_profiling(s->cfg, 1); break;
-  case PS_OPT_PARAM: {
-    const char *eq = strchr(arg, '=');
-    if (eq == NULL || eq == arg) ps_die(s, "Invalid argument for --param option: %s", arg);
-    size_t n = (size_t)(eq - arg);
-    char *name = malloc(n + 1);
-    if (name == NULL) ps_die(s, "Out of memory.");
-    memcpy(name, arg, n);
-    name[n] = '\0';
-    if (ps_tuning_param(name) < 0) ps_die(s, "Unknown tuning parameter: %s", name);
-    if (ps_parse_uint(eq + 1, INT64_MAX, &v) != 0)
-      ps_die(s, "Invalid value for tuning parameter %s: %s", name, eq + 1);
-    if (futhark_context_config_set_tuning_param(s->cfg, name, (size_t)v) != 0)
-      ps_die(s, "Cannot set tuning parameter %s to %s", name, eq + 1);
-    free(name);
-    break;
-  }
-  case PS_OPT_TUNING: {
-    char *err = ps_load_tuning(s->cfg, arg);
-    if (err != NULL) ps_die(s, "When loading tuning file '%s': %s", arg, err);
-    break;
-  }
-  case PS_OPT_PRINT_PARAMS: {
-    int n = futhark_get_tuning_param_count();
-    for (int i = 0; i < n; i++)
-      printf("%s (%s)\n", futhark_get_tuning_param_name(i), futhark_get_tuning_param_class(i));
-    exit(0);
-  }
-  case PS_OPT_CACHE: futhark_context_config_set_cache_file(s->cfg, arg); break;
-#ifdef FUTHARK_BACKEND_multicore
-  case PS_OPT_THREADS:
-    if (ps_parse_uint(arg, INT32_MAX, &v) != 0) ps_die(s, "Invalid number of threads: %s", arg);
-    futhark_context_config_set_num_threads(s->cfg, (int)v);
-    break;
-#endif
-  case PS_OPT_HELP: ps_help(s->prog); exit(0);
-  default: break;
-  }
-}
-
-/* Parses the command line like getopt_long: `-x`, `-xVALUE`, `-x VALUE`,
- * clusters of flags (`-DL`), `--name`, `--name=VALUE`, `--name VALUE`,
- * and `--` ending the options. Any other argument is an error. */
-static void ps_parse_options(struct ps_state *s, int argc, char **argv) {
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (strcmp(a, "--") == 0) {
-      if (i + 1 < argc) ps_die(s, "Excess non-option: %s", argv[i + 1]);
-      return;
-    }
-    if (a[0] == '-' && a[1] == '-') {
-      const char *name = a + 2;
-      const char *eq = strchr(name, '=');
-      size_t n = eq != NULL ? (size_t)(eq - name) : strlen(name);
-      const struct ps_option *o = NULL;
-      for (int k = 0; k < PS_NOPTIONS; k++)
-        if (strlen(ps_options[k].name) == n && strncmp(ps_options[k].name, name, n) == 0)
-          o = &ps_options[k];
-      if (o == NULL) ps_die(s, "Unknown option: %s (see --help)", a);
-      const char *arg = NULL;
-      if (o->arg == NULL) {
-        if (eq != NULL) ps_die(s, "Option --%s takes no argument", o->name);
-      } else if (eq != NULL) {
-        arg = eq + 1;
-      } else if (i + 1 < argc) {
-        arg = argv[++i];
-      } else {
-        ps_die(s, "Missing argument for option %s", a);
-      }
-      ps_apply_option(s, o, arg);
-    } else if (a[0] == '-' && a[1] != '\0') {
-      for (const char *c = a + 1; *c != '\0'; c++) {
-        const struct ps_option *o = NULL;
-        for (int k = 0; k < PS_NOPTIONS; k++)
-          if (ps_options[k].letter == *c) o = &ps_options[k];
-        if (o == NULL) ps_die(s, "Unknown option: -%c (see --help)", *c);
-        if (o->arg == NULL) {
-          ps_apply_option(s, o, NULL);
-          continue;
-        }
-        const char *arg = c[1] != '\0' ? c + 1 : NULL;
-        if (arg == NULL) {
-          if (i + 1 >= argc) ps_die(s, "Missing argument for option -%c", *c);
-          arg = argv[++i];
-        }
-        ps_apply_option(s, o, arg);
-        break;
-      }
-    } else {
-      ps_die(s, "Excess non-option: %s", a);
-    }
-  }
-}
 
 /* ---- types ---- */
 
@@ -426,7 +182,7 @@ static void *ps_val_out(struct ps_val *v) {
 /* Frees the object of a value, if any; non-zero when freeing failed. */
 static int ps_val_free(struct ps_state *s, struct ps_val *v) {
   int err = 0;
-  if (v->t->kind != P_KIND_PRIM && v->obj != NULL) err = v->t->free(s->ctx, v->obj);
+  if (v->t->kind != P_KIND_PRIM && v->obj != NULL) err = v->t->free(s->po.ctx, v->obj);
   v->obj = NULL;
   return err;
 }
@@ -518,6 +274,52 @@ static int ps_add_vars(struct ps_state *s, const char *const *names, struct ps_v
   return 0;
 }
 
+/* The parts a command makes a value of: part i must have type
+ * fields[i].type (named "field NAME" in messages) when there are fields,
+ * else types[i], else `type` (named "NOUN #i"). */
+struct ps_parts {
+  const struct p_field *fields;
+  const struct p_type *const *types;
+  const struct p_type *type;
+  const char *noun;
+};
+
+/* Sets ptrs[i] to the in pointer of variable names[i], part i of n;
+ * non-zero after reporting the failure (a variable unknown, consumed or
+ * of the wrong type). */
+static int ps_part_ptrs(struct ps_state *s, const char *const *names, int n,
+                        const struct ps_parts *parts, const void **ptrs) {
+  for (int i = 0; i < n; i++) {
+    char what[128];
+    const struct p_type *t;
+    if (parts->fields != NULL) {
+      snprintf(what, sizeof what, "field %s", parts->fields[i].name);
+      t = parts->fields[i].type;
+    } else {
+      snprintf(what, sizeof what, "%s #%d", parts->noun, i);
+      t = parts->types != NULL ? parts->types[i] : parts->type;
+    }
+    struct ps_var *v = ps_use_var(s, names[i]);
+    if (v == NULL || ps_check_type(v, t, what)) return 1;
+    ptrs[i] = ps_val_ptr(&v->val);
+  }
+  return 0;
+}
+
+/* Ends a command that made the n values `outs` with an API call that
+ * returned `err`: after a successful sync they become variables of the
+ * given (checked) names, else they are freed and the failure is reported
+ * (the context's message, or `what`). */
+static int ps_add_made(struct ps_state *s, const char *const *names, struct ps_val *outs, int n,
+                       int err, const char *what) {
+  if (err == 0) err = futhark_context_sync(s->po.ctx);
+  if (err != 0) {
+    ps_vals_free(s, outs, n);
+    return ps_fail_ctx(s, what);
+  }
+  return ps_add_vars(s, names, outs, n);
+}
+
 /* Removes variable `v` from the store, freeing its value; non-zero when
  * freeing the value failed (the variable is gone all the same). */
 static int ps_remove_var(struct ps_state *s, struct ps_var *v) {
@@ -538,10 +340,10 @@ static int ps_parse_indices(struct ps_state *s, const struct ps_var *v, const ch
                             int n, int64_t *is) {
   const struct p_type *t = v->val.t;
   if (n != t->rank) return ps_fail("%d indices expected but %d values provided.", t->rank, n);
-  const int64_t *shape = t->shape(s->ctx, v->val.obj);
+  const int64_t *shape = t->shape(s->po.ctx, v->val.obj);
   for (int i = 0; i < n; i++) {
     long long x;
-    if (ps_parse_uint(args[i], INT64_MAX, &x) != 0 || x >= shape[i])
+    if (po_parse_uint(args[i], INT64_MAX, &x) != 0 || x >= shape[i])
       return ps_fail("Invalid index `%s` on dimension %d.", args[i], i + 1);
     is[i] = x;
   }
@@ -553,7 +355,7 @@ static char *ps_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)))
 static char *ps_strf(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  char *msg = ps_vformat(fmt, ap);
+  char *msg = po_vformat(fmt, ap);
   va_end(ap);
   return msg;
 }
@@ -562,7 +364,7 @@ static char *ps_strf(const char *fmt, ...) {
  * after reporting the failure. */
 static unsigned char *ps_array_values(struct ps_state *s, const struct ps_val *v) {
   const struct p_type *t = v->t;
-  const int64_t *shape = t->shape(s->ctx, v->obj);
+  const int64_t *shape = t->shape(s->po.ctx, v->obj);
   size_t n = pv_prim_size(t->prim);
   for (int i = 0; i < t->rank; i++) n *= (size_t)shape[i];
   unsigned char *data = malloc(n > 0 ? n : 1);
@@ -570,7 +372,7 @@ static unsigned char *ps_array_values(struct ps_state *s, const struct ps_val *v
     ps_fail("Out of memory.");
     return NULL;
   }
-  if (t->values(s->ctx, v->obj, data) != 0 || futhark_context_sync(s->ctx) != 0) {
+  if (t->values(s->po.ctx, v->obj, data) != 0 || futhark_context_sync(s->po.ctx) != 0) {
     free(data);
     ps_fail_ctx(s, "Failed to read the elements of an array.");
     return NULL;
@@ -599,9 +401,9 @@ static int ps_read_value(struct ps_state *s, struct pv_reader *r, const struct p
     if (t->kind == P_KIND_PRIM) {
       memcpy(&out->scalar, data, pv_prim_size(t->prim));
     } else {
-      out->obj = t->new_array(s->ctx, data, shape);
+      out->obj = t->new_array(s->po.ctx, data, shape);
       if (out->obj == NULL) {
-        char *msg = futhark_context_get_error(s->ctx);
+        char *msg = futhark_context_get_error(s->po.ctx);
         *err = msg != NULL ? msg : ps_strf("failed to create an array of type %s", t->name);
       }
     }
@@ -609,7 +411,7 @@ static int ps_read_value(struct ps_state *s, struct pv_reader *r, const struct p
     return out->obj == NULL && t->kind != P_KIND_PRIM;
   }
   unsigned char head[16];
-  if (pv_at_end(r) || fread(head, 1, sizeof head, r->f) != sizeof head) {
+  if (pv_at_end(r) || pv_read_bytes(r, head, sizeof head) != 0) {
     *err = ps_strf("unexpected end of file where a value of type %s was expected", t->name);
     return 1;
   }
@@ -631,15 +433,15 @@ static int ps_read_value(struct ps_state *s, struct pv_reader *r, const struct p
   }
   memcpy(bytes, head, sizeof head);
   size_t rest = (size_t)len - sizeof head;
-  if (fread(bytes + sizeof head, 1, rest, r->f) != rest) {
+  if (pv_read_bytes(r, bytes + sizeof head, rest) != 0) {
     free(bytes);
     *err = ps_strf("the stored value of type %s is cut short", t->name);
     return 1;
   }
-  out->obj = t->restore(s->ctx, bytes);
+  out->obj = t->restore(s->po.ctx, bytes);
   free(bytes);
   if (out->obj == NULL) {
-    char *msg = futhark_context_get_error(s->ctx);
+    char *msg = futhark_context_get_error(s->po.ctx);
     *err = msg != NULL ? msg : ps_strf("the stored bytes are not a value of type %s", t->name);
     return 1;
   }
@@ -657,12 +459,12 @@ static int ps_write_value(struct ps_state *s, FILE *f, const char *fname, const 
   } else if (t->kind == P_KIND_ARRAY) {
     unsigned char *data = ps_array_values(s, v);
     if (data == NULL) return 1;
-    err = pv_write_binary(f, t->prim, t->rank, data, t->shape(s->ctx, v->obj));
+    err = pv_write_binary(f, t->prim, t->rank, data, t->shape(s->po.ctx, v->obj));
     free(data);
   } else {
     void *bytes = NULL;
     size_t n = 0;
-    if (t->store(s->ctx, v->obj, &bytes, &n) != 0 || futhark_context_sync(s->ctx) != 0) {
+    if (t->store(s->po.ctx, v->obj, &bytes, &n) != 0 || futhark_context_sync(s->po.ctx) != 0) {
       free(bytes);
       return ps_fail_ctx(s, "Failed to serialise a value.");
     }
@@ -723,10 +525,10 @@ static int ps_cmd_call(struct ps_state *s, int argc, const char *const *argv) {
         return ps_fail("Variable %s is consumed by input #%d and cannot also be input #%d.",
                        in_vars[i]->name, i, j);
   struct ps_val out = ps_val_new(e->out_type);
-  int64_t t0 = ps_now_us();
-  int err = e->call(s->ctx, ps_val_out(&out), ins);
-  if (err == 0) err = futhark_context_sync(s->ctx);
-  int64_t t1 = ps_now_us();
+  int64_t t0 = po_now_us();
+  int err = e->call(s->po.ctx, ps_val_out(&out), ins);
+  if (err == 0) err = futhark_context_sync(s->po.ctx);
+  int64_t t1 = po_now_us();
   /* A consuming entry point may have used up its inputs even if it failed. */
   for (int i = 0; i < e->nin; i++)
     if (e->in_unique[i]) in_vars[i]->consumed = 1;
@@ -772,7 +574,7 @@ static int ps_cmd_restore(struct ps_state *s, int argc, const char *const *argv)
     failed = 1;
   }
   fclose(f);
-  if (!failed && futhark_context_sync(s->ctx) != 0) {
+  if (!failed && futhark_context_sync(s->po.ctx) != 0) {
     ps_fail_ctx(s, "Failed to restore the values.");
     failed = 1;
   }
@@ -847,7 +649,7 @@ static int ps_cmd_output(struct ps_state *s, int argc, const char *const *argv) 
 /* clear: frees the context's caches. */
 static int ps_cmd_clear(struct ps_state *s, int argc, const char *const *argv) {
   (void)argc, (void)argv;
-  if (futhark_context_clear_caches(s->ctx) != 0)
+  if (futhark_context_clear_caches(s->po.ctx) != 0)
     return ps_fail_ctx(s, "Failed to clear the caches.");
   return 0;
 }
@@ -878,21 +680,21 @@ static int ps_cmd_type(struct ps_state *s, int argc, const char *const *argv) {
 /* pause_profiling */
 static int ps_cmd_pause_profiling(struct ps_state *s, int argc, const char *const *argv) {
   (void)argc, (void)argv;
-  futhark_context_pause_profiling(s->ctx);
+  futhark_context_pause_profiling(s->po.ctx);
   return 0;
 }
 
 /* unpause_profiling */
 static int ps_cmd_unpause_profiling(struct ps_state *s, int argc, const char *const *argv) {
   (void)argc, (void)argv;
-  futhark_context_unpause_profiling(s->ctx);
+  futhark_context_unpause_profiling(s->po.ctx);
   return 0;
 }
 
 /* report: the context's profiling report. */
 static int ps_cmd_report(struct ps_state *s, int argc, const char *const *argv) {
   (void)argc, (void)argv;
-  char *report = futhark_context_report(s->ctx);
+  char *report = futhark_context_report(s->po.ctx);
   if (report == NULL) return ps_fail_ctx(s, "Failed to produce the profiling report.");
   ps_put_line(report);
   free(report);
@@ -903,10 +705,10 @@ static int ps_cmd_report(struct ps_state *s, int argc, const char *const *argv) 
 static int ps_cmd_set_tuning_param(struct ps_state *s, int argc, const char *const *argv) {
   (void)argc;
   long long v;
-  if (ps_tuning_param(argv[0]) < 0) return ps_fail("Unknown tuning parameter: %s", argv[0]);
-  if (ps_parse_uint(argv[1], INT64_MAX, &v) != 0)
+  if (po_tuning_param(argv[0]) < 0) return ps_fail("Unknown tuning parameter: %s", argv[0]);
+  if (po_parse_uint(argv[1], INT64_MAX, &v) != 0)
     return ps_fail("Invalid value for tuning parameter %s: %s", argv[0], argv[1]);
-  if (futhark_context_config_set_tuning_param(s->cfg, argv[0], (size_t)v) != 0)
+  if (futhark_context_config_set_tuning_param(s->po.cfg, argv[0], (size_t)v) != 0)
     return ps_fail("Failed to set tuning parameter %s to %s", argv[0], argv[1]);
   return 0;
 }
@@ -917,7 +719,7 @@ static int ps_cmd_tuning_params(struct ps_state *s, int argc, const char *const 
   const struct p_entry *e = ps_get_entry(argv[0]);
   if (e == NULL) return 1;
   for (int i = 0; i < e->ntuning; i++) {
-    int k = ps_tuning_param(e->tuning[i]);
+    int k = po_tuning_param(e->tuning[i]);
     printf("%s %s\n", e->tuning[i], k >= 0 ? futhark_get_tuning_param_class(k) : "unknown");
   }
   return 0;
@@ -926,7 +728,7 @@ static int ps_cmd_tuning_params(struct ps_state *s, int argc, const char *const 
 /* tuning_param_class NAME */
 static int ps_cmd_tuning_param_class(struct ps_state *s, int argc, const char *const *argv) {
   (void)s, (void)argc;
-  int k = ps_tuning_param(argv[0]);
+  int k = po_tuning_param(argv[0]);
   if (k < 0) return ps_fail("Unknown tuning parameter: %s", argv[0]);
   puts(futhark_get_tuning_param_class(k));
   return 0;
@@ -981,20 +783,22 @@ static struct ps_var *ps_use_array_var(struct ps_state *s, const char *name) {
   return v;
 }
 
-/* new_array VAR TYPE DIM... VALUE...: an array of primitives from
- * primitive variables, in row-major order. */
+/* new_array VAR TYPE DIM... VALUE...: an array from its elements'
+ * variables, in row-major order (primitives, or values of the element
+ * type of an array of anything else). */
 static int ps_cmd_new_array(struct ps_state *s, int argc, const char *const *argv) {
   if (ps_check_new(s, argv, 1)) return 1;
   const struct p_type *t = ps_get_array_type(argv[1]);
   if (t == NULL) return 1;
-  if (t->kind != P_KIND_ARRAY || t->new_array == NULL)
-    return ps_fail("new_array cannot make values of type %s (only arrays of primitives).", t->name);
+  const struct p_type *elem = ps_elem_type(t);
+  if (elem == NULL || (t->kind == P_KIND_ARRAY ? t->new_array == NULL : t->new_elems == NULL))
+    return ps_fail("new_array cannot make values of type %s.", t->name);
   if (argc - 2 < t->rank) return ps_fail("Expected %d dimensions, but got %d.", t->rank, argc - 2);
   int64_t dims[t->rank];
   int64_t n = 1;
   for (int i = 0; i < t->rank; i++) {
     long long d;
-    if (ps_parse_uint(argv[2 + i], INT64_MAX, &d) != 0)
+    if (po_parse_uint(argv[2 + i], INT64_MAX, &d) != 0)
       return ps_fail("Invalid size `%s` of dimension %d.", argv[2 + i], i + 1);
     if (d != 0 && n > INT64_MAX / d) return ps_fail("Invalid array size.");
     dims[i] = d;
@@ -1002,25 +806,20 @@ static int ps_cmd_new_array(struct ps_state *s, int argc, const char *const *arg
   }
   int nvals = argc - 2 - t->rank;
   if (n != nvals) return ps_fail("Expected %lld values, but got %d.", (long long)n, nvals);
-  const struct p_type *elem = ps_prim_type(t->prim);
+  const void *ptrs[nvals + 1];
+  struct ps_parts parts = {NULL, NULL, elem, "value"};
+  if (ps_part_ptrs(s, &argv[2 + t->rank], nvals, &parts, ptrs)) return 1;
+  struct ps_val out = ps_val_new(t);
+  if (t->kind != P_KIND_ARRAY)
+    return ps_add_made(s, argv, &out, 1, t->new_elems(s->po.ctx, &out.obj, ptrs, dims),
+                       "Failed to create the array.");
   size_t size = pv_prim_size(t->prim);
   unsigned char *data = malloc(n > 0 ? (size_t)n * size : 1);
   if (data == NULL) return ps_fail("Out of memory.");
-  for (int i = 0; i < nvals; i++) {
-    char what[64];
-    snprintf(what, sizeof what, "value #%d", i);
-    struct ps_var *v = ps_use_var(s, argv[2 + t->rank + i]);
-    if (v == NULL || ps_check_type(v, elem, what)) {
-      free(data);
-      return 1;
-    }
-    memcpy(data + (size_t)i * size, &v->val.scalar, size);
-  }
-  struct ps_val out = ps_val_new(t);
-  out.obj = t->new_array(s->ctx, data, dims);
+  for (int i = 0; i < nvals; i++) memcpy(data + (size_t)i * size, ptrs[i], size);
+  out.obj = t->new_array(s->po.ctx, data, dims);
   free(data);
-  if (out.obj == NULL) return ps_fail_ctx(s, "Failed to create the array.");
-  return ps_add_vars(s, argv, &out, 1);
+  return ps_add_made(s, argv, &out, 1, out.obj == NULL, "Failed to create the array.");
 }
 
 /* set ARRAY VALUE INDEX...: replaces one element of an array variable. */
@@ -1036,8 +835,8 @@ static int ps_cmd_set(struct ps_state *s, int argc, const char *const *argv) {
   int64_t is[t->rank];
   if (ps_parse_indices(s, arr, &argv[2], argc - 2, is)) return 1;
   if (t->set != NULL) {
-    if (t->set(s->ctx, arr->val.obj, ps_val_ptr(&val->val), is) != 0 ||
-        futhark_context_sync(s->ctx) != 0)
+    if (t->set(s->po.ctx, arr->val.obj, ps_val_ptr(&val->val), is) != 0 ||
+        futhark_context_sync(s->po.ctx) != 0)
       return ps_fail_ctx(s, "Failed to set the element.");
     return 0;
   }
@@ -1046,17 +845,17 @@ static int ps_cmd_set(struct ps_state *s, int argc, const char *const *argv) {
   /* No set function: a new array with the element replaced takes the
    * old one's place. */
   int64_t dims[t->rank];
-  memcpy(dims, t->shape(s->ctx, arr->val.obj), sizeof dims);
+  memcpy(dims, t->shape(s->po.ctx, arr->val.obj), sizeof dims);
   unsigned char *data = ps_array_values(s, &arr->val);
   if (data == NULL) return 1;
   size_t size = pv_prim_size(t->prim);
   memcpy(data + (size_t)ps_flat_index(t->rank, dims, is) * size, &val->val.scalar, size);
-  void *obj = t->new_array(s->ctx, data, dims);
+  void *obj = t->new_array(s->po.ctx, data, dims);
   free(data);
   if (obj == NULL) return ps_fail_ctx(s, "Failed to set the element.");
   void *old = arr->val.obj;
   arr->val.obj = obj;
-  if (t->free(s->ctx, old) != 0) return ps_fail_ctx(s, "Failed to free the old array.");
+  if (t->free(s->po.ctx, old) != 0) return ps_fail_ctx(s, "Failed to free the old array.");
   return 0;
 }
 
@@ -1065,7 +864,7 @@ static int ps_cmd_shape(struct ps_state *s, int argc, const char *const *argv) {
   (void)argc;
   struct ps_var *v = ps_use_array_var(s, argv[0]);
   if (v == NULL) return 1;
-  const int64_t *shape = v->val.t->shape(s->ctx, v->val.obj);
+  const int64_t *shape = v->val.t->shape(s->po.ctx, v->val.obj);
   for (int i = 0; i < v->val.t->rank; i++) printf("%lld\n", (long long)shape[i]);
   return 0;
 }
@@ -1082,47 +881,44 @@ static int ps_cmd_index(struct ps_state *s, int argc, const char *const *argv) {
   int64_t is[t->rank];
   if (ps_parse_indices(s, arr, &argv[2], argc - 2, is)) return 1;
   struct ps_val out = ps_val_new(elem);
-  if (t->index != NULL) {
-    if (t->index(s->ctx, ps_val_out(&out), arr->val.obj, is) != 0 ||
-        futhark_context_sync(s->ctx) != 0) {
-      (void)ps_val_free(s, &out);
-      return ps_fail_ctx(s, "Failed to index the array.");
-    }
-  } else {
-    /* No index function: copy the elements out and pick one. */
-    unsigned char *data = ps_array_values(s, &arr->val);
-    if (data == NULL) return 1;
-    size_t size = pv_prim_size(t->prim);
-    int64_t off = ps_flat_index(t->rank, t->shape(s->ctx, arr->val.obj), is);
-    memcpy(&out.scalar, data + (size_t)off * size, size);
-    free(data);
-  }
+  if (t->index != NULL)
+    return ps_add_made(s, argv, &out, 1, t->index(s->po.ctx, ps_val_out(&out), arr->val.obj, is),
+                       "Failed to index the array.");
+  /* No index function: copy the elements out and pick one. */
+  unsigned char *data = ps_array_values(s, &arr->val);
+  if (data == NULL) return 1;
+  size_t size = pv_prim_size(t->prim);
+  int64_t off = ps_flat_index(t->rank, t->shape(s->po.ctx, arr->val.obj), is);
+  memcpy(&out.scalar, data + (size_t)off * size, size);
+  free(data);
   return ps_add_vars(s, argv, &out, 1);
+}
+
+/* new VAR TYPE FIELD... (zip 0): a record from its fields' variables;
+ * zip VAR TYPE ARRAY... (zip 1): an array of records from arrays of its
+ * fields. */
+static int ps_new_from_fields(struct ps_state *s, int argc, const char *const *argv, int zip) {
+  if (ps_check_new(s, argv, 1)) return 1;
+  const struct p_type *t = ps_get_type(argv[1]);
+  if (t == NULL) return 1;
+  if (zip ? t->rank == 0 || t->nfields == 0 || t->zip == NULL : t->kind != P_KIND_RECORD)
+    return ps_fail("Not %s: %s", zip ? "an array of records" : "a record type", t->name);
+  int n = argc - 2;
+  if (n != t->nfields)
+    return ps_fail("%d %s expected but %d values provided.", t->nfields, zip ? "arrays" : "fields",
+                   n);
+  const void *ptrs[n + 1];
+  struct ps_parts parts = {t->fields, NULL, NULL, NULL};
+  if (ps_part_ptrs(s, &argv[2], n, &parts, ptrs)) return 1;
+  struct ps_val out = ps_val_new(t);
+  int err = (zip ? t->zip : t->new_record)(s->po.ctx, &out.obj, ptrs);
+  return ps_add_made(s, argv, &out, 1, err,
+                     zip ? "Failed to zip the arrays." : "Failed to create the record.");
 }
 
 /* zip VAR TYPE ARRAY...: an array of records from arrays of its fields. */
 static int ps_cmd_zip(struct ps_state *s, int argc, const char *const *argv) {
-  if (ps_check_new(s, argv, 1)) return 1;
-  const struct p_type *t = ps_get_type(argv[1]);
-  if (t == NULL) return 1;
-  if (t->rank == 0 || t->nfields == 0 || t->zip == NULL)
-    return ps_fail("Not an array of records: %s", t->name);
-  int n = argc - 2;
-  if (n != t->nfields) return ps_fail("%d arrays expected but %d values provided.", t->nfields, n);
-  const void *ptrs[n + 1];
-  for (int i = 0; i < n; i++) {
-    char what[128];
-    snprintf(what, sizeof what, "field %s", t->fields[i].name);
-    struct ps_var *v = ps_use_var(s, argv[2 + i]);
-    if (v == NULL || ps_check_type(v, t->fields[i].type, what)) return 1;
-    ptrs[i] = ps_val_ptr(&v->val);
-  }
-  struct ps_val out = ps_val_new(t);
-  if (t->zip(s->ctx, &out.obj, ptrs) != 0 || futhark_context_sync(s->ctx) != 0) {
-    (void)ps_val_free(s, &out);
-    return ps_fail_ctx(s, "Failed to zip the arrays.");
-  }
-  return ps_add_vars(s, argv, &out, 1);
+  return ps_new_from_fields(s, argc, argv, 1);
 }
 
 /* unzip ARRAY VAR...: the arrays of the fields of an array of records. */
@@ -1135,18 +931,12 @@ static int ps_cmd_unzip(struct ps_state *s, int argc, const char *const *argv) {
   if (n != t->nfields) return ps_fail("%d arrays expected but %d values provided.", t->nfields, n);
   if (ps_check_new(s, &argv[1], n)) return 1;
   struct ps_val outs[n + 1];
+  int err = 0;
   for (int i = 0; i < n; i++) {
     outs[i] = ps_val_new(t->fields[i].type);
-    if (t->fields[i].project(s->ctx, ps_val_out(&outs[i]), arr->val.obj) != 0) {
-      ps_vals_free(s, outs, i + 1);
-      return ps_fail_ctx(s, "Failed to unzip the array.");
-    }
+    if (err == 0) err = t->fields[i].project(s->po.ctx, ps_val_out(&outs[i]), arr->val.obj);
   }
-  if (futhark_context_sync(s->ctx) != 0) {
-    ps_vals_free(s, outs, n);
-    return ps_fail_ctx(s, "Failed to unzip the array.");
-  }
-  return ps_add_vars(s, &argv[1], outs, n);
+  return ps_add_made(s, &argv[1], outs, n, err, "Failed to unzip the array.");
 }
 
 /* fields TYPE: `name type` for each field of a record (or of the
@@ -1163,26 +953,7 @@ static int ps_cmd_fields(struct ps_state *s, int argc, const char *const *argv) 
 
 /* new VAR TYPE FIELD...: a record from its fields' variables. */
 static int ps_cmd_new(struct ps_state *s, int argc, const char *const *argv) {
-  if (ps_check_new(s, argv, 1)) return 1;
-  const struct p_type *t = ps_get_type(argv[1]);
-  if (t == NULL) return 1;
-  if (t->kind != P_KIND_RECORD) return ps_fail("Not a record type: %s", t->name);
-  int n = argc - 2;
-  if (n != t->nfields) return ps_fail("%d fields expected but %d values provided.", t->nfields, n);
-  const void *ptrs[n + 1];
-  for (int i = 0; i < n; i++) {
-    char what[128];
-    snprintf(what, sizeof what, "field %s", t->fields[i].name);
-    struct ps_var *v = ps_use_var(s, argv[2 + i]);
-    if (v == NULL || ps_check_type(v, t->fields[i].type, what)) return 1;
-    ptrs[i] = ps_val_ptr(&v->val);
-  }
-  struct ps_val out = ps_val_new(t);
-  if (t->new_record(s->ctx, &out.obj, ptrs) != 0 || futhark_context_sync(s->ctx) != 0) {
-    (void)ps_val_free(s, &out);
-    return ps_fail_ctx(s, "Failed to create the record.");
-  }
-  return ps_add_vars(s, argv, &out, 1);
+  return ps_new_from_fields(s, argc, argv, 0);
 }
 
 /* project VAR RECORD FIELD: one field of a record variable. */
@@ -1198,12 +969,8 @@ static int ps_cmd_project(struct ps_state *s, int argc, const char *const *argv)
     if (strcmp(t->fields[i].name, argv[2]) == 0) field = &t->fields[i];
   if (field == NULL) return ps_fail("No field %s in type %s", argv[2], t->name);
   struct ps_val out = ps_val_new(field->type);
-  if (field->project(s->ctx, ps_val_out(&out), from->val.obj) != 0 ||
-      futhark_context_sync(s->ctx) != 0) {
-    (void)ps_val_free(s, &out);
-    return ps_fail_ctx(s, "Failed to project the field.");
-  }
-  return ps_add_vars(s, argv, &out, 1);
+  return ps_add_made(s, argv, &out, 1, field->project(s->po.ctx, ps_val_out(&out), from->val.obj),
+                     "Failed to project the field.");
 }
 
 /* The sum type named `name`, or NULL after reporting the failure. */
@@ -1223,7 +990,7 @@ static const struct p_variant *ps_variant_of(struct ps_state *s, const struct ps
     ps_fail("Not a sum type: %s (variable %s)", t->name, v->name);
     return NULL;
   }
-  int k = t->variant(s->ctx, v->val.obj);
+  int k = t->variant(s->po.ctx, v->val.obj);
   if (k < 0 || k >= t->nvariants) {
     ps_fail_ctx(s, "Failed to find the variant.");
     return NULL;
@@ -1257,19 +1024,11 @@ static int ps_cmd_construct(struct ps_state *s, int argc, const char *const *arg
   if (n != var->npayload)
     return ps_fail("%d values expected but %d values provided.", var->npayload, n);
   const void *ptrs[n + 1];
-  for (int i = 0; i < n; i++) {
-    char what[64];
-    snprintf(what, sizeof what, "payload #%d", i);
-    struct ps_var *v = ps_use_var(s, argv[3 + i]);
-    if (v == NULL || ps_check_type(v, var->payload[i], what)) return 1;
-    ptrs[i] = ps_val_ptr(&v->val);
-  }
+  struct ps_parts parts = {NULL, var->payload, NULL, "payload"};
+  if (ps_part_ptrs(s, &argv[3], n, &parts, ptrs)) return 1;
   struct ps_val out = ps_val_new(t);
-  if (var->construct(s->ctx, &out.obj, ptrs) != 0 || futhark_context_sync(s->ctx) != 0) {
-    (void)ps_val_free(s, &out);
-    return ps_fail_ctx(s, "Failed to construct the value.");
-  }
-  return ps_add_vars(s, argv, &out, 1);
+  return ps_add_made(s, argv, &out, 1, var->construct(s->po.ctx, &out.obj, ptrs),
+                     "Failed to construct the value.");
 }
 
 /* destruct SUM VAR...: the payload of a sum variable's variant. */
@@ -1289,11 +1048,8 @@ static int ps_cmd_destruct(struct ps_state *s, int argc, const char *const *argv
     outs[i] = ps_val_new(var->payload[i]);
     out_ptrs[i] = ps_val_out(&outs[i]);
   }
-  if (var->destruct(s->ctx, out_ptrs, from->val.obj) != 0 || futhark_context_sync(s->ctx) != 0) {
-    ps_vals_free(s, outs, n);
-    return ps_fail_ctx(s, "Failed to destruct the value.");
-  }
-  return ps_add_vars(s, &argv[1], outs, n);
+  return ps_add_made(s, &argv[1], outs, n, var->destruct(s->po.ctx, out_ptrs, from->val.obj),
+                     "Failed to destruct the value.");
 }
 
 /* variant SUM: the variant name of a sum variable. */
@@ -1416,14 +1172,8 @@ static void ps_run_line(struct ps_state *s, char *line, const char ***words, int
 int main(int argc, char **argv) {
   struct ps_state s;
   memset(&s, 0, sizeof s);
-  s.prog = argc > 0 ? argv[0] : "futhark-server";
-  s.cfg = futhark_context_config_new();
-  if (s.cfg == NULL) ps_die(&s, "Failed to create the configuration.");
-  ps_parse_options(&s, argc, argv);
-  s.ctx = futhark_context_new(s.cfg);
-  if (s.ctx == NULL) ps_die(&s, "Failed to create the context.");
-  char *init_err = futhark_context_get_error(s.ctx);
-  if (init_err != NULL) ps_die(&s, "Error during context initialisation:\n%s", init_err);
+  po_init(&s.po, &ps_program, argc, argv, "futhark-server");
+  po_new_context(&s.po, "Error during context initialisation:\n");
 
   const char *dbg = getenv("FUTHARK_COMPILER_DEBUGGING");
   int echo = dbg != NULL && strcmp(dbg, "1") == 0;
@@ -1434,7 +1184,7 @@ int main(int argc, char **argv) {
   fputs("%%% OK\n", stdout);
   fflush(stdout);
   while (getline(&line, &line_cap, stdin) >= 0) {
-    if (echo) fprintf(stderr, "%s: command: %s", s.prog, line);
+    if (echo) fprintf(stderr, "%s: command: %s", s.po.prog, line);
     ps_run_line(&s, line, &words, &words_cap);
     fputs("%%% OK\n", stdout);
     fflush(stdout);
@@ -1444,7 +1194,6 @@ int main(int argc, char **argv) {
   free(s.vars);
   free(words);
   free(line);
-  futhark_context_free(s.ctx);
-  futhark_context_config_free(s.cfg);
+  po_free(&s.po);
   return 0;
 }

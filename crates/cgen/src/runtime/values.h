@@ -445,6 +445,16 @@ static PV_UNUSED int pv_at_end(struct pv_reader *r) {
   return end;
 }
 
+/* Reads n raw bytes into p through the reader, counting them in its
+ * position (byte offset, line, column) as the bytes of a binary value;
+ * for data in no value format, such as the bytes of a stored opaque
+ * value. 0, or 1 when the input ends first (what there was is read). */
+static PV_UNUSED int pv_read_bytes(struct pv_reader *r, void *p, size_t n) {
+  size_t got = pv__read_bytes(r, (unsigned char *)p, n);
+  pv__release(r);
+  return got < n;
+}
+
 /* Describes the input at the reader's position for "found ..." messages
  * ("end of input", "')'", "byte 0x80"), as the Rust reader does. May
  * consume the character: only for messages. out has room for 16 bytes. */
@@ -1180,7 +1190,7 @@ static int pv__read_empty(struct pv__ctx *x, int64_t *shape) {
   struct pv_reader *r = x->r;
   char found[16];
   int64_t dims[PV_MAX_RANK + 1];
-  int rank, prim;
+  int rank = 0, prim = 0;
   pv__skip_blank(r);
   if (pv__peek(r) != '(') {
     int64_t line = r->line, col = r->col;
