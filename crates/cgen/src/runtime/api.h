@@ -304,7 +304,8 @@ __attribute__((unused)) static int64_t p_row_offset(const struct p_leaf *l, int3
   return off;
 }
 
-/* Element `is` of an array of non-primitive values (a view). */
+/* Element `is` of an array of non-primitive values (a copy, which a later
+ * `set` on the array does not change). */
 __attribute__((unused)) static int p_obj_index(struct futhark_context *ctx, void **out, const struct p_obj *arr,
                        const struct p_ltype *elt, int32_t rank, const int64_t *is) {
   int e = p_check_index(ctx, arr, rank, is);
@@ -316,12 +317,18 @@ __attribute__((unused)) static int p_obj_index(struct futhark_context *ctx, void
     struct p_leaf *d = &o->leaf[i];
     unsigned char *at = s->data + p_row_offset(s, rank, is) * (int64_t)pv_prim_size(s->prim);
     for (int32_t j = 0; j < d->rank; j++) d->shape[j] = s->shape[rank + j];
+    size_t size = pv_prim_size(d->prim);
     if (d->rank == 0) {
-      memcpy(&d->scalar, at, pv_prim_size(d->prim));
-    } else {
-      pmem_set(&d->mem, s->mem);
-      d->data = at;
+      memcpy(&d->scalar, at, size);
+      continue;
     }
+    int64_t count = p_leaf_elems(d);
+    if (pmem_alloc_n(&d->mem, count > 0 ? count : 1, (int64_t)size)) {
+      p_obj_free(o);
+      return p_oom(ctx);
+    }
+    d->data = d->mem.data;
+    if (count > 0) memcpy(d->data, at, (size_t)count * size);
   }
   *out = o;
   return 0;
