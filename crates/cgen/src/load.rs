@@ -188,11 +188,13 @@ impl Library {
             message,
         };
         // SAFETY: loading runs the library's initialisers. Generated
-        // libraries have none of their own beyond the C and OpenMP
-        // runtimes', which are safe to run at any time.
-        // The library is never unloaded (RTLD_NODELETE): OpenMP's worker
-        // threads outlive any one program, and unloading their code
-        // under them crashes the process at exit.
+        // libraries have none of their own beyond the C runtime's, which
+        // are safe to run at any time.
+        // The library is never unloaded (RTLD_NODELETE): the code of a
+        // generated program must stay mapped as long as anything may
+        // still run it (its pool's workers are joined when the context
+        // is freed, but libraries built by older runtimes used OpenMP,
+        // whose worker threads outlive any one program).
         let library: libloading::Library = unsafe {
             libloading::os::unix::Library::open(
                 Some(path),

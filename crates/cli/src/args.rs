@@ -63,7 +63,7 @@ pub struct CheckArgs {
 pub enum BackendKind {
     /// The reference interpreter.
     Interp,
-    /// Compiled to C with OpenMP (the interpreter when there is no C
+    /// Compiled to parallel C (the interpreter when there is no C
     /// compiler).
     C,
 }

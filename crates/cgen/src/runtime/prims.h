@@ -23,7 +23,6 @@
 #include <stdio.h>
 #include <stdarg.h>
 #include <math.h>
-#include <omp.h>
 
 /* The interpreter never fuses a*b+c into one rounding; GCC in gnu modes
  * contracts by default. Turn contraction off for the rest of the program. */
