@@ -10,10 +10,13 @@
  *
  * Each worker has a mailbox of its own (a cache line or more): the caller
  * writes a chunk into it and publishes it by bumping the mailbox's
- * generation; the worker runs it and counts it done in the pool's
- * `remaining`. Waiting, on either side, spins for a while (a parallel loop
- * often follows another within microseconds) and then sleeps on a
- * condition variable. Sleeping and waking pair up by the usual handshake:
+ * generation; the worker claims it, runs it and counts it done in the
+ * pool's `remaining`. The caller, once done with its own chunk, claims
+ * and runs the chunks that no worker has claimed yet (a worker may be
+ * asleep, or waiting for a processor on a busy machine): which thread
+ * runs a chunk never changes the chunk. Waiting, on either side, spins
+ * for a while (a parallel loop often follows another within
+ * microseconds) and then sleeps on a condition variable. Sleeping and waking pair up by the usual handshake:
  * the sleeper announces itself (sequentially consistent store) before it
  * checks the condition once more under the lock, the waker changes the
  * condition (sequentially consistent) before it looks for a sleeper, so
@@ -27,7 +30,8 @@
 #include <unistd.h>
 
 /* A loop body: iterations [start, end) of the loop whose variables `env`
- * points to, run by thread `tid`. */
+ * points to, chunk `tid` (the thread that OpenMP's static schedule would
+ * give it; another thread may run it). */
 typedef void (*parad_task_fn)(void *env, int64_t start, int64_t end, int tid);
 
 /* Whether this thread is running a chunk of a parallel loop (weak: one
@@ -37,14 +41,15 @@ __attribute__((weak, visibility("hidden"))) __thread int p_in_parallel;
 struct p_pool;
 
 /* One worker's mailbox. fn, env, start and end are written by the caller
- * while the worker is idle, then published by `gen`. */
+ * while no chunk is posted, then published by `posted` and `gen`. */
 struct p_slot {
   parad_task_fn fn; /* NULL: the worker exits */
   void *env;
   int64_t start, end;
-  uint64_t gen;  /* atomic: bumped once per chunk sent */
+  uint64_t gen;    /* atomic: bumped once per chunk sent */
+  uint64_t posted; /* atomic: the generation of the chunk not yet claimed, or 0 */
+  int tid;         /* the chunk's number */
   int sleeping;  /* atomic: the worker waits on `cond` */
-  int tid;
   struct p_pool *pool;
   pthread_t thread;
   pthread_mutex_t lock;
@@ -120,6 +125,10 @@ static void *p_worker_main(void *arg) {
       pthread_mutex_unlock(&s->lock);
     }
     seen = g;
+    uint64_t expected = g;
+    if (!__atomic_compare_exchange_n(&s->posted, &expected, 0, false, __ATOMIC_ACQUIRE,
+                                     __ATOMIC_RELAXED))
+      continue; /* the caller ran it */
     parad_task_fn fn = s->fn;
     if (fn == NULL) return NULL;
     fn(s->env, s->start, s->end, s->tid);
@@ -135,8 +144,9 @@ static void *p_worker_main(void *arg) {
 /* Publishes the chunk written into s's mailbox and wakes the worker if it
  * sleeps. */
 static void p_slot_send(struct p_slot *s) {
-  uint64_t g = __atomic_load_n(&s->gen, __ATOMIC_RELAXED);
-  __atomic_store_n(&s->gen, g + 1, __ATOMIC_SEQ_CST);
+  uint64_t g = __atomic_load_n(&s->gen, __ATOMIC_RELAXED) + 1;
+  __atomic_store_n(&s->posted, g, __ATOMIC_RELAXED);
+  __atomic_store_n(&s->gen, g, __ATOMIC_SEQ_CST);
   if (__atomic_load_n(&s->sleeping, __ATOMIC_SEQ_CST)) {
     pthread_mutex_lock(&s->lock);
     pthread_cond_signal(&s->cond);
@@ -189,7 +199,6 @@ static struct p_pool *p_pool_new(int nthreads) {
   pthread_cond_init(&pool->done, NULL);
   for (int w = 0; w < nthreads - 1; w++) {
     struct p_slot *s = &pool->slots[w];
-    s->tid = w + 1;
     s->pool = pool;
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->cond, NULL);
@@ -242,12 +251,24 @@ static void p_pool_run(struct p_pool **pp, int nthreads, int64_t n, parad_task_f
     s->env = env;
     s->start = p_chunk_start(n, k, c);
     s->end = p_chunk_start(n, k, c + 1);
+    s->tid = (int)c;
     p_slot_send(s);
   }
   p_in_parallel = 1;
   fn(env, 0, p_chunk_start(n, k, 1), 0);
   for (int64_t c = sent + 1; c < chunks; c++)
     fn(env, p_chunk_start(n, k, c), p_chunk_start(n, k, c + 1), (int)c);
+  /* The chunks no worker has claimed yet, last first (the workers woken
+   * first are the likeliest to have started). */
+  for (int64_t c = sent; c >= 1; c--) {
+    struct p_slot *s = &pool->slots[c - 1];
+    uint64_t g = __atomic_load_n(&s->posted, __ATOMIC_RELAXED);
+    if (g != 0 && __atomic_compare_exchange_n(&s->posted, &g, 0, false, __ATOMIC_RELAXED,
+                                              __ATOMIC_RELAXED)) {
+      fn(env, s->start, s->end, s->tid);
+      __atomic_sub_fetch(&pool->remaining, 1, __ATOMIC_RELAXED);
+    }
+  }
   p_in_parallel = 0;
   if (p_spin_zero(&pool->remaining, pool->spin_ns) != 0) {
     pthread_mutex_lock(&pool->lock);
