@@ -1296,8 +1296,9 @@ impl Printer {
     fn par_for(&mut self, out: &mut String, d: usize, i: VName, bound: &Exp, body: &[Code]) {
         self.labels += 1;
         self.loops += 1;
+        let number = self.loops;
         let label = format!("iter_end_{}", self.labels);
-        let fun = format!("{}_loop{}_", self.fname, self.loops);
+        let fun = format!("{}_loop{number}_", self.fname);
         let env = format!("struct {fun}env");
         let free = FreeVars::of_par_for(i, body);
         if let Some(v) = free.written.first() {
@@ -1378,12 +1379,188 @@ impl Printer {
         let _ = writeln!(out, "{{ const i64 {b} = {};", exp(bound));
         indent(out, d);
         let vals: Vec<&str> = fields.iter().map(|(_, v)| v.as_str()).collect();
-        let e = format!("env{}_", self.loops);
+        let e = format!("env{number}_");
         let _ = writeln!(out, "{env} {e} = {{ {} }};", vals.join(", "));
         indent(out, d);
         let _ = writeln!(out, "parad_par_for(ctx, {b}, {fun}, &{e});");
         indent(out, d);
         let exit = self.exit();
         let _ = writeln!(out, "if (parad_has_failed(ctx)) goto {exit}; }}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parad_core::Symbol;
+
+    fn v(base: &str, id: u32) -> VName {
+        VName {
+            base: Symbol::intern(base),
+            id,
+        }
+    }
+
+    fn entry(body: Vec<Code>) -> String {
+        let p = Program {
+            funs: vec![Function {
+                entry: EntryPoint {
+                    name: "main".into(),
+                    fun: Symbol::intern("main"),
+                    params: vec![],
+                    results: vec![],
+                },
+                body,
+            }],
+            ..Program::default()
+        };
+        emit_imp(&p).source
+    }
+
+    /// `k = 3.0; m = alloc n; parallel for i < n { {t = i} x = m[i] * k;
+    /// m[i] = x; }`, with a per-thread block `w`.
+    fn scale_loop(assign_outer: bool) -> Vec<Code> {
+        let (n, k, m, i, x, t, w) = (
+            v("n", 1),
+            v("k", 2),
+            v("m", 3),
+            v("i", 4),
+            v("x", 5),
+            v("t", 6),
+            v("w", 7),
+        );
+        let f64t = PrimType::Float(parad_base::FloatType::F64);
+        let mut body = vec![
+            Code::DeclMem(w),
+            Code::Alloc {
+                mem: w,
+                elem: f64t,
+                elems: Exp::i64(1),
+                span: 0,
+            },
+            // `t` is declared in a block: the `t` after it is k's.
+            Code::Block(vec![Code::Let {
+                var: t,
+                ty: I64,
+                exp: Exp::Var(i),
+            }]),
+            Code::Let {
+                var: x,
+                ty: f64t,
+                exp: Exp::Bin(
+                    parad_core::BinOp::Mul,
+                    f64t,
+                    Box::new(Exp::read(m, f64t, Exp::Var(i))),
+                    Box::new(Exp::Var(k)),
+                ),
+            },
+            Code::Write {
+                mem: m,
+                elem: f64t,
+                index: Exp::Var(i),
+                value: Exp::Var(x),
+            },
+        ];
+        if assign_outer {
+            body.push(Code::Assign {
+                var: k,
+                exp: Exp::Var(x),
+            });
+        }
+        vec![
+            Code::Let {
+                var: n,
+                ty: I64,
+                exp: Exp::i64(100),
+            },
+            Code::Let {
+                var: k,
+                ty: f64t,
+                exp: Exp::Const(Scalar::F64(3.0)),
+            },
+            Code::DeclMem(m),
+            Code::Alloc {
+                mem: m,
+                elem: f64t,
+                elems: Exp::Var(n),
+                span: 0,
+            },
+            Code::ParFor {
+                i,
+                bound: Exp::Var(n),
+                body,
+            },
+        ]
+    }
+
+    #[test]
+    fn parallel_loop_bodies_are_outlined_with_their_free_variables() {
+        let c = entry(scale_loop(false));
+        // The free variables in the order of first use, by value.
+        let env =
+            "struct entry_0_loop1_env {\n  struct parad_ctx *ctx;\n  pmem m_3;\n  f64 k_2;\n};";
+        assert!(c.contains(env), "{c}");
+        let f = c
+            .find("static void entry_0_loop1_(")
+            .expect("the body's function");
+        let e = c.find("int32_t entry_0(").expect("the entry point");
+        assert!(f < e, "the body's function comes first");
+        let fun = &c[f..e];
+        // Per-chunk memory, iterations of the chunk, errors to the
+        // iteration's end.
+        assert!(fun.contains("  pmem w_7 = PMEM_NULL;"), "{fun}");
+        assert!(fun.contains("for (i64 i_4 = start_; i_4 < end_; i_4++) {"));
+        assert!(fun.contains("if (parad_skip_iter(ctx, i_4)) continue;"));
+        assert!(fun.contains("goto iter_end_1;"));
+        assert!(fun.contains("pmem_unref(&w_7);"));
+        let call = &c[e..];
+        assert!(call.contains("struct entry_0_loop1_env env1_ = { ctx, m_3, k_2 };"));
+        assert!(call.contains("parad_par_for(ctx, i_4_n, entry_0_loop1_, &env1_);"));
+        assert!(
+            !c.contains("#pragma omp") && !c.contains("omp_"),
+            "no OpenMP"
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "assigns k_2")]
+    fn a_body_assigning_an_outer_variable_is_an_internal_error() {
+        entry(scale_loop(true));
+    }
+
+    #[test]
+    fn nested_loops_are_outlined_innermost_first() {
+        let (i, j, n) = (v("i", 10), v("j", 11), v("n", 12));
+        let inner = Code::ParFor {
+            i: j,
+            bound: Exp::Var(n),
+            body: vec![Code::Let {
+                var: v("s", 13),
+                ty: I64,
+                exp: Exp::plus(Exp::Var(i), Exp::Var(j)),
+            }],
+        };
+        let c = entry(vec![
+            Code::Let {
+                var: n,
+                ty: I64,
+                exp: Exp::i64(4),
+            },
+            Code::ParFor {
+                i,
+                bound: Exp::Var(n),
+                body: vec![inner],
+            },
+        ]);
+        // The inner loop (printed second) needs the outer's i; its bound
+        // is computed by the outer body, which needs n.
+        let inner_env = "struct entry_0_loop2_env {\n  struct parad_ctx *ctx;\n  i64 i_10;\n};";
+        let outer_env = "struct entry_0_loop1_env {\n  struct parad_ctx *ctx;\n  i64 n_12;\n};";
+        assert!(c.contains(inner_env) && c.contains(outer_env), "{c}");
+        let inner_fn = c.find("static void entry_0_loop2_(").unwrap();
+        let outer_fn = c.find("static void entry_0_loop1_(").unwrap();
+        assert!(inner_fn < outer_fn);
+        assert!(c.contains("struct entry_0_loop2_env env2_ = { ctx, i_10 };"));
+        assert!(c.contains("struct entry_0_loop1_env env1_ = { ctx, n_12 };"));
     }
 }

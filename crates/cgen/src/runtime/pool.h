@@ -38,6 +38,12 @@ typedef void (*parad_task_fn)(void *env, int64_t start, int64_t end, int tid);
  * per thread for all translation units of a program). */
 __attribute__((weak, visibility("hidden"))) __thread int p_in_parallel;
 
+/* How long a waiting thread of a pool spins before it sleeps, when the
+ * pool has no more threads than there are processors. */
+#ifndef P_SPIN_NS
+#define P_SPIN_NS 2000000
+#endif
+
 struct p_pool;
 
 /* One worker's mailbox. fn, env, start and end are written by the caller
@@ -194,7 +200,7 @@ static struct p_pool *p_pool_new(int nthreads) {
   pool->nthreads = nthreads;
   /* Spinning only pays when every thread has a processor of its own:
    * otherwise a spinning thread takes the time of the one it waits for. */
-  pool->spin_ns = nthreads <= p_online_cpus() ? 2000000 : 0;
+  pool->spin_ns = nthreads <= p_online_cpus() ? P_SPIN_NS : 0;
   pthread_mutex_init(&pool->lock, NULL);
   pthread_cond_init(&pool->done, NULL);
   for (int w = 0; w < nthreads - 1; w++) {
