@@ -65,7 +65,7 @@ impl BuildOptions {
     /// The compiler's flags (without the input and output files).
     pub fn flags(&self) -> Vec<String> {
         let opt = if self.sanitize { "-O1" } else { "-O3" };
-        let mut flags: Vec<String> = ["-std=gnu11", opt, "-march=native", "-fopenmp"]
+        let mut flags: Vec<String> = ["-std=gnu11", opt, "-march=native", "-pthread"]
             .into_iter()
             .chain(["-shared", "-fPIC"])
             .map(str::to_string)

@@ -1,18 +1,24 @@
-//! Printing the imperative IR as C with OpenMP.
+//! Printing the imperative IR as C.
 //!
 //! Each entry point is a function whose memory variables are declared at
 //! its top and released at its one exit (`cleanup`), which errors jump
-//! to. A parallel loop is an OpenMP parallel region whose threads each
-//! declare the memory variables of the loop body (reused across the
-//! thread's iterations and released when it ends); an error in an
-//! iteration records the message and skips the remaining iterations,
+//! to. The body of a parallel loop is outlined into a function of its own
+//! that runs a chunk of the iterations, and which the runtime's thread
+//! pool calls once per thread (`parad_par_for`). The loop's variables
+//! from outside it (its free variables: scalars and memory blocks, which
+//! the body only reads, and the context) are passed by value in a
+//! structure; each chunk declares the memory variables of the loop body
+//! (reused across its iterations and released when it ends). An error in
+//! an iteration records the message and skips the remaining iterations,
 //! and the function leaves after the loop.
 
 use parad_base::{IntType, PrimType, Scalar, Span};
 use parad_core::{EntryPoint, VName};
 use parad_imp::ir::{
-    CallArg, CallRes, Code, ErrorArg, Exp, FunParam, Function, Gemm, IOp, Internal, Program, RetVal,
+    CallArg, CallRes, Code, ErrorArg, Exp, FunParam, Function, Gemm, IOp, Internal, Program,
+    RetVal, I64,
 };
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt::Write;
 
 /// A complete C translation unit and what its caller needs to know.
@@ -324,6 +330,16 @@ fn internal_signature(k: usize, f: &Internal) -> String {
 
 #[derive(Default)]
 struct Printer {
+    /// The C name of the function printed (`entry_K` or `pfun_K`).
+    fname: String,
+    /// Whether the function is compiled at `-O1` (and its loop bodies).
+    o1: bool,
+    /// The type of each variable the function declares.
+    types: FxHashMap<VName, VarType>,
+    /// The outlined parallel loop bodies, printed before the function.
+    outlined: String,
+    /// Parallel loops printed so far (their functions are numbered).
+    loops: usize,
     labels: usize,
     /// The label an error jumps to, per scope.
     exits: Vec<String>,
@@ -358,6 +374,342 @@ fn collect_mems(code: &[Code], out: &mut Vec<VName>) {
     }
 }
 
+/// The C type of a variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum VarType {
+    Prim(PrimType),
+    Mem,
+}
+
+/// The type of every variable `code` declares, at any depth.
+fn collect_types(code: &[Code], out: &mut FxHashMap<VName, VarType>) {
+    for c in code {
+        match c {
+            Code::Decl { var, ty } | Code::Let { var, ty, .. } => {
+                out.insert(*var, VarType::Prim(*ty));
+            }
+            Code::DeclMem(m) => {
+                out.insert(*m, VarType::Mem);
+            }
+            Code::For { i, it, body, .. } => {
+                out.insert(*i, VarType::Prim(PrimType::Int(*it)));
+                collect_types(body, out);
+            }
+            Code::ParFor { i, body, .. } => {
+                out.insert(*i, VarType::Prim(I64));
+                collect_types(body, out);
+            }
+            Code::Cas {
+                old, elem, body, ..
+            } => {
+                out.insert(*old, VarType::Prim(*elem));
+                collect_types(body, out);
+            }
+            Code::Block(b) | Code::While { body: b, .. } | Code::Critical(b) => {
+                collect_types(b, out)
+            }
+            Code::If {
+                then_br, else_br, ..
+            } => {
+                collect_types(then_br, out);
+                collect_types(else_br, out);
+            }
+            Code::Input {
+                elem,
+                var,
+                mem,
+                shape,
+                ..
+            } => {
+                if let Some(v) = var {
+                    out.insert(*v, VarType::Prim(*elem));
+                }
+                if let Some(m) = mem {
+                    out.insert(*m, VarType::Mem);
+                }
+                for v in shape {
+                    out.insert(*v, VarType::Prim(I64));
+                }
+            }
+            Code::Call { results, .. } => {
+                for r in results {
+                    match r {
+                        CallRes::Scalar { var, ty } => {
+                            out.insert(*var, VarType::Prim(*ty));
+                        }
+                        CallRes::Array { mem, offset, shape } => {
+                            out.insert(*mem, VarType::Mem);
+                            for v in std::iter::once(offset).chain(shape) {
+                                out.insert(*v, VarType::Prim(I64));
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The free variables of a parallel loop's body: those it uses and does
+/// not declare (C's scopes: a variable declared in a block is unknown
+/// after it), in the order of their first use, and which of them it
+/// assigns.
+#[derive(Default)]
+struct FreeVars {
+    vars: Vec<VName>,
+    written: Vec<VName>,
+    seen: FxHashSet<VName>,
+    /// The variables declared in each enclosing scope.
+    scopes: Vec<FxHashSet<VName>>,
+}
+
+impl FreeVars {
+    fn of_par_for(i: VName, body: &[Code]) -> FreeVars {
+        let mut f = FreeVars::default();
+        f.par_for(i, body);
+        f
+    }
+
+    fn bound(&self, v: VName) -> bool {
+        self.scopes.iter().any(|s| s.contains(&v))
+    }
+
+    fn read(&mut self, v: VName) {
+        if !self.bound(v) && self.seen.insert(v) {
+            self.vars.push(v);
+        }
+    }
+
+    fn write(&mut self, v: VName) {
+        if !self.bound(v) {
+            self.read(v);
+            if !self.written.contains(&v) {
+                self.written.push(v);
+            }
+        }
+    }
+
+    fn declare(&mut self, v: VName) {
+        self.scopes.last_mut().expect("a scope").insert(v);
+    }
+
+    /// A loop body's scope: its memory variables (declared at the top
+    /// of each thread's chunk) and the iteration variable.
+    fn par_for(&mut self, i: VName, body: &[Code]) {
+        let mut mems = vec![];
+        collect_mems(body, &mut mems);
+        self.scopes.push(mems.into_iter().chain([i]).collect());
+        self.code(body);
+        self.scopes.pop();
+    }
+
+    fn block(&mut self, code: &[Code]) {
+        self.scopes.push(FxHashSet::default());
+        self.code(code);
+        self.scopes.pop();
+    }
+
+    fn exp(&mut self, e: &Exp) {
+        match e {
+            Exp::Var(v) | Exp::Unique(v) => self.read(*v),
+            Exp::Const(_) | Exp::NumThreads => {}
+            Exp::Read { mem, index, .. } => {
+                self.read(*mem);
+                self.exp(index);
+            }
+            Exp::Un(_, _, x) | Exp::Conv(_, _, _, x) => self.exp(x),
+            Exp::I(_, x, y) | Exp::Bin(_, _, x, y) | Exp::Cmp(_, _, x, y) | Exp::And(x, y) => {
+                self.exp(x);
+                self.exp(y);
+            }
+            Exp::Tern(_, _, x, y, z) | Exp::Select(x, y, z) => {
+                self.exp(x);
+                self.exp(y);
+                self.exp(z);
+            }
+        }
+    }
+
+    fn code(&mut self, code: &[Code]) {
+        for c in code {
+            match c {
+                Code::Block(b) | Code::Critical(b) => self.block(b),
+                Code::Decl { var, .. } => self.declare(*var),
+                Code::Let { var, exp, .. } => {
+                    self.exp(exp);
+                    self.declare(*var);
+                }
+                Code::Assign { var, exp } => {
+                    self.exp(exp);
+                    self.write(*var);
+                }
+                Code::DeclMem(m) => self.declare(*m),
+                Code::Alloc { mem, elems, .. } => {
+                    self.exp(elems);
+                    self.write(*mem);
+                }
+                Code::SetMem { dst, src } | Code::Borrow { dst, src } => {
+                    self.read(*src);
+                    self.write(*dst);
+                }
+                Code::MoveMem { dst, src } => {
+                    self.write(*dst);
+                    self.write(*src);
+                }
+                Code::Unref(m) => self.write(*m),
+                Code::Write {
+                    mem, index, value, ..
+                }
+                | Code::AtomicAdd {
+                    mem, index, value, ..
+                } => {
+                    self.read(*mem);
+                    self.exp(index);
+                    self.exp(value);
+                }
+                Code::Memcpy {
+                    dst,
+                    dst_off,
+                    src,
+                    src_off,
+                    elems,
+                    ..
+                } => {
+                    self.read(*dst);
+                    self.exp(dst_off);
+                    self.read(*src);
+                    self.exp(src_off);
+                    self.exp(elems);
+                }
+                Code::For { i, bound, body, .. } => {
+                    self.exp(bound);
+                    self.scopes.push(FxHashSet::default());
+                    self.declare(*i);
+                    self.block(body);
+                    self.scopes.pop();
+                }
+                Code::While { cond, body } => {
+                    self.read(*cond);
+                    self.block(body);
+                }
+                Code::If {
+                    cond,
+                    then_br,
+                    else_br,
+                } => {
+                    self.exp(cond);
+                    self.block(then_br);
+                    self.block(else_br);
+                }
+                Code::ParFor { i, bound, body } => {
+                    self.exp(bound);
+                    self.par_for(*i, body);
+                }
+                Code::Cas {
+                    mem,
+                    index,
+                    old,
+                    new,
+                    body,
+                    ..
+                } => {
+                    self.read(*mem);
+                    self.exp(index);
+                    self.scopes.push(FxHashSet::default());
+                    self.declare(*old);
+                    // `new` is computed by the body, in the same block.
+                    self.code(body);
+                    self.read(*new);
+                    self.scopes.pop();
+                }
+                Code::Gemm(g) => {
+                    for e in [&g.m, &g.n, &g.k] {
+                        self.exp(e);
+                    }
+                    for m in [&g.a, &g.b, &g.c] {
+                        self.read(m.mem);
+                        for e in [&m.offset, &m.rows, &m.cols] {
+                            self.exp(e);
+                        }
+                    }
+                    self.write(g.pack);
+                }
+                Code::Error { args, .. } => {
+                    for a in args {
+                        self.exp(&a.exp);
+                    }
+                }
+                Code::Input {
+                    var, mem, shape, ..
+                } => {
+                    for v in var.iter().chain(shape) {
+                        self.declare(*v);
+                    }
+                    if let Some(m) = mem {
+                        self.write(*m);
+                    }
+                }
+                Code::Call { args, results, .. } => {
+                    for a in args {
+                        match a {
+                            CallArg::Scalar(e) => self.exp(e),
+                            CallArg::Array { mem, offset, shape } => {
+                                self.read(*mem);
+                                self.exp(offset);
+                                for e in shape {
+                                    self.exp(e);
+                                }
+                            }
+                        }
+                    }
+                    for r in results {
+                        match r {
+                            CallRes::Scalar { var, .. } => self.declare(*var),
+                            CallRes::Array { mem, offset, shape } => {
+                                self.write(*mem);
+                                for v in std::iter::once(offset).chain(shape) {
+                                    self.declare(*v);
+                                }
+                            }
+                        }
+                    }
+                }
+                Code::Return(vals) => {
+                    for v in vals {
+                        match v {
+                            RetVal::Scalar(e) => self.exp(e),
+                            RetVal::Array {
+                                mem, offset, shape, ..
+                            } => {
+                                self.read(*mem);
+                                self.exp(offset);
+                                for e in shape {
+                                    self.exp(e);
+                                }
+                            }
+                        }
+                    }
+                }
+                Code::Output {
+                    value,
+                    mem,
+                    offset,
+                    shape,
+                    ..
+                } => {
+                    for e in value.iter().chain([offset]).chain(shape) {
+                        self.exp(e);
+                    }
+                    if let Some(m) = mem {
+                        self.read(*m);
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Loop nests deeper than this are compiled at `-O1`.
 const MAX_OPTIMISED_DEPTH: usize = 12;
 
@@ -385,13 +737,58 @@ fn indent(out: &mut String, depth: usize) {
 }
 
 impl Printer {
-    fn function(&mut self, out: &mut String, k: usize, f: &Function) {
+    /// Prints the function that `print` prints into `out`, after the
+    /// functions of its parallel loops' bodies.
+    fn unit(
+        &mut self,
+        out: &mut String,
+        fname: String,
+        body: &[Code],
+        params: &[FunParam],
+        print: impl FnOnce(&mut Printer, &mut String),
+    ) {
+        self.fname = fname;
         // GCC's loop optimisations take time and memory exponential in
         // the depth of a loop nest (a loop strip-mined 40 times): such
         // functions get the cheaper optimisation level.
-        if loop_depth(&f.body) > MAX_OPTIMISED_DEPTH {
-            out.push_str("\n__attribute__((optimize(\"O1\")))");
+        self.o1 = loop_depth(body) > MAX_OPTIMISED_DEPTH;
+        self.types = FxHashMap::default();
+        for p in params {
+            match p {
+                FunParam::Scalar { var, ty } => {
+                    self.types.insert(*var, VarType::Prim(*ty));
+                }
+                FunParam::Array {
+                    arg,
+                    mem,
+                    offset,
+                    shape,
+                } => {
+                    self.types.insert(*arg, VarType::Mem);
+                    self.types.insert(*mem, VarType::Mem);
+                    for v in std::iter::once(offset).chain(shape) {
+                        self.types.insert(*v, VarType::Prim(I64));
+                    }
+                }
+            }
         }
+        collect_types(body, &mut self.types);
+        let mut text = String::new();
+        if self.o1 {
+            text.push_str("\n__attribute__((optimize(\"O1\")))");
+        }
+        print(self, &mut text);
+        out.push_str(&std::mem::take(&mut self.outlined));
+        out.push_str(&text);
+    }
+
+    fn function(&mut self, out: &mut String, k: usize, f: &Function) {
+        self.unit(out, format!("entry_{k}"), &f.body, &[], |p, out| {
+            p.function_text(out, k, f)
+        });
+    }
+
+    fn function_text(&mut self, out: &mut String, k: usize, f: &Function) {
         let _ = writeln!(
             out,
             "\n/* entry point {} */\nPARAD_HIDDEN int32_t entry_{k}(struct parad_ctx *ctx, const struct parad_value *args, struct parad_result *results) {{",
@@ -423,9 +820,12 @@ impl Printer {
     /// An internal function: like an entry point, with its arguments
     /// and results passed as C parameters; non-zero when it failed.
     fn internal(&mut self, out: &mut String, k: usize, f: &Internal) {
-        if loop_depth(&f.body) > MAX_OPTIMISED_DEPTH {
-            out.push_str("\n__attribute__((optimize(\"O1\")))");
-        }
+        self.unit(out, format!("pfun_{k}"), &f.body, &f.params, |p, out| {
+            p.internal_text(out, k, f)
+        });
+    }
+
+    fn internal_text(&mut self, out: &mut String, k: usize, f: &Internal) {
         let _ = writeln!(
             out,
             "\n/* {} */\n{} {{",
@@ -779,7 +1179,7 @@ impl Printer {
                 self.labels += 1;
                 let label = format!("critical_end_{}", self.labels);
                 indent(out, d);
-                out.push_str("#pragma omp critical(parad)\n");
+                out.push_str("parad_critical_begin(ctx);\n");
                 indent(out, d);
                 out.push_str("{\n");
                 self.exits.push(label.clone());
@@ -789,6 +1189,8 @@ impl Printer {
                 let _ = writeln!(out, " {label}: ;");
                 indent(out, d);
                 out.push_str("}\n");
+                indent(out, d);
+                out.push_str("parad_critical_end(ctx);\n");
                 indent(out, d);
                 let exit = self.exit();
                 let _ = writeln!(out, "if (parad_has_failed(ctx)) goto {exit};");
@@ -950,60 +1352,278 @@ impl Printer {
         out.push_str("} }\n");
     }
 
+    /// A parallel loop: its body becomes the function `<fname>_loopN_`,
+    /// which runs the iterations `[start_, end_)` and gets the loop's
+    /// free variables in a `struct <fname>_loopN_env`; the loop calls it
+    /// through the pool and leaves when an iteration failed.
     fn par_for(&mut self, out: &mut String, d: usize, i: VName, bound: &Exp, body: &[Code]) {
         self.labels += 1;
+        self.loops += 1;
+        let number = self.loops;
         let label = format!("iter_end_{}", self.labels);
-        let b = format!("{}_n", name(i));
-        indent(out, d);
-        let _ = writeln!(out, "{{ const i64 {b} = {};", exp(bound));
-        indent(out, d);
-        // A function called inside a parallel loop runs its own loops in
-        // the caller's thread, as part of the caller's iteration.
-        let nested = if self.internal {
-            " && !omp_in_parallel()"
-        } else {
-            ""
-        };
+        let fun = format!("{}_loop{number}_", self.fname);
+        let env = format!("struct {fun}env");
+        let free = FreeVars::of_par_for(i, body);
+        if let Some(v) = free.written.first() {
+            // The lowering writes the results of a parallel loop to
+            // memory, never to the variables of the enclosing scope, which
+            // every thread would write at once.
+            panic!(
+                "internal error: a parallel loop body assigns {}, declared outside it",
+                name(*v)
+            );
+        }
+        let mut fields = vec![("struct parad_ctx *".to_string(), "ctx".to_string())];
+        if self.internal {
+            fields.push(("i64 ".into(), "p_iter".into()));
+        }
+        for v in &free.vars {
+            let t = match self.types.get(v) {
+                Some(VarType::Prim(t)) => format!("{} ", ctype(*t)),
+                Some(VarType::Mem) => "pmem ".into(),
+                None => panic!(
+                    "internal error: {} is used in a parallel loop and never declared",
+                    name(*v)
+                ),
+            };
+            fields.push((t, name(*v)));
+        }
+
+        // The body's function.
+        let mut f = String::new();
+        let _ = writeln!(f, "\n{env} {{");
+        for (t, v) in &fields {
+            let _ = writeln!(f, "  {t}{v};");
+        }
+        f.push_str("};\n");
+        if self.o1 {
+            f.push_str("__attribute__((optimize(\"O1\")))\n");
+        }
         let _ = writeln!(
-            out,
-            "#pragma omp parallel num_threads(ctx->nthreads) if({b} > 1{nested})"
+            f,
+            "static void {fun}(void *env_, int64_t start_, int64_t end_, int tid_) {{"
         );
-        indent(out, d);
-        out.push_str("{\n");
+        let _ = writeln!(f, "  const {env} *e_ = env_;\n  (void)tid_;");
+        for (t, v) in &fields {
+            let _ = writeln!(f, "  {t}{v} = e_->{v};");
+        }
         let mut mems = vec![];
         collect_mems(body, &mut mems);
         for m in &mems {
-            indent(out, d + 1);
-            let _ = writeln!(out, "pmem {} = PMEM_NULL;", name(*m));
+            let _ = writeln!(f, "  pmem {} = PMEM_NULL;", name(*m));
         }
-        indent(out, d + 1);
-        out.push_str("#pragma omp for schedule(static)\n");
-        indent(out, d + 1);
-        let _ = writeln!(out, "for (i64 {i} = 0; {i} < {b}; {i}++) {{", i = name(i));
+        let _ = writeln!(
+            f,
+            "  for (i64 {i} = start_; {i} < end_; {i}++) {{",
+            i = name(i)
+        );
         let iter = if self.internal {
             format!("(p_iter >= 0 ? p_iter : {})", name(i))
         } else {
             name(i)
         };
-        indent(out, d + 2);
-        let _ = writeln!(out, "if (parad_skip_iter(ctx, {iter})) continue;");
-        self.exits.push(label.clone());
+        let _ = writeln!(f, "    if (parad_skip_iter(ctx, {iter})) continue;");
+        let exits = std::mem::replace(&mut self.exits, vec![label.clone()]);
         let outer = self.iter.replace(iter);
-        self.block(out, body, d + 2);
+        self.block(&mut f, body, 2);
         self.iter = outer;
-        self.exits.pop();
-        indent(out, d + 1);
-        let _ = writeln!(out, " {label}: ;");
-        indent(out, d + 1);
-        out.push_str("}\n");
+        self.exits = exits;
+        let _ = writeln!(f, "   {label}: ;\n  }}");
         for m in &mems {
-            indent(out, d + 1);
-            let _ = writeln!(out, "pmem_unref(&{});", name(*m));
+            let _ = writeln!(f, "  pmem_unref(&{});", name(*m));
         }
+        f.push_str("}\n");
+        // After the functions of the loops it contains.
+        self.outlined.push_str(&f);
+
+        // The call.
+        let b = format!("{}_n", name(i));
         indent(out, d);
-        out.push_str("}\n");
+        let _ = writeln!(out, "{{ const i64 {b} = {};", exp(bound));
+        indent(out, d);
+        let vals: Vec<&str> = fields.iter().map(|(_, v)| v.as_str()).collect();
+        let e = format!("env{number}_");
+        let _ = writeln!(out, "{env} {e} = {{ {} }};", vals.join(", "));
+        indent(out, d);
+        let _ = writeln!(out, "parad_par_for(ctx, {b}, {fun}, &{e});");
         indent(out, d);
         let exit = self.exit();
         let _ = writeln!(out, "if (parad_has_failed(ctx)) goto {exit}; }}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parad_core::Symbol;
+
+    fn v(base: &str, id: u32) -> VName {
+        VName {
+            base: Symbol::intern(base),
+            id,
+        }
+    }
+
+    fn entry(body: Vec<Code>) -> String {
+        let p = Program {
+            funs: vec![Function {
+                entry: EntryPoint {
+                    name: "main".into(),
+                    fun: Symbol::intern("main"),
+                    params: vec![],
+                    results: vec![],
+                },
+                body,
+            }],
+            ..Program::default()
+        };
+        emit_imp(&p).source
+    }
+
+    /// `k = 3.0; m = alloc n; parallel for i < n { {t = i} x = m[i] * k;
+    /// m[i] = x; }`, with a per-thread block `w`.
+    fn scale_loop(assign_outer: bool) -> Vec<Code> {
+        let (n, k, m, i, x, t, w) = (
+            v("n", 1),
+            v("k", 2),
+            v("m", 3),
+            v("i", 4),
+            v("x", 5),
+            v("t", 6),
+            v("w", 7),
+        );
+        let f64t = PrimType::Float(parad_base::FloatType::F64);
+        let mut body = vec![
+            Code::DeclMem(w),
+            Code::Alloc {
+                mem: w,
+                elem: f64t,
+                elems: Exp::i64(1),
+                span: 0,
+            },
+            // `t` is declared in a block: the `t` after it is k's.
+            Code::Block(vec![Code::Let {
+                var: t,
+                ty: I64,
+                exp: Exp::Var(i),
+            }]),
+            Code::Let {
+                var: x,
+                ty: f64t,
+                exp: Exp::Bin(
+                    parad_core::BinOp::Mul,
+                    f64t,
+                    Box::new(Exp::read(m, f64t, Exp::Var(i))),
+                    Box::new(Exp::Var(k)),
+                ),
+            },
+            Code::Write {
+                mem: m,
+                elem: f64t,
+                index: Exp::Var(i),
+                value: Exp::Var(x),
+            },
+        ];
+        if assign_outer {
+            body.push(Code::Assign {
+                var: k,
+                exp: Exp::Var(x),
+            });
+        }
+        vec![
+            Code::Let {
+                var: n,
+                ty: I64,
+                exp: Exp::i64(100),
+            },
+            Code::Let {
+                var: k,
+                ty: f64t,
+                exp: Exp::Const(Scalar::F64(3.0)),
+            },
+            Code::DeclMem(m),
+            Code::Alloc {
+                mem: m,
+                elem: f64t,
+                elems: Exp::Var(n),
+                span: 0,
+            },
+            Code::ParFor {
+                i,
+                bound: Exp::Var(n),
+                body,
+            },
+        ]
+    }
+
+    #[test]
+    fn parallel_loop_bodies_are_outlined_with_their_free_variables() {
+        let c = entry(scale_loop(false));
+        // The free variables in the order of first use, by value.
+        let env =
+            "struct entry_0_loop1_env {\n  struct parad_ctx *ctx;\n  pmem m_3;\n  f64 k_2;\n};";
+        assert!(c.contains(env), "{c}");
+        let f = c
+            .find("static void entry_0_loop1_(")
+            .expect("the body's function");
+        let e = c.find("int32_t entry_0(").expect("the entry point");
+        assert!(f < e, "the body's function comes first");
+        let fun = &c[f..e];
+        // Per-chunk memory, iterations of the chunk, errors to the
+        // iteration's end.
+        assert!(fun.contains("  pmem w_7 = PMEM_NULL;"), "{fun}");
+        assert!(fun.contains("for (i64 i_4 = start_; i_4 < end_; i_4++) {"));
+        assert!(fun.contains("if (parad_skip_iter(ctx, i_4)) continue;"));
+        assert!(fun.contains("goto iter_end_1;"));
+        assert!(fun.contains("pmem_unref(&w_7);"));
+        let call = &c[e..];
+        assert!(call.contains("struct entry_0_loop1_env env1_ = { ctx, m_3, k_2 };"));
+        assert!(call.contains("parad_par_for(ctx, i_4_n, entry_0_loop1_, &env1_);"));
+        assert!(
+            !c.contains("#pragma omp") && !c.contains("omp_"),
+            "no OpenMP"
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "assigns k_2")]
+    fn a_body_assigning_an_outer_variable_is_an_internal_error() {
+        entry(scale_loop(true));
+    }
+
+    #[test]
+    fn nested_loops_are_outlined_innermost_first() {
+        let (i, j, n) = (v("i", 10), v("j", 11), v("n", 12));
+        let inner = Code::ParFor {
+            i: j,
+            bound: Exp::Var(n),
+            body: vec![Code::Let {
+                var: v("s", 13),
+                ty: I64,
+                exp: Exp::plus(Exp::Var(i), Exp::Var(j)),
+            }],
+        };
+        let c = entry(vec![
+            Code::Let {
+                var: n,
+                ty: I64,
+                exp: Exp::i64(4),
+            },
+            Code::ParFor {
+                i,
+                bound: Exp::Var(n),
+                body: vec![inner],
+            },
+        ]);
+        // The inner loop (printed second) needs the outer's i; its bound
+        // is computed by the outer body, which needs n.
+        let inner_env = "struct entry_0_loop2_env {\n  struct parad_ctx *ctx;\n  i64 i_10;\n};";
+        let outer_env = "struct entry_0_loop1_env {\n  struct parad_ctx *ctx;\n  i64 n_12;\n};";
+        assert!(c.contains(inner_env) && c.contains(outer_env), "{c}");
+        let inner_fn = c.find("static void entry_0_loop2_(").unwrap();
+        let outer_fn = c.find("static void entry_0_loop1_(").unwrap();
+        assert!(inner_fn < outer_fn);
+        assert!(c.contains("struct entry_0_loop2_env env2_ = { ctx, i_10 };"));
+        assert!(c.contains("struct entry_0_loop1_env env1_ = { ctx, n_12 };"));
     }
 }

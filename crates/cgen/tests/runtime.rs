@@ -16,12 +16,12 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-const OPT_FLAGS: &[&str] = &["-std=gnu11", "-O3", "-march=native", "-fopenmp"];
+const OPT_FLAGS: &[&str] = &["-std=gnu11", "-O3", "-march=native", "-pthread"];
 const SAN_FLAGS: &[&str] = &[
     "-std=gnu11",
     "-O1",
     "-g",
-    "-fopenmp",
+    "-pthread",
     "-fsanitize=address,undefined,float-cast-overflow",
     "-fno-sanitize-recover=all",
     "-fno-omit-frame-pointer",
@@ -602,6 +602,40 @@ fn operators_match_the_interpreter() {
 const MEM_TEST: &str = r#"
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "line %d: CHECK(%s) failed\n", __LINE__, #c); exit(1); } } while (0)
 
+/* Loop bodies run by the pool of an 8-thread context. */
+static void count_refs(void *env, int64_t start, int64_t end, int tid) {
+  (void)tid;
+  pmem *g = env;
+  for (int64_t t = start; t < end; t++)
+    for (int i = 0; i < 1000; i++) {
+      pmem l = PMEM_NULL;
+      pmem_set(&l, *g);
+      pmem_unref(&l);
+    }
+}
+
+struct errors_env { struct parad_ctx *ctx; int round; };
+static void many_errors(void *env, int64_t start, int64_t end, int tid) {
+  (void)tid;
+  struct errors_env *e = env;
+  for (int64_t i = start; i < end; i++)
+    parad_error(e->ctx, i, "error %d in round %d: %s", (int)i, e->round, "index out of bounds");
+}
+
+struct atomics_env { i32 *ai; i8 *a8; u64 *au; f64 *ad; f32 *af; f16 *ah; };
+static void atomics(void *env, int64_t start, int64_t end, int tid) {
+  (void)tid;
+  struct atomics_env *e = env;
+  for (int64_t i = start; i < end; i++) {
+    p_atomic_add_i32(e->ai, 1);
+    p_atomic_add_i8(e->a8, 1);
+    p_atomic_add_u64(e->au, (u64)-1);
+    p_atomic_add_f64(e->ad, 0.5);
+    p_atomic_add_f32(e->af, 1.0f);
+    if (i < 1000) p_atomic_add_f16(e->ah, (f16)1);
+  }
+}
+
 int main(void) {
   int checks = 0;
   CHECK(parad_abi_version() == 1);
@@ -665,29 +699,23 @@ int main(void) {
   CHECK(pmem_alloc(&e, 1) == 0);
   pmem_unref(&e);
   /* shared counting across threads */
+  struct parad_ctx *ctx8 = parad_ctx_new(8);
+  CHECK(ctx8 != NULL && ctx8->nthreads == 8);
   pmem g = PMEM_NULL;
   CHECK(pmem_alloc(&g, 64) == 0);
-  #pragma omp parallel num_threads(8)
-  {
-    for (int i = 0; i < 1000; i++) {
-      pmem l = PMEM_NULL;
-      pmem_set(&l, g);
-      pmem_unref(&l);
-    }
-  }
+  parad_par_for(ctx8, 8, count_refs, &g);
   CHECK(*g.rc == 1);
   pmem_unref(&g);
 
   /* the context and errors */
   struct parad_ctx *ctx = parad_ctx_new(0);
-  CHECK(ctx != NULL && ctx->nthreads >= 1 && ctx->nthreads == omp_get_max_threads());
+  CHECK(ctx != NULL && ctx->nthreads >= 1 && ctx->nthreads == (int)sysconf(_SC_NPROCESSORS_ONLN));
   CHECK(parad_ctx_error(ctx) == NULL && parad_ctx_error_span(ctx) == -1);
   for (int round = 0; round < 3; round++) {
     parad_ctx_reset(ctx);
     CHECK(parad_ctx_error(ctx) == NULL && !ctx->failed);
-    #pragma omp parallel for num_threads(8)
-    for (int i = 0; i < 1000; i++)
-      parad_error(ctx, i, "error %d in round %d: %s", i, round, "index out of bounds");
+    struct errors_env e = {ctx, round};
+    parad_par_for(ctx8, 1000, many_errors, &e);
     const char *msg = parad_ctx_error(ctx);
     int64_t span = parad_ctx_error_span(ctx);
     CHECK(parad_has_failed(ctx) && msg != NULL && span >= 0 && span < 1000);
@@ -708,15 +736,9 @@ int main(void) {
 
   /* atomics */
   i32 ai = 0; i8 a8 = 0; u64 au = 0; f64 ad = 0; f32 af = 0; f16 ah = 0;
-  #pragma omp parallel for num_threads(8)
-  for (int i = 0; i < 8000; i++) {
-    p_atomic_add_i32(&ai, 1);
-    p_atomic_add_i8(&a8, 1);
-    p_atomic_add_u64(&au, (u64)-1);
-    p_atomic_add_f64(&ad, 0.5);
-    p_atomic_add_f32(&af, 1.0f);
-    if (i < 1000) p_atomic_add_f16(&ah, (f16)1);
-  }
+  struct atomics_env ae = {&ai, &a8, &au, &ad, &af, &ah};
+  parad_par_for(ctx8, 8000, atomics, &ae);
+  parad_ctx_free(ctx8);
   CHECK(ai == 8000 && a8 == (i8)(8000 % 256) && au == (u64)0 - 8000);
   CHECK(ad == 4000.0 && af == 8000.0f && (float)ah == 1000.0f);
   CHECK(p_atomic_load_i32(&ai) == 8000 && p_atomic_load_f16(&ah) == (f16)1000);

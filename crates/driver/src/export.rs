@@ -93,7 +93,7 @@ pub fn export_file(
             files.extend([h, j]);
         }
         Output::Executable | Output::Server => {
-            compile_executable(&c_file, output, flavour)?;
+            compile_executable(&c_file, output)?;
             files.push(output.to_path_buf());
         }
     }
@@ -101,13 +101,13 @@ pub fn export_file(
 }
 
 /// Compiles the C file of an executable with the C compiler (`CC`, and
-/// `PARAD_CFLAGS` appended).
-fn compile_executable(c_file: &Path, exe: &Path, flavour: Flavour) -> Result<(), DriverError> {
+/// `PARAD_CFLAGS` appended) as a user would: standard C, `-lm -lpthread`
+/// (the runtime's own thread pool runs parallel loops).
+fn compile_executable(c_file: &Path, exe: &Path) -> Result<(), DriverError> {
     let options = BuildOptions::from_env();
     let mut cmd = std::process::Command::new(&options.cc[0]);
     cmd.args(&options.cc[1..])
         .args(["-std=c99", "-O3"])
-        .args(flavour_flags(flavour))
         .arg(c_file)
         .arg("-o")
         .arg(exe)
@@ -129,12 +129,4 @@ fn compile_executable(c_file: &Path, exe: &Path, flavour: Flavour) -> Result<(),
         ))));
     }
     Ok(())
-}
-
-/// Flags a flavour needs beyond standard C.
-fn flavour_flags(flavour: Flavour) -> Vec<&'static str> {
-    match flavour {
-        Flavour::C => vec![],
-        Flavour::Multicore => vec!["-fopenmp"],
-    }
 }

@@ -1,4 +1,4 @@
-/* parad C runtime, part 3: the matrix-multiply kernel that the tiled
+/* parad C runtime, part 4: the matrix-multiply kernel that the tiled
  * lowering of map-reduce nests of matrix-multiply shape calls (see
  * crates/imp/src/lower/tile.rs).
  *

@@ -1,9 +1,9 @@
-/* parad C runtime, part 2: reference-counted memory blocks, the context,
+/* parad C runtime, part 3: reference-counted memory blocks, the context,
  * errors, and the exported ABI helpers.
  *
  * A block is one allocation: a 64-byte header (reference count, capacity
  * in bytes) followed by 64-byte aligned data. Reference counts are updated
- * atomically, so blocks may be shared between OpenMP threads. */
+ * atomically, so blocks may be shared between the threads of parallel loops. */
 
 /* A reference to a memory block. rc == NULL: borrowed (never freed, never counted). */
 typedef struct {
@@ -100,7 +100,19 @@ struct parad_ctx {
   int64_t error_span;
   int error_claimed; /* set atomically by the first parad_error */
   int64_t error_iter; /* iteration of a parallel loop that failed, or -1 */
+  struct p_pool *pool; /* the workers of parallel loops, started when needed */
+  pthread_mutex_t error_lock; /* held while the message is replaced */
+  pthread_mutex_t critical;   /* the lock of critical sections */
 };
+
+/* Runs fn over the iterations [0, n) of a parallel loop with the
+ * context's threads (see p_pool_run). */
+static inline void parad_par_for(struct parad_ctx *ctx, int64_t n, parad_task_fn fn, void *env) {
+  p_pool_run(&ctx->pool, ctx->nthreads, n, fn, env);
+}
+
+static inline void parad_critical_begin(struct parad_ctx *ctx) { pthread_mutex_lock(&ctx->critical); }
+static inline void parad_critical_end(struct parad_ctx *ctx) { pthread_mutex_unlock(&ctx->critical); }
 
 /* Weak, so that all translation units of a program share it. */
 PARAD_SHARED char p_out_of_memory_msg[] = "out of memory";
@@ -130,8 +142,10 @@ parad_error(struct parad_ctx *ctx, int64_t span, const char *fmt, ...) {
   va_start(ap, fmt);
   char *msg = p_vformat(fmt, ap);
   va_end(ap);
+  pthread_mutex_lock(&ctx->error_lock);
   ctx->error = msg != NULL ? msg : p_out_of_memory_msg;
   ctx->error_span = span;
+  pthread_mutex_unlock(&ctx->error_lock);
 }
 
 /* Whether a call has failed (safe to poll from any thread). */
@@ -148,7 +162,7 @@ parad_error_iter(struct parad_ctx *ctx, int64_t iter, int64_t span, const char *
   va_start(ap, fmt);
   char *msg = p_vformat(fmt, ap);
   va_end(ap);
-#pragma omp critical(parad_error)
+  pthread_mutex_lock(&ctx->error_lock);
   {
     if (!__atomic_load_n(&ctx->failed, __ATOMIC_ACQUIRE) ||
         iter < __atomic_load_n(&ctx->error_iter, __ATOMIC_RELAXED)) {
@@ -161,6 +175,7 @@ parad_error_iter(struct parad_ctx *ctx, int64_t iter, int64_t span, const char *
       __atomic_store_n(&ctx->failed, 1, __ATOMIC_RELEASE);
     }
   }
+  pthread_mutex_unlock(&ctx->error_lock);
   free(msg);
 }
 
@@ -231,15 +246,20 @@ PARAD_EXPORT void parad_ctx_reset(struct parad_ctx *ctx) {
 PARAD_EXPORT struct parad_ctx *parad_ctx_new(int32_t nthreads) {
   struct parad_ctx *ctx = calloc(1, sizeof *ctx);
   if (ctx == NULL) return NULL;
-  ctx->nthreads = nthreads < 1 ? omp_get_max_threads() : nthreads;
+  ctx->nthreads = nthreads < 1 ? p_online_cpus() : nthreads;
   ctx->error_span = -1;
   ctx->error_iter = -1;
+  pthread_mutex_init(&ctx->error_lock, NULL);
+  pthread_mutex_init(&ctx->critical, NULL);
   return ctx;
 }
 
 PARAD_EXPORT void parad_ctx_free(struct parad_ctx *ctx) {
   if (ctx == NULL) return;
+  p_pool_free(ctx->pool);
   parad_ctx_reset(ctx);
+  pthread_mutex_destroy(&ctx->error_lock);
+  pthread_mutex_destroy(&ctx->critical);
   free(ctx);
 }
 

@@ -23,14 +23,6 @@
 #include <stdio.h>
 #include <stdarg.h>
 #include <math.h>
-#ifdef _OPENMP
-#include <omp.h>
-#else
-/* Compiled without OpenMP (a library built by the user's compiler
- * command): loops run in the calling thread. */
-static inline int omp_get_max_threads(void) { return 1; }
-static inline int omp_in_parallel(void) { return 1; }
-#endif
 
 /* The interpreter never fuses a*b+c into one rounding; GCC in gnu modes
  * contracts by default. Turn contraction off for the rest of the program. */
