@@ -58,11 +58,18 @@ TIMEOUT = helpers.TIMEOUT
 # Compiling: at most this long and this much virtual memory per process.
 COMPILE_TIMEOUT = int(os.environ.get("PARAD_CROSS_COMPILE_TIMEOUT", "120"))
 COMPILE_MEMORY_GIB = 6
-# The C compiler's flags for the executables and servers, appended to
-# parad's (-O3): -O1 by default, which compiles twice as fast and is
-# enough to compare results; PARAD_CROSS_CFLAGS overrides it ("" keeps
-# -O3). `parad run` builds with its usual flags.
+# Flags for the C compiler appended to parad's (-O3) through PARAD_CFLAGS,
+# for the executables, the servers and `parad run`'s libraries alike: -O1
+# by default, which compiles in half the time and is enough to compare
+# results on small inputs (test_ffi.py and test_server.py compile at
+# parad's own -O3); PARAD_CROSS_CFLAGS overrides it ("" keeps -O3).
 CROSS_CFLAGS = os.environ.get("PARAD_CROSS_CFLAGS", "-O1")
+
+
+def cross_env():
+    env = dict(os.environ)
+    env["PARAD_CFLAGS"] = (env.get("PARAD_CFLAGS", "") + " " + CROSS_CFLAGS).strip()
+    return env
 
 # Programs that hit a parad bug, with the bug. Their test is expected to
 # fail (strictly: once the bug is fixed, the test says to remove them).
@@ -383,18 +390,20 @@ def proc(cmd, stdin=None, env=None, timeout=TIMEOUT, memory_gib=None):
 
 
 def parad_run(parad, path, case):
-    return proc([parad, "run", "--backend", "c", "-e", case.entry, path], stdin=case.input)
+    return proc(
+        [parad, "run", "--backend", "c", "-e", case.entry, path],
+        stdin=case.input,
+        env=cross_env(),
+    )
 
 
 def compile_or_skip(parad, path, cases, kind, out, outcome):
     """Compiles; on failure sets outcome.skipped (when `parad run` fails to
     compile too) or records a failure. Returns whether it compiled."""
     args = {"executable": ["multicore"], "server": ["c", "--server"]}[kind]
-    env = dict(os.environ)
-    env["PARAD_CFLAGS"] = (env.get("PARAD_CFLAGS", "") + " " + CROSS_CFLAGS).strip()
     p = proc(
         [parad, *args, path, "-o", out],
-        env=env,
+        env=cross_env(),
         timeout=COMPILE_TIMEOUT,
         memory_gib=COMPILE_MEMORY_GIB,
     )
