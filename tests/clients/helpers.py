@@ -10,6 +10,7 @@ import importlib
 import os
 import pathlib
 import shutil
+import signal
 import subprocess
 import sys
 
@@ -46,21 +47,37 @@ def parad_path():
     )
 
 
-def run(cmd, cwd=None, env=None, input=None, check=True, timeout=TIMEOUT):
-    """Runs a command, failing the test with its output when it fails."""
+def capture(cmd, cwd=None, env=None, input=None, timeout=TIMEOUT, memory_gib=None):
+    """Runs cmd in a session of its own, so that a timeout ends it with
+    everything it started (the C compiler that parad or cffi runs), and
+    returns its CompletedProcess (exit status 124 after a timeout).
+    memory_gib caps the virtual memory of each of those processes."""
+    cmd = [str(c) for c in cmd]
+    if memory_gib:
+        cmd = ["bash", "-c", 'ulimit -v %d && exec "$@"' % (memory_gib << 20), "bash", *cmd]
+    p = subprocess.Popen(
+        cmd,
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     try:
-        p = subprocess.run(
-            [str(c) for c in cmd],
-            cwd=cwd,
-            env=env,
-            input=input,
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-        )
+        out, err = p.communicate(input, timeout=timeout)
     except subprocess.TimeoutExpired:
-        pytest.fail("timed out after %ds: %s" % (timeout, " ".join(map(str, cmd))))
-    if check and p.returncode != 0:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        return subprocess.CompletedProcess(cmd, 124, "", "timed out after %ds" % timeout)
+    return subprocess.CompletedProcess(cmd, p.returncode, out, err)
+
+
+def run(cmd, cwd=None, env=None, input=None, timeout=TIMEOUT):
+    """Runs a command, failing the test with its output when it fails."""
+    p = capture(cmd, cwd=cwd, env=env, input=input, timeout=timeout)
+    if p.returncode != 0:
         pytest.fail(
             "command failed (exit %d): %s\n--- stdout\n%s\n--- stderr\n%s"
             % (p.returncode, " ".join(map(str, cmd)), p.stdout[-4000:], p.stderr[-4000:])

@@ -561,3 +561,18 @@ def test_report_after_calls(errors):
     errors.total(np.arange(4, dtype=np.int64))
     report = errors.report()
     assert isinstance(report, str) and report
+
+
+# ---- building ---------------------------------------------------------------
+
+
+def test_deep_loop_nest_compiles_in_time(parad, tmp_path):
+    """A library's C compiles as the C API's users compile it (`cc -std=c99
+    -O3 -c`; cffi's builds use -O3 too) in reasonable time, also for a
+    program with a loop strip-mined into a deep nest: the functions with
+    deep loop nests are compiled at -O1 (with -O3 gcc took 30 s and 3 GB
+    here, and minutes and >11 GB on tests/ad/stripmine.fut, when a later
+    prototype dropped the definition's optimize("O1") attribute)."""
+    helpers.run([parad, "c", "--library", helpers.REPO / "tests/errors-runtime/fixed.fut", "-o", tmp_path / "fixed"])
+    p = helpers.capture(["cc", "-std=c99", "-O3", "-c", "fixed.c"], cwd=tmp_path, timeout=20, memory_gib=6)
+    assert p.returncode == 0, p.stderr[-2000:]

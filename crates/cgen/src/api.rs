@@ -103,12 +103,7 @@ pub fn loadable_source(program: &CProgram, api: &Api) -> String {
     let mut s = program.source.clone();
     s.push_str(crate::build::UNIT_SEPARATOR);
     s.push_str("#define FUTHARK_BACKEND_multicore\n");
-    for k in 0..program.entries.len() {
-        let _ = writeln!(
-            s,
-            "PARAD_HIDDEN int32_t entry_{k}(struct parad_ctx *ctx, const struct parad_value *args, struct parad_result *results);"
-        );
-    }
+    s.push_str(&program.prototypes);
     s.push_str(crate::VALUES_H);
     s.push_str(crate::API_H);
     s.push_str(&api.code);

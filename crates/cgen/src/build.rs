@@ -43,6 +43,17 @@ pub struct BuildOptions {
 }
 
 impl BuildOptions {
+    /// `cc` with the standard flags, caching libraries in `cache_dir`
+    /// (what a library user gets: nothing comes from the environment).
+    pub fn new(cache_dir: PathBuf) -> BuildOptions {
+        BuildOptions {
+            cc: vec!["cc".to_string()],
+            sanitize: false,
+            extra_flags: vec![],
+            cache_dir,
+        }
+    }
+
     /// The options the environment asks for (see the module's
     /// documentation).
     pub fn from_env() -> BuildOptions {
@@ -329,8 +340,8 @@ pub fn build_with(source: &str, options: &BuildOptions) -> Result<Built, BuildEr
 pub const UNIT_SEPARATOR: &str = "\n/* @parad-unit */\n";
 
 /// Compiles `source` into the shared library `so`: in one step, or, when
-/// it has several units, each unit into an object file at once (one
-/// compiler process per unit, in parallel) and then a link. Returns the
+/// it has several units, each unit into an object file (in parallel, one
+/// compiler per core) and then a link. Returns the
 /// failing (or last) compiler run.
 fn compile_units(
     source: &str,
@@ -360,32 +371,46 @@ fn compile_units(
             )
         })
         .collect();
-    let results: Vec<std::io::Result<std::process::Output>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = units
-            .iter()
-            .zip(&files)
-            .map(|(unit, (c, o))| {
-                scope.spawn(move || {
-                    std::fs::write(c, format!("{header}{unit}"))?;
-                    cc().arg("-c").arg("-o").arg(o).arg(c).output()
-                })
-            })
-            .collect();
-        handles
+    // At most one compiler per core: a program with many entry points
+    // has as many units, and each compiler takes hundreds of megabytes
+    // (more under the sanitizers).
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(units.len());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<Option<std::io::Result<std::process::Output>>> = {
+        let slots: Vec<std::sync::Mutex<Option<std::io::Result<std::process::Output>>>> =
+            units.iter().map(|_| std::sync::Mutex::new(None)).collect();
+        std::thread::scope(|scope| {
+            for _ in 0..workers {
+                scope.spawn(|| loop {
+                    let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(unit) = units.get(k) else { break };
+                    let (c, o) = &files[k];
+                    let r = std::fs::write(c, format!("{header}{unit}"))
+                        .and_then(|()| cc().arg("-c").arg("-o").arg(o).arg(c).output());
+                    let failed = !matches!(&r, Ok(out) if out.status.success());
+                    *slots[k].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+                    if failed {
+                        // The others stop too: the first failure is reported.
+                        next.store(units.len(), std::sync::atomic::Ordering::Relaxed);
+                    }
+                });
+            }
+        });
+        slots
             .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err(std::io::Error::other("compiler thread panicked")))
-            })
+            .map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
             .collect()
-    });
+    };
     let cleanup = |files: &[(PathBuf, PathBuf)]| {
         for (c, o) in files {
             let _ = std::fs::remove_file(c);
             let _ = std::fs::remove_file(o);
         }
     };
-    for r in results {
+    // Units that never ran (after a failure) have no result.
+    for r in results.into_iter().flatten() {
         match r {
             Ok(out) if out.status.success() => {}
             other => {

@@ -25,6 +25,9 @@ use std::fmt::Write;
 #[derive(Clone, Debug)]
 pub struct CProgram {
     pub source: String,
+    /// The prototypes of the entry functions `entry_i`, with their
+    /// attributes.
+    pub prototypes: String,
     /// Entry `i` is called with index `i`.
     pub entries: Vec<EntryPoint>,
     /// Error span ids index this.
@@ -44,7 +47,12 @@ pub fn emit_imp(p: &Program) -> CProgram {
     out.push_str(PRELUDE);
     // Every unit sees the internal functions' prototypes.
     for (k, f) in p.internal.iter().enumerate() {
-        let _ = writeln!(out, "{};", internal_signature(k, f));
+        let _ = writeln!(
+            out,
+            "{}{};",
+            optimisation_attribute(&f.body),
+            internal_signature(k, f)
+        );
     }
     // One translation unit per function, compiled in parallel.
     for (k, f) in p.internal.iter().enumerate() {
@@ -55,32 +63,20 @@ pub fn emit_imp(p: &Program) -> CProgram {
         out.push_str(crate::build::UNIT_SEPARATOR);
         Printer::default().function(&mut out, k, f);
     }
-    out.push_str(crate::build::UNIT_SEPARATOR);
-    for k in 0..p.funs.len() {
-        let _ = writeln!(
-            out,
-            "PARAD_HIDDEN int32_t entry_{k}(struct parad_ctx *ctx, const struct parad_value *args, struct parad_result *results);"
-        );
-    }
-    out.push_str(
-        "PARAD_EXPORT int32_t parad_call(struct parad_ctx *ctx, int64_t entry, const struct parad_value *args, struct parad_value *results) {\n  parad_ctx_reset(ctx);\n  switch (entry) {\n",
-    );
+    // The entry functions' prototypes, for the API's unit; a function's
+    // attributes must be on every declaration (GCC drops the optimisation
+    // level of a definition that a later plain prototype declares).
+    let mut prototypes = String::new();
     for (k, f) in p.funs.iter().enumerate() {
-        let rs = &f.entry.results;
-        let sizes: Vec<String> = rs.iter().map(|t| t.elem.size().to_string()).collect();
-        let ranks: Vec<String> = rs.iter().map(|t| t.rank.to_string()).collect();
         let _ = writeln!(
-            out,
-            "  case {k}: {{ struct parad_result r[{n}]; static const int64_t sz[{n}] = {{{sz}}}; static const int64_t rk[{n}] = {{{rk}}}; if (entry_{k}(ctx, args, r)) return 1; return parad_results_copy(ctx, {len}, sz, rk, r, results); }}",
-            n = rs.len() + 1,
-            len = rs.len(),
-            sz = sizes.join(", "),
-            rk = ranks.join(", "),
+            prototypes,
+            "{}PARAD_HIDDEN int32_t entry_{k}(struct parad_ctx *ctx, const struct parad_value *args, struct parad_result *results);",
+            optimisation_attribute(&f.body)
         );
     }
-    out.push_str("  default: parad_error(ctx, -1, \"no such entry point\"); return 1;\n  }\n}\n");
     CProgram {
         source: out,
+        prototypes,
         entries: p.funs.iter().map(|f| f.entry.clone()).collect(),
         spans: p.spans.clone(),
     }
@@ -117,37 +113,6 @@ static inline void parad_result_free(struct parad_result *r) {
   pmem_unref(&r->mem);
   free(r->shape);
   *r = PARAD_RESULT_NULL;
-}
-/* parad_call's results: each result copied into malloc'd memory (its
- * elements of sz[k] bytes, rank rk[k]), and `r` released. */
-__attribute__((unused)) static int32_t parad_results_copy(struct parad_ctx *ctx, int n, const int64_t *sz,
-                                  const int64_t *rk, struct parad_result *r,
-                                  struct parad_value *out) {
-  int failed = 0;
-  for (int k = 0; k < n; k++) {
-    int64_t elems = 1;
-    for (int64_t j = 0; j < rk[k]; j++) elems *= r[k].shape[j];
-    out[k].shape = rk[k] > 0 ? malloc((size_t)rk[k] * sizeof(int64_t)) : NULL;
-    out[k].data = malloc((size_t)(elems > 0 ? elems : 1) * (size_t)sz[k]);
-    if (out[k].data == NULL || (rk[k] > 0 && out[k].shape == NULL)) {
-      failed = 1;
-    } else {
-      if (rk[k] > 0) memcpy(out[k].shape, r[k].shape, (size_t)rk[k] * sizeof(int64_t));
-      memcpy(out[k].data, r[k].data, (size_t)elems * (size_t)sz[k]);
-    }
-  }
-  for (int k = 0; k < n; k++) parad_result_free(&r[k]);
-  if (failed) {
-    for (int k = 0; k < n; k++) {
-      free(out[k].data);
-      free(out[k].shape);
-      out[k].data = NULL;
-      out[k].shape = NULL;
-    }
-    parad_error(ctx, -1, "Out of memory: cannot return the results");
-    return 1;
-  }
-  return 0;
 }
 "#;
 
@@ -713,6 +678,23 @@ impl FreeVars {
 /// Loop nests deeper than this are compiled at `-O1`.
 const MAX_OPTIMISED_DEPTH: usize = 12;
 
+/// Whether a function is compiled at -O1: GCC's loop optimisations take
+/// time and memory exponential in the depth of a loop nest (a loop
+/// strip-mined 40 times).
+fn needs_o1(body: &[Code]) -> bool {
+    loop_depth(body) > MAX_OPTIMISED_DEPTH
+}
+
+/// The attribute that every declaration of a function with this body
+/// carries (empty for most).
+fn optimisation_attribute(body: &[Code]) -> &'static str {
+    if needs_o1(body) {
+        "__attribute__((optimize(\"O1\"))) "
+    } else {
+        ""
+    }
+}
+
 /// The depth of the deepest loop nest.
 fn loop_depth(code: &[Code]) -> usize {
     code.iter()
@@ -751,7 +733,7 @@ impl Printer {
         // GCC's loop optimisations take time and memory exponential in
         // the depth of a loop nest (a loop strip-mined 40 times): such
         // functions get the cheaper optimisation level.
-        self.o1 = loop_depth(body) > MAX_OPTIMISED_DEPTH;
+        self.o1 = needs_o1(body);
         self.types = FxHashMap::default();
         for p in params {
             match p {

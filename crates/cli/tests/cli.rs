@@ -106,7 +106,7 @@ fn dump_imp_and_c() {
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let c = stdout(&o);
     assert!(
-        c.contains("int32_t parad_call(") && c.contains("parad_par_for("),
+        c.contains("int32_t entry_0(") && c.contains("parad_par_for("),
         "{c}"
     );
 }

@@ -82,7 +82,8 @@ impl C {
     }
 
     /// Compiles a program that has been through the driver's passes:
-    /// generates C, builds it (or finds it in the cache) and loads it.
+    /// generates C, builds it (or finds it in the cache) with the options
+    /// the environment gives ([`BuildOptions::from_env`]) and loads it.
     /// Without a C compiler, the interpreter runs it (after one warning
     /// per process).
     pub fn load_compiled(&self, compiled: Compiled) -> Result<Box<dyn Loaded>, DriverError> {
@@ -91,12 +92,29 @@ impl C {
             warn_no_compiler(&options);
             return Ok(Box::new(Interpreted(compiled)));
         }
-        let program = emit(&compiled.program).map_err(|e| {
-            DriverError::Unsupported(Message::Text(format!(
-                "the C backend cannot compile this program: {e}"
-            )))
-        })?;
+        let program = emit(&compiled.program).map_err(cannot_compile)?;
         self.load_c(compiled, program, &options)
+    }
+
+    /// [`C::load_compiled`] for library users: built with `options`,
+    /// with no fallback and no output. Without a C compiler it fails
+    /// with [`DriverError::Unsupported`].
+    pub fn load_with(
+        &self,
+        compiled: Compiled,
+        options: &BuildOptions,
+    ) -> Result<CompiledC, DriverError> {
+        if let Err(e) = build::compiler_version(&options.cc) {
+            return Err(DriverError::Unsupported(Message::Text(e.to_string())));
+        }
+        let program = emit(&compiled.program).map_err(cannot_compile)?;
+        match self.build_and_load(compiled, program, options)? {
+            Ok(c) => Ok(c),
+            Err(_) => Err(DriverError::Unsupported(Message::Text(format!(
+                "no C compiler found ({})",
+                options.cc_name()
+            )))),
+        }
     }
 
     /// The end of [`C::load_compiled`], after the code generator:
@@ -108,6 +126,23 @@ impl C {
         program: CProgram,
         options: &BuildOptions,
     ) -> Result<Box<dyn Loaded>, DriverError> {
+        match self.build_and_load(compiled, program, options)? {
+            Ok(c) => Ok(Box::new(c)),
+            Err(compiled) => {
+                warn_no_compiler(options);
+                Ok(Box::new(Interpreted(compiled)))
+            }
+        }
+    }
+
+    /// Builds and loads `program`; `Ok(Err(compiled))` when the compiler
+    /// cannot be run.
+    fn build_and_load(
+        &self,
+        compiled: Compiled,
+        program: CProgram,
+        options: &BuildOptions,
+    ) -> Result<Result<CompiledC, Compiled>, DriverError> {
         let api = api_entries(&compiled, &program);
         // The program, then the C API in a unit of its own (the same API
         // `parad c --library` writes, which the loader calls).
@@ -119,20 +154,24 @@ impl C {
         program.source = parad_cgen::api::loadable_source(&program, &generated);
         let built = match build::build_with(&program.source, options) {
             Ok(b) => b,
-            Err(e) if e.is_no_compiler() => {
-                warn_no_compiler(options);
-                return Ok(Box::new(Interpreted(compiled)));
-            }
+            Err(e) if e.is_no_compiler() => return Ok(Err(compiled)),
             Err(e) => return Err(internal(e)),
         };
         let library =
             parad_cgen::load::load(&program, &api, &built, self.threads()).map_err(internal)?;
-        Ok(Box::new(CompiledC {
+        Ok(Ok(CompiledC {
             compiled,
             library,
             built,
         }))
     }
+}
+
+/// The code generator's refusal: something the C backend cannot do yet.
+fn cannot_compile(e: String) -> DriverError {
+    DriverError::Unsupported(Message::Text(format!(
+        "the C backend cannot compile this program: {e}"
+    )))
 }
 
 /// A failure of the C compiler or the loader on generated code: a bug
