@@ -12,7 +12,7 @@
 //!
 //! Configuration, read by [`BuildOptions::from_env`]:
 //! - `CC`: the compiler command (words separated by spaces), default `cc`;
-//! - `PARAD_SANITIZE=1`: AddressSanitizer and UBSan (at `-O1`). The
+//! - `PARAD_SANITIZE=1`: AddressSanitizer and UBSan (at `-O0`, which compiles fastest). The
 //!   library then needs the sanitizer runtime loaded first, e.g.
 //!   `LD_PRELOAD=$(cc -print-file-name=libasan.so)`;
 //! - `PARAD_CFLAGS`: more flags, appended (for debugging);
@@ -75,7 +75,7 @@ impl BuildOptions {
 
     /// The compiler's flags (without the input and output files).
     pub fn flags(&self) -> Vec<String> {
-        let opt = if self.sanitize { "-O1" } else { "-O3" };
+        let opt = if self.sanitize { "-O0" } else { "-O3" };
         let mut flags: Vec<String> = ["-std=gnu11", opt, "-march=native", "-pthread"]
             .into_iter()
             .chain(["-shared", "-fPIC"])
