@@ -365,7 +365,6 @@ impl Gen {
                 ));
                 self.tables.push(table);
                 let _ = tid;
-                return;
             }
             ApiType::Opaque(o) => {
                 ops_json.push(("store".into(), format!("futhark_store_{c}")));

@@ -130,15 +130,15 @@ fn record_fields_in_order(t: &ApiType) -> bool {
 
 /// What runs the program.
 enum Runner {
-    Interpreter(Interpreted),
-    C(CompiledC),
+    Interpreter(Box<Interpreted>),
+    C(Box<CompiledC>),
 }
 
 impl Runner {
     fn loaded(&mut self) -> &mut dyn Loaded {
         match self {
-            Runner::Interpreter(i) => i,
-            Runner::C(c) => c,
+            Runner::Interpreter(i) => i.as_mut(),
+            Runner::C(c) => c.as_mut(),
         }
     }
 }
@@ -251,7 +251,7 @@ impl Program {
             .collect();
         entries.retain(|e| !is_derivative(&e.name));
         let runner = match options.backend {
-            Backend::Interpreter => Runner::Interpreter(Interpreted(compiled)),
+            Backend::Interpreter => Runner::Interpreter(Box::new(Interpreted(compiled))),
             Backend::C | Backend::Multicore => {
                 let mut c = C::new(config, Some(options.thread_count()));
                 c.sequential = options.backend == Backend::C;
@@ -259,7 +259,7 @@ impl Program {
                 if !options.c_compiler.is_empty() {
                     build.cc = options.c_compiler.clone();
                 }
-                Runner::C(c.load_with(compiled, &build)?)
+                Runner::C(Box::new(c.load_with(compiled, &build)?))
             }
         };
         Ok(Program {

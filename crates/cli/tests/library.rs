@@ -110,7 +110,7 @@ fn every_primitive_type_round_trips() {
     for b in BACKENDS {
         let p = program(b);
         let same = |entry: &str, v: Value| {
-            let r = p.call(entry, &[v.clone()]).unwrap();
+            let r = p.call(entry, std::slice::from_ref(&v)).unwrap();
             assert_eq!(r, [v], "{b:?} {entry}");
         };
         same("id_i8", (-5i8).into());
