@@ -510,8 +510,15 @@ impl Program {
             .collect()
     }
 
-    fn results(&self, py: Python<'_>, values: Vec<Value>) -> PyResult<Vec<Py<PyAny>>> {
-        values.into_iter().map(|v| to_python(py, v)).collect()
+    /// Runs `f` on the library without the GIL; its results as Python
+    /// objects.
+    fn run(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&parad::Program) -> Result<Vec<Value>, parad::Error> + Send,
+    ) -> PyResult<Vec<Py<PyAny>>> {
+        let out = py.detach(|| f(&self.inner)).map_err(|e| py_err(py, e))?;
+        out.into_iter().map(|v| to_python(py, v)).collect()
     }
 }
 
@@ -630,10 +637,7 @@ impl Program {
         let e = self.entry(name)?;
         let (types, names) = params(e);
         let values = self.values(name, "argument", &types, &names, args)?;
-        let out = py
-            .detach(|| self.inner.call(name, &values))
-            .map_err(|e| py_err(py, e))?;
-        self.results(py, out)
+        self.run(py, |p| p.call(name, &values))
     }
 
     /// The adjoints of the differentiable parameters of `name` at `args`
@@ -649,10 +653,7 @@ impl Program {
         let (types, names) = params(e);
         let values = self.values(name, "argument", &types, &names, args)?;
         let seeds = self.values(name, "seed", e.results(), &[], seeds)?;
-        let out = py
-            .detach(|| self.inner.vjp(name, &values, &seeds))
-            .map_err(|e| py_err(py, e))?;
-        self.results(py, out)
+        self.run(py, |p| p.vjp(name, &values, &seeds))
     }
 
     /// The tangents of the results of `name` at `args` given a tangent
@@ -676,10 +677,7 @@ impl Program {
             .map(|((t, n), _)| (t.clone(), n.clone()))
             .unzip();
         let tangents = self.values(name, "tangent", &ttypes, &tnames, tangents)?;
-        let out = py
-            .detach(|| self.inner.jvp(name, &values, &tangents))
-            .map_err(|e| py_err(py, e))?;
-        self.results(py, out)
+        self.run(py, |p| p.jvp(name, &values, &tangents))
     }
 
     fn __repr__(&self) -> String {

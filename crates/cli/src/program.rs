@@ -433,17 +433,7 @@ fn bad_count(entry: &str, expected: usize, given: usize) -> Error {
 fn entries_of(c: &parad_driver::Compiled) -> Vec<Entry> {
     let mut out = vec![];
     for f in &c.program.entries {
-        let api = c
-            .api
-            .iter()
-            .find(|(n, _)| *n == f.name)
-            .map(|(_, a)| a.clone())
-            .unwrap_or_else(|| {
-                let leaves = |ts: &[parad_core::EntryType]| -> Vec<_> {
-                    ts.iter().map(|t| (t.elem, t.rank)).collect()
-                };
-                ApiEntry::of_leaves(&leaves(&f.params), &leaves(&f.results))
-            });
+        let api = c.api_entry(f);
         out.push(Entry::new(&f.name, api));
     }
     // Entry points a stage left out are still callable by name (the call

@@ -278,17 +278,7 @@ fn api_entries(
         .entries
         .iter()
         .map(|e| {
-            let api = compiled
-                .api
-                .iter()
-                .find(|(n, _)| *n == e.name)
-                .map(|(_, a)| a.clone())
-                .unwrap_or_else(|| {
-                    let leaves = |ts: &[parad_core::EntryType]| -> Vec<_> {
-                        ts.iter().map(|t| (t.elem, t.rank)).collect()
-                    };
-                    parad_types::api::ApiEntry::of_leaves(&leaves(&e.params), &leaves(&e.results))
-                });
+            let api = compiled.api_entry(e);
             (e.name.clone(), api)
         })
         .collect()

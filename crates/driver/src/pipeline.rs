@@ -78,6 +78,21 @@ impl Compiled {
                 .collect(),
         )
     }
+
+    /// The C API's view of the entry point `e`: the source's, or for a
+    /// program without a source (printed IR) one made of its leaves.
+    pub fn api_entry(&self, e: &parad_core::EntryPoint) -> parad_types::api::ApiEntry {
+        self.api
+            .iter()
+            .find(|(n, _)| *n == e.name)
+            .map(|(_, a)| a.clone())
+            .unwrap_or_else(|| {
+                let leaves = |ts: &[parad_core::EntryType]| -> Vec<_> {
+                    ts.iter().map(|t| (t.elem, t.rank)).collect()
+                };
+                parad_types::api::ApiEntry::of_leaves(&leaves(&e.params), &leaves(&e.results))
+            })
+    }
 }
 
 /// Runs `config.passes` in order on `c`, each followed by
