@@ -730,9 +730,7 @@ impl Printer {
         print: impl FnOnce(&mut Printer, &mut String),
     ) {
         self.fname = fname;
-        // GCC's loop optimisations take time and memory exponential in
-        // the depth of a loop nest (a loop strip-mined 40 times): such
-        // functions get the cheaper optimisation level.
+        // The function and the bodies of its parallel loops.
         self.o1 = needs_o1(body);
         self.types = FxHashMap::default();
         for p in params {
