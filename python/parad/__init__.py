@@ -61,7 +61,7 @@ __all__ = [
 BACKENDS = ("multicore", "c", "interp")
 
 
-def load(path, backend="multicore", threads=None, cache_dir=None):
+def load(path, backend="multicore", threads=None, cache_dir=None, differentiate=()):
     """Compiles the Futhark program in the file ``path`` (imports are found
     next to it) and returns a ``Module`` whose methods are its entry points.
 
@@ -71,18 +71,21 @@ def load(path, backend="multicore", threads=None, cache_dir=None):
     per core). ``cache_dir``: where compiled libraries are kept (default:
     the user's cache folder); a program compiled before is not compiled
     again, and within a process the same file with the same options gives
-    the same module.
+    the same module. ``differentiate``: entry points whose derivatives
+    (``vjp``, ``jvp``, ``parad.torch``, ``parad.jax``) are compiled with
+    the program at once; others are compiled on first use.
     """
     path = os.fspath(path)
     with open(path, encoding="utf-8") as f:
         text = f.read()
-    return Module._get(("file", os.path.abspath(path), text), path, text, backend, threads, cache_dir)
+    key = ("file", os.path.abspath(path), text)
+    return Module._get(key, path, text, backend, threads, cache_dir, differentiate)
 
 
-def load_source(text, name="<source>.fut", backend="multicore", threads=None, cache_dir=None):
+def load_source(text, name="<source>.fut", backend="multicore", threads=None, cache_dir=None, differentiate=()):
     """``load`` for Futhark source text; ``name`` is its file name in
     messages (and imports are found relative to it)."""
-    return Module._get(("source", name, text), name, text, backend, threads, cache_dir)
+    return Module._get(("source", name, text), name, text, backend, threads, cache_dir, differentiate)
 
 
 def _describe(t):
@@ -100,25 +103,29 @@ class Module:
     _lock = threading.Lock()
 
     @classmethod
-    def _get(cls, key, name, text, backend, threads, cache_dir):
+    def _get(cls, key, name, text, backend, threads, cache_dir, differentiate=()):
         if backend not in BACKENDS:
             raise ValueError("unknown backend %r (expected one of %s)" % (backend, ", ".join(BACKENDS)))
-        full = key + (backend, threads, None if cache_dir is None else os.fspath(cache_dir))
+        if isinstance(differentiate, str):
+            differentiate = (differentiate,)
+        differentiate = tuple(differentiate)
+        full = key + (backend, threads, None if cache_dir is None else os.fspath(cache_dir), differentiate)
         with cls._lock:
             m = cls._cache.get(full)
             if m is None:
-                m = cls(name, text, backend, threads, cache_dir)
+                m = cls(name, text, backend, threads, cache_dir, differentiate)
                 cls._cache[full] = m
             return m
 
-    def __init__(self, name, text, backend="multicore", threads=None, cache_dir=None):
+    def __init__(self, name, text, backend="multicore", threads=None, cache_dir=None, differentiate=()):
         self._name = name
         self._text = text
         self._options = dict(backend=backend, threads=threads, cache_dir=None if cache_dir is None else os.fspath(cache_dir))
-        self.program = Program.compile_source(text, name=name, **self._options)
+        differentiate = list(differentiate)
+        self.program = Program.compile_source(text, name=name, differentiate=differentiate, **self._options)
         self.entries = {e["name"]: e for e in self.program.entries()}
         # Programs compiled with the derivatives of an entry point.
-        self._derivatives = {}
+        self._derivatives = {d: self.program for d in differentiate}
         self._derivatives_lock = threading.Lock()
         self._methods = {n: self._method(self.program, e) for n, e in self.entries.items()}
         for n, f in self._methods.items():

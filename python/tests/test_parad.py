@@ -140,6 +140,17 @@ def test_load_is_cached(cache_dir):
     assert a is b
 
 
+def test_derivatives_compiled_with_the_program(cache_dir):
+    m = parad.load(PROGRAMS / "model.fut", cache_dir=cache_dir, differentiate=["matvec"])
+    assert m.derivatives("matvec") is m.program
+    a, x = np.arange(6.0).reshape(2, 3), np.ones(3)
+    ga, gx = m.vjp("matvec", [a, x], [np.array([1.0, 2.0])])
+    np.testing.assert_array_equal(ga, [[1, 1, 1], [2, 2, 2]])
+    np.testing.assert_array_equal(gx, [6, 9, 12])
+    with pytest.raises(parad.UnsupportedError):
+        parad.load(PROGRAMS / "model.fut", cache_dir=cache_dir, differentiate=["get"])
+
+
 def test_calls_from_threads_and_the_gil(model):
     a = np.random.default_rng(1).normal(size=(50, 40))
     xs = [np.random.default_rng(k).normal(size=40) for k in range(16)]
