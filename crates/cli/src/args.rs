@@ -29,6 +29,9 @@ pub enum Command {
     Dump(DumpArgs),
     /// Packages of a project (`futhark pkg` layout).
     Pkg(PkgArgs),
+    /// Generate random values, or convert values between the text and
+    /// binary formats (Futhark's `dataset`).
+    Dataset(DatasetArgs),
     /// Compile to sequential C: an executable, a server or a library with
     /// Futhark's C API.
     C(CompileArgs),
@@ -50,6 +53,61 @@ pub struct CompileArgs {
     /// Build a server that speaks Futhark's server protocol.
     #[arg(long)]
     pub server: bool,
+}
+
+/// The options of `parad dataset` apply in order: `-b`, `--text`, `-t` and
+/// the bounds affect the `-g` options after them.
+#[derive(Args)]
+pub struct DatasetArgs {
+    /// Generate a random value of this type (`[10][3]f32`), or write this
+    /// literal value (`10i64`). Repeatable.
+    #[arg(short = 'g', long = "generate", value_name = "TYPE")]
+    pub generate: Vec<String>,
+    /// Write values in Futhark's binary format.
+    #[arg(short = 'b', long, action = clap::ArgAction::Count)]
+    pub binary: u8,
+    /// Write values as text (the default).
+    #[arg(long, action = clap::ArgAction::Count)]
+    pub text: u8,
+    /// Write the values' types instead of the values.
+    #[arg(short = 't', long = "type", action = clap::ArgAction::Count)]
+    pub types: u8,
+    /// The seed of the random values.
+    #[arg(short = 's', long, default_value_t = 1)]
+    pub seed: u64,
+    /// Inclusive bounds of generated i8 values (for the following `-g`).
+    #[arg(long = "i8-bounds", value_name = "MIN:MAX")]
+    pub i8_bounds: Vec<String>,
+    /// Inclusive bounds of generated i16 values (for the following `-g`).
+    #[arg(long = "i16-bounds", value_name = "MIN:MAX")]
+    pub i16_bounds: Vec<String>,
+    /// Inclusive bounds of generated i32 values (for the following `-g`).
+    #[arg(long = "i32-bounds", value_name = "MIN:MAX")]
+    pub i32_bounds: Vec<String>,
+    /// Inclusive bounds of generated i64 values (for the following `-g`).
+    #[arg(long = "i64-bounds", value_name = "MIN:MAX")]
+    pub i64_bounds: Vec<String>,
+    /// Inclusive bounds of generated u8 values (for the following `-g`).
+    #[arg(long = "u8-bounds", value_name = "MIN:MAX")]
+    pub u8_bounds: Vec<String>,
+    /// Inclusive bounds of generated u16 values (for the following `-g`).
+    #[arg(long = "u16-bounds", value_name = "MIN:MAX")]
+    pub u16_bounds: Vec<String>,
+    /// Inclusive bounds of generated u32 values (for the following `-g`).
+    #[arg(long = "u32-bounds", value_name = "MIN:MAX")]
+    pub u32_bounds: Vec<String>,
+    /// Inclusive bounds of generated u64 values (for the following `-g`).
+    #[arg(long = "u64-bounds", value_name = "MIN:MAX")]
+    pub u64_bounds: Vec<String>,
+    /// Inclusive bounds of generated f16 values (for the following `-g`).
+    #[arg(long = "f16-bounds", value_name = "MIN:MAX")]
+    pub f16_bounds: Vec<String>,
+    /// Inclusive bounds of generated f32 values (for the following `-g`).
+    #[arg(long = "f32-bounds", value_name = "MIN:MAX")]
+    pub f32_bounds: Vec<String>,
+    /// Inclusive bounds of generated f64 values (for the following `-g`).
+    #[arg(long = "f64-bounds", value_name = "MIN:MAX")]
+    pub f64_bounds: Vec<String>,
 }
 
 #[derive(Args)]

@@ -7,6 +7,7 @@ mod args;
 mod bench;
 mod check;
 mod compile;
+mod dataset;
 mod dump;
 mod oom;
 mod out;
@@ -69,6 +70,7 @@ fn command(cli: Cli) -> ExitCode {
         Command::Bench(a) => bench::bench(&a),
         Command::Dump(a) => dump::dump(&a),
         Command::Pkg(a) => pkg::pkg(&a),
+        Command::Dataset(_) => dataset::dataset(),
         Command::C(a) => compile::compile(&a, parad_cgen::api::Flavour::C),
         Command::Multicore(a) => compile::compile(&a, parad_cgen::api::Flavour::Multicore),
     };

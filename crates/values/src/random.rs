@@ -143,3 +143,161 @@ fn random_into(shape: &[usize], mut data: ArrayData, n: usize, rng: &mut impl Rn
 
 /// The largest f16 below 1, so rounding never yields exactly 1.
 const ONE_BELOW_F16: f16 = f16::from_bits(0x3BFF);
+
+/// Inclusive bounds of random values per primitive type, as `parad
+/// dataset --T-bounds=MIN:MAX` sets them. The default is Futhark's: the
+/// whole range of each integer type, [0, 1] for floats.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bounds {
+    ints: [(i128, i128); 8],
+    floats: [(f64, f64); 3],
+}
+
+impl Default for Bounds {
+    fn default() -> Bounds {
+        let range = |t: parad_base::IntType| -> (i128, i128) {
+            use parad_base::IntType::*;
+            match t {
+                I8 => (i8::MIN.into(), i8::MAX.into()),
+                I16 => (i16::MIN.into(), i16::MAX.into()),
+                I32 => (i32::MIN.into(), i32::MAX.into()),
+                I64 => (i64::MIN.into(), i64::MAX.into()),
+                U8 => (0, u8::MAX.into()),
+                U16 => (0, u16::MAX.into()),
+                U32 => (0, u32::MAX.into()),
+                U64 => (0, u64::MAX.into()),
+            }
+        };
+        Bounds {
+            ints: parad_base::IntType::ALL.map(range),
+            floats: [(0.0, 1.0); 3],
+        }
+    }
+}
+
+fn int_index(t: parad_base::IntType) -> usize {
+    parad_base::IntType::ALL
+        .iter()
+        .position(|&u| u == t)
+        .unwrap_or(0)
+}
+
+fn float_index(t: parad_base::FloatType) -> usize {
+    match t {
+        parad_base::FloatType::F16 => 0,
+        parad_base::FloatType::F32 => 1,
+        parad_base::FloatType::F64 => 2,
+    }
+}
+
+impl Bounds {
+    /// Sets the bounds of `ty` from `MIN:MAX` (literals of that type,
+    /// suffix optional); an error says what is wrong.
+    pub fn set(&mut self, ty: PrimType, text: &str) -> Result<(), String> {
+        let (lo, hi) = text
+            .split_once(':')
+            .ok_or_else(|| format!("bounds `{text}` are not MIN:MAX"))?;
+        let suffix = |s: &str| s.trim().trim_end_matches(ty.name()).to_string();
+        match ty {
+            PrimType::Int(t) => {
+                let (min, max) = Bounds::default().ints[int_index(t)];
+                let parse = |s: &str| -> Result<i128, String> {
+                    let v: i128 = suffix(s)
+                        .parse()
+                        .map_err(|_| format!("`{s}` is not a {} value", ty.name()))?;
+                    if v < min || v > max {
+                        return Err(format!("{v} is out of the range of {}", ty.name()));
+                    }
+                    Ok(v)
+                };
+                let (a, b) = (parse(lo)?, parse(hi)?);
+                if a > b {
+                    return Err(format!("the lower bound {a} is above the upper bound {b}"));
+                }
+                self.ints[int_index(t)] = (a, b);
+            }
+            PrimType::Float(t) => {
+                let parse = |s: &str| -> Result<f64, String> {
+                    let v: f64 = suffix(s)
+                        .parse()
+                        .map_err(|_| format!("`{s}` is not a {} value", ty.name()))?;
+                    if !v.is_finite() {
+                        return Err(format!("`{s}` is not a finite bound"));
+                    }
+                    Ok(v)
+                };
+                let (a, b) = (parse(lo)?, parse(hi)?);
+                if a > b {
+                    return Err(format!("the lower bound {a} is above the upper bound {b}"));
+                }
+                self.floats[float_index(t)] = (a, b);
+            }
+            PrimType::Bool => return Err("booleans have no bounds".to_string()),
+        }
+        Ok(())
+    }
+}
+
+/// Like [`try_random_value`], with elements drawn uniformly between the
+/// inclusive `bounds` of their type (booleans: fair coin flips).
+pub fn try_random_value_in(
+    shape: &[usize],
+    ty: PrimType,
+    bounds: &Bounds,
+    rng: &mut impl Rng,
+) -> Result<Value, DataError> {
+    let dims: String = shape.iter().map(|d| format!("[{d}]")).collect();
+    let n = shape
+        .iter()
+        .try_fold(1usize, |a, &d| a.checked_mul(d))
+        .ok_or_else(|| DataError::new(None, format!("too many elements: {dims}{ty}")))?;
+    let mut data = ArrayData::try_with_capacity(ty, n).map_err(|()| {
+        DataError::new(
+            None,
+            format!("out of memory: cannot allocate a random value of type {dims}{ty}"),
+        )
+    })?;
+    for _ in 0..n {
+        let s = match ty {
+            PrimType::Int(t) => {
+                let (a, b) = bounds.ints[int_index(t)];
+                int_scalar(t, rng.gen_range(a..=b))
+            }
+            PrimType::Float(t) => {
+                let (a, b) = bounds.floats[float_index(t)];
+                let x = if a == b { a } else { rng.gen_range(a..=b) };
+                match t {
+                    parad_base::FloatType::F16 => crate::Scalar::F16(f16::from_f64(x)),
+                    parad_base::FloatType::F32 => crate::Scalar::F32(x as f32),
+                    parad_base::FloatType::F64 => crate::Scalar::F64(x),
+                }
+            }
+            PrimType::Bool => crate::Scalar::Bool(rng.gen::<bool>()),
+        };
+        data.push(s);
+    }
+    Ok(if shape.is_empty() {
+        Value::Scalar(data.get(0).expect("one element"))
+    } else {
+        Value::Array(ArrayValue {
+            shape: shape.to_vec(),
+            data,
+        })
+    })
+}
+
+/// `x` (within the range of `t`) as a scalar of type `t`.
+fn int_scalar(t: parad_base::IntType, x: i128) -> crate::Scalar {
+    use crate::Scalar as S;
+    use parad_base::IntType::*;
+    match t {
+        I8 => S::I8(x as i8),
+        I16 => S::I16(x as i16),
+        I32 => S::I32(x as i32),
+        I64 => S::I64(x as i64),
+        U8 => S::U8(x as u8),
+        U16 => S::U16(x as u16),
+        U32 => S::U32(x as u32),
+        U64 => S::U64(x as u64),
+    }
+}
