@@ -38,6 +38,44 @@ pub enum Command {
     /// Compile to parallel C (threads): an executable, a server or a
     /// library with Futhark's C API.
     Multicore(CompileArgs),
+    /// An interactive session (Futhark's `repl`): declarations and
+    /// expressions evaluated by the interpreter as they are typed.
+    Repl(ReplArgs),
+    /// Write HTML documentation of a folder of Futhark files (or a file)
+    /// and the files they import.
+    Doc(DocArgs),
+    /// Format programs in place (or standard input to standard output).
+    Fmt(FmtArgs),
+}
+
+#[derive(Args)]
+pub struct FmtArgs {
+    /// The programs to format in place; none: read standard input and
+    /// write the formatted program to standard output.
+    pub files: Vec<PathBuf>,
+    /// Change nothing; list the files that are not formatted and exit
+    /// with status 1 if there are any.
+    #[arg(long)]
+    pub check: bool,
+}
+
+#[derive(Args)]
+pub struct DocArgs {
+    /// The folder (every `.fut` file under it) or file to document.
+    pub input: PathBuf,
+    /// The folder the HTML pages are written to.
+    #[arg(short = 'o', value_name = "OUTDIR", required = true)]
+    pub output: PathBuf,
+    /// Print status messages to standard error.
+    #[arg(short = 'v', long)]
+    pub verbose: bool,
+}
+
+/// `parad repl [FILE]`.
+#[derive(Args)]
+pub struct ReplArgs {
+    /// A Futhark file whose declarations the session starts with.
+    pub program: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -125,6 +163,50 @@ pub enum PkgCommand {
         #[arg(default_value = ".")]
         dir: PathBuf,
     },
+    /// Create `futhark.pkg` for a new package with this package path (and
+    /// its folder `lib/PKGPATH/`).
+    Init {
+        /// The package path, e.g. github.com/owner/repo.
+        pkgpath: String,
+    },
+    /// Require a package in `futhark.pkg`, in the given minimum version or
+    /// the newest one (replacing an earlier requirement).
+    Add {
+        /// The package path, e.g. github.com/owner/repo.
+        pkgpath: String,
+        /// The minimum version, MAJOR.MINOR.PATCH (default: the newest).
+        version: Option<String>,
+        /// Write the git commands run to stderr.
+        #[arg(short, long)]
+        verbose: bool,
+    },
+    /// Remove a package from `futhark.pkg` (`sync` removes its files).
+    Remove {
+        /// The package path.
+        pkgpath: String,
+    },
+    /// Install the required packages and their dependencies under `lib/`
+    /// (removing everything else there but the project's own package).
+    Sync {
+        /// Write the git commands run to stderr.
+        #[arg(short, long)]
+        verbose: bool,
+    },
+    /// Require the newest version (within its major version) of every
+    /// required package.
+    Upgrade {
+        /// Write the git commands run to stderr.
+        #[arg(short, long)]
+        verbose: bool,
+    },
+    /// List the released versions of a package.
+    Versions {
+        /// The package path.
+        pkgpath: String,
+        /// Write the git commands run to stderr.
+        #[arg(short, long)]
+        verbose: bool,
+    },
 }
 
 #[derive(Args)]
@@ -157,7 +239,7 @@ impl BackendKind {
         self,
         config: parad_driver::Config,
         threads: Option<usize>,
-    ) -> Box<dyn parad_driver::Backend> {
+    ) -> Box<dyn parad_driver::Backend + Sync> {
         match self {
             BackendKind::Interp => Box::new(parad_driver::Interp::new(config)),
             BackendKind::C => Box::new(parad_driver::C::sequential(config)),
@@ -208,6 +290,30 @@ pub struct TestArgs {
     /// interpreter, as Futhark's interpreter does: they can be slow).
     #[arg(long)]
     pub include_compiled: bool,
+    /// Test with the interpreter (as `--backend interp`).
+    #[arg(short = 'i')]
+    pub interpreted: bool,
+    /// Run compiled code only: the backend given (`multicore` when that is
+    /// the interpreter). The default.
+    #[arg(short = 'c', conflicts_with = "interpreted")]
+    pub compiled: bool,
+    /// Compile the programs, but do not run them.
+    #[arg(short = 'C', conflicts_with = "type_check")]
+    pub compile_only: bool,
+    /// Type-check the programs, but do not compile or run them.
+    #[arg(short = 't')]
+    pub type_check: bool,
+    /// Programs tested at the same time (default: the number of cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub concurrency: Option<u32>,
+    /// An option for the programs being run (repeatable); compiled
+    /// programs run inside parad, so those of Futhark's executables that
+    /// have a meaning here are accepted: `--num-threads=N`.
+    #[arg(long = "pass-option", value_name = "OPT", allow_hyphen_values = true)]
+    pub pass_option: Vec<String>,
+    /// No progress bar, even on a terminal.
+    #[arg(long)]
+    pub no_terminal: bool,
 }
 
 #[derive(Args)]
@@ -233,6 +339,18 @@ pub struct BenchArgs {
     /// Run only this entry point.
     #[arg(long = "entry-point", value_name = "NAME")]
     pub entry: Option<String>,
+    /// Skip the files whose path matches this regular expression
+    /// (repeatable).
+    #[arg(long = "ignore-files", value_name = "REGEX")]
+    pub ignore_files: Vec<String>,
+    /// Programs compiled at the same time before the timing, which runs one
+    /// program at a time (default: the number of cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub concurrency: Option<u32>,
+    /// An option for the programs being run (repeatable), as for `test`:
+    /// `--num-threads=N`.
+    #[arg(long = "pass-option", value_name = "OPT", allow_hyphen_values = true)]
+    pub pass_option: Vec<String>,
 }
 
 /// The stages `dump --stage` accepts: `ast`, `elaborated`, then the driver's stage

@@ -8,10 +8,13 @@ mod bench;
 mod check;
 mod compile;
 mod dataset;
+mod doc;
 mod dump;
+mod fmt;
 mod oom;
 mod out;
 mod pkg;
+mod repl;
 mod run;
 mod test;
 
@@ -69,10 +72,13 @@ fn command(cli: Cli) -> ExitCode {
         Command::Test(a) => test::test(&a),
         Command::Bench(a) => bench::bench(&a),
         Command::Dump(a) => dump::dump(&a),
+        Command::Doc(a) => doc::doc(&a),
+        Command::Fmt(a) => fmt::fmt(&a),
         Command::Pkg(a) => pkg::pkg(&a),
         Command::Dataset(_) => dataset::dataset(),
         Command::C(a) => compile::compile(&a, parad_cgen::api::Flavour::C),
         Command::Multicore(a) => compile::compile(&a, parad_cgen::api::Flavour::Multicore),
+        Command::Repl(a) => repl::repl(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -9,7 +9,7 @@
 
 use crate::data;
 use crate::script::{self, InputError};
-use crate::spec::{parse_spec, Case, Expect, Input, Item, Values};
+use crate::spec::{parse_spec, Case, Expect, Input, Item, TestSpec, Values};
 use parad_driver::{Backend, DriverError, Loaded};
 use std::fmt::Write as _;
 use std::io::Write;
@@ -124,21 +124,7 @@ fn bench_file(
         let _ = writeln!(out, "{shown}: skipped: {why}");
         return;
     }
-    // (entry, dataset name, case) in file order.
-    let mut datasets: Vec<(&str, String, &Case)> = vec![];
-    let mut index = 0;
-    for item in spec.blocks.iter().flat_map(|b| &b.items) {
-        if let Item::Cases { entries, cases } = item {
-            for case in cases {
-                index += 1;
-                for e in entries {
-                    if options.entry.as_ref().is_none_or(|only| only == e) {
-                        datasets.push((e, dataset_name(index, case), case));
-                    }
-                }
-            }
-        }
-    }
+    let datasets = datasets(&spec, options);
     if datasets.is_empty() {
         return;
     }
@@ -194,6 +180,70 @@ fn bench_file(
             }
         }
     }
+}
+
+/// The (entry, dataset name, case) triples of a test block that `options`
+/// select, in file order.
+fn datasets<'s>(spec: &'s TestSpec, options: &BenchOptions) -> Vec<(&'s str, String, &'s Case)> {
+    let mut datasets = vec![];
+    let mut index = 0;
+    for item in spec.blocks.iter().flat_map(|b| &b.items) {
+        if let Item::Cases { entries, cases } = item {
+            for case in cases {
+                index += 1;
+                for e in entries {
+                    if options.entry.as_ref().is_none_or(|only| only == e) {
+                        datasets.push((e.as_str(), dataset_name(index, case), case));
+                    }
+                }
+            }
+        }
+    }
+    datasets
+}
+
+/// Compiles, `concurrency` at a time, the programs among `files` that
+/// [`bench_files`] will time, so that the timing phase finds them in the
+/// backend's cache of compiled programs (Futhark's bench "prepares"
+/// programs concurrently in the same way). Failures are not reported here:
+/// the timing phase meets and reports them. Backends without a cache (the
+/// interpreter) have nothing to prepare.
+pub fn prepare(
+    backend: &(dyn Backend + Sync),
+    files: &[PathBuf],
+    options: &BenchOptions,
+    concurrency: usize,
+) {
+    if backend.is_interpreter() || concurrency < 2 || files.len() < 2 {
+        return;
+    }
+    let timed = |path: &Path| {
+        let Ok(source) = std::fs::read_to_string(path) else {
+            return false;
+        };
+        let Ok(spec) = parse_spec(path, &source) else {
+            return false;
+        };
+        let tags: Vec<String> = spec.tags().map(str::to_string).collect();
+        excluded(backend, options, &tags).is_none() && !datasets(&spec, options).is_empty()
+    };
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..concurrency.min(files.len()) {
+            let (next, timed) = (&next, &timed);
+            let work = move || loop {
+                let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(path) = files.get(k) else { break };
+                if timed(path) {
+                    let _ = backend.load(path);
+                }
+            };
+            // A thread that cannot start leaves its share to the timing phase.
+            let _ = std::thread::Builder::new()
+                .stack_size(1 << 30)
+                .spawn_scoped(scope, work);
+        }
+    });
 }
 
 enum Problem {

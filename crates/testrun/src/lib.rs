@@ -12,7 +12,9 @@ pub mod runner;
 mod script;
 pub mod spec;
 
-pub use bench::{bench_files, BenchOptions, BenchReport, BenchResult};
+pub use bench::{bench_files, prepare, BenchOptions, BenchReport, BenchResult};
 pub use data::case_input;
-pub use runner::{find_fut_files, run_file, run_files, Options, Summary};
+pub use runner::{
+    find_fut_files, run_file, run_files, run_files_concurrently, FileReport, Mode, Options, Summary,
+};
 pub use spec::{parse_spec, SpecError, TestSpec};

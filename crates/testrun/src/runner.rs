@@ -15,7 +15,7 @@
 use crate::data;
 use crate::script::{self, InputError};
 use crate::spec::{parse_spec, Case, Expect, Item, SpecError, TestSpec};
-use parad_driver::{Backend, Loaded};
+use parad_driver::{Backend, DriverError, Loaded, Source};
 use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -29,6 +29,20 @@ pub struct Options {
     pub entry: Option<String>,
     /// Run cases marked `compiled` even on an interpreter.
     pub include_compiled: bool,
+    /// How far each program goes.
+    pub mode: Mode,
+}
+
+/// How far `parad test` takes each program.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mode {
+    /// Compile and run every case (the default).
+    #[default]
+    Run,
+    /// Compile with the backend, run nothing (Futhark's `test -C`).
+    Compile,
+    /// Parse and type-check only (Futhark's `test -t`).
+    TypeCheck,
 }
 
 impl Options {
@@ -63,8 +77,8 @@ impl fmt::Display for Summary {
     }
 }
 
-/// Runs the tests of every file, reporting failures and skips to `out`
-/// (the caller prints the summary line).
+/// Runs the tests of every file, one after the other, reporting failures
+/// and skips to `out` (the caller prints the summary line).
 pub fn run_files(
     backend: &dyn Backend,
     files: &[PathBuf],
@@ -76,6 +90,91 @@ pub fn run_files(
         total.add(run_file(backend, f, options, out));
     }
     total
+}
+
+/// What one file's run reported, handed to the caller of
+/// [`run_files_concurrently`] as soon as the file is done.
+pub struct FileReport<'a> {
+    pub path: &'a Path,
+    /// Failures and skips, as [`run_file`] writes them.
+    pub output: Vec<u8>,
+    pub summary: Summary,
+}
+
+/// Stack of each worker: the interpreter and the compiler's passes recurse
+/// over trees whose depth the program controls (as on the command's own
+/// thread); only touched pages are committed.
+const WORKER_STACK: usize = 1 << 30;
+
+/// Runs the tests of every file on `concurrency` threads (at least one),
+/// calling `done` on the calling thread with each file's report in the
+/// order the files finish. The total does not depend on the order.
+pub fn run_files_concurrently(
+    backend: &(dyn Backend + Sync),
+    files: &[PathBuf],
+    options: &Options,
+    concurrency: usize,
+    done: &mut dyn FnMut(FileReport),
+) -> Summary {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let (send, receive) = std::sync::mpsc::channel::<(usize, Vec<u8>, Summary)>();
+    let mut total = Summary::default();
+    std::thread::scope(|scope| {
+        let workers = concurrency.clamp(1, files.len().max(1));
+        let mut started = 0;
+        for i in 0..workers {
+            let send = send.clone();
+            let next = &next;
+            let worker = move || loop {
+                let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(path) = files.get(k) else { break };
+                let mut output = vec![];
+                let summary = run_file(backend, path, options, &mut output);
+                if send.send((k, output, summary)).is_err() {
+                    break;
+                }
+            };
+            let spawned = std::thread::Builder::new()
+                .name(format!("test-{i}"))
+                .stack_size(WORKER_STACK)
+                .spawn_scoped(scope, worker);
+            if spawned.is_ok() {
+                started += 1;
+            }
+        }
+        drop(send);
+        if started == 0 {
+            // No thread could start: run here.
+            for path in files {
+                let mut output = vec![];
+                let summary = run_file(backend, path, options, &mut output);
+                total.add(summary);
+                done(FileReport { path, output, summary });
+            }
+            return;
+        }
+        for (k, output, summary) in receive {
+            total.add(summary);
+            done(FileReport {
+                path: &files[k],
+                output,
+                summary,
+            });
+        }
+    });
+    total
+}
+
+/// Parses and type-checks the program at `path` (printed IR is read and
+/// checked).
+fn type_check(path: &Path) -> Result<(), DriverError> {
+    let source = Source::read(path)?;
+    if source.is_printed_ir() {
+        let config = parad_driver::Config::new().with_check_ir(true);
+        source.read_ir(&config).map(|_| ())
+    } else {
+        source.check().map(|_| ())
+    }
 }
 
 /// Runs the tests of one file.
@@ -180,6 +279,17 @@ impl FileRun<'_> {
                 &format!("tagged `{tag}`"),
             );
         }
+        match self.options.mode {
+            Mode::Run => {}
+            Mode::Compile => {
+                let result = self.backend.load(self.path).map(|_| ());
+                return self.checked_only(&spec, result, "compilation");
+            }
+            Mode::TypeCheck => {
+                let result = type_check(self.path);
+                return self.checked_only(&spec, result, "type checking");
+            }
+        }
         let program = match self.backend.load(self.path) {
             Ok(p) => Ok(p),
             Err(e) if e.is_unsupported() => {
@@ -197,6 +307,25 @@ impl FileRun<'_> {
         match program {
             Ok(mut p) => self.run_cases(&spec, p.as_mut()),
             Err(msg) => self.compile_failed(&spec, &msg),
+        }
+    }
+
+    /// `-C` and `-t`: the file is one case, which passes when the stage
+    /// succeeds, or fails with a message that a compile-error expectation
+    /// of the test block matches.
+    fn checked_only(&mut self, spec: &TestSpec, result: Result<(), DriverError>, stage: &str) {
+        let msg = match result {
+            Ok(()) => return self.pass(),
+            Err(e) if e.is_unsupported() => return self.skip(1, "program", &e.render()),
+            Err(e) => e.render(),
+        };
+        let expected = spec.blocks.iter().flat_map(|b| &b.items).any(
+            |i| matches!(i, Item::CompileError { regex, .. } if regex.is_match(&msg)),
+        );
+        if expected {
+            self.pass()
+        } else {
+            self.fail(format_args!("{stage} failed"), &msg)
         }
     }
 
