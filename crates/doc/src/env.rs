@@ -32,23 +32,31 @@ use std::rc::Rc;
 /// Where a documented definition is: a page and an element id on it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Link {
+    /// The page, relative to the output folder.
     pub page: String,
+    /// The element id on the page.
     pub anchor: String,
 }
 
 /// A module or module type: its own link and the names it defines.
 #[derive(Clone, Default)]
 pub struct ModInfo {
+    /// The module's own documentation (none if it has no page).
     pub link: Option<Link>,
+    /// What its members are.
     pub env: Rc<Env>,
 }
 
 /// The names of one scope or one module, by namespace.
 #[derive(Clone, Default)]
 pub struct Env {
+    /// Values (and their links, `None` when undocumented).
     pub vals: HashMap<String, Option<Link>>,
+    /// Types.
     pub types: HashMap<String, Option<Link>>,
+    /// Modules.
     pub mods: HashMap<String, ModInfo>,
+    /// Module types.
     pub sigs: HashMap<String, ModInfo>,
 }
 
@@ -130,9 +138,13 @@ fn split_qualified(name: &str) -> (Vec<String>, String) {
 /// What kind of thing an [`Item`] documents.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
+    /// `def`, `let`, `entry`, or `val` in a module type.
     Value,
+    /// `type`.
     Type,
+    /// `module`.
     Module,
+    /// `module type`.
     ModType,
     /// `include` in a module type (no anchor of its own).
     Include,
@@ -156,6 +168,7 @@ impl Kind {
 
 /// One documented declaration or specification.
 pub struct Item {
+    /// What it declares.
     pub kind: Kind,
     /// The name qualified by the modules it is in (`M.f`).
     pub name: String,
@@ -165,7 +178,9 @@ pub struct Item {
     pub sig_html: String,
     /// The doc comment as written, and as HTML once rendered.
     pub doc: Option<String>,
+    /// The doc comment as HTML (empty until rendered).
     pub doc_html: String,
+    /// Where the declaration is.
     pub span: Span,
     /// Members (of a module or module type), documented below it.
     pub children: Vec<Item>,
@@ -217,11 +232,13 @@ pub struct FileCtx<'a> {
     pub files: &'a HashMap<String, Rc<Env>>,
     /// The page of each documented file, by source name.
     pub pages: &'a HashMap<String, String>,
+    /// The sources, for the locations of warnings.
     pub sources: &'a SourceMap,
 }
 
 /// Walks the declarations of one file.
 pub struct Walker<'a> {
+    /// The file being walked.
     pub cx: FileCtx<'a>,
     anchors: HashSet<String>,
     /// Doc links that did not resolve, as messages with locations.
@@ -229,6 +246,7 @@ pub struct Walker<'a> {
 }
 
 impl<'a> Walker<'a> {
+    /// A walker of the file `cx` describes.
     pub fn new(cx: FileCtx<'a>) -> Walker<'a> {
         Walker {
             cx,

@@ -110,9 +110,13 @@ pub fn type_params(ps: &[TypeParam]) -> String {
 /// constructor payload, an atom.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum TyLevel {
+    /// Anywhere a type may stand.
     Full,
+    /// No arrow at the top without parentheses.
     Term,
+    /// A constructor's payload.
     Payload,
+    /// An argument of a type constructor.
     Atom,
 }
 
@@ -120,7 +124,9 @@ pub enum TyLevel {
 /// of a type name, or `None` to leave it unlinked (built-in types, type
 /// parameters, names without a documented definition).
 pub struct TypePrinter<'a> {
+    /// Gives the `href` of a type name, if linked.
     pub resolve: &'a dyn Fn(&QualName) -> Option<String>,
+    /// The HTML written so far.
     pub out: String,
 }
 

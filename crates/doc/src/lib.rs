@@ -25,6 +25,8 @@
 //! with a single doc comment, it documents the file, not the first
 //! declaration.
 
+#![warn(missing_docs)]
+
 pub mod env;
 pub mod html;
 pub mod markdown;
@@ -47,7 +49,8 @@ const ROOT_NAME: &str = ".parad-doc-root.fut";
 /// Why documentation could not be made.
 #[derive(Debug)]
 pub enum DocError {
-    /// The input cannot be read, or holds no Futhark file.
+    /// An error outside the program: the input cannot be read or holds
+    /// no Futhark file, or the output cannot be written.
     Input(String),
     /// The program does not parse or type check: the rendered
     /// diagnostics, with their locations.

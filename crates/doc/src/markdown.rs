@@ -15,6 +15,7 @@ use pulldown_cmark::{html, CowStr, Event, Parser, Tag};
 pub enum Namespace {
     /// Values and modules.
     Term,
+    /// Types.
     Type,
     /// Module types.
     ModType,
