@@ -49,7 +49,11 @@ pub fn fmt(args: &FmtArgs) -> Result<(), Failure> {
         eprintln!(
             "error: {} file{} not formatted",
             unformatted.len(),
-            if unformatted.len() == 1 { " is" } else { "s are" }
+            if unformatted.len() == 1 {
+                " is"
+            } else {
+                "s are"
+            }
         );
     }
     if failed || !unformatted.is_empty() {
@@ -79,8 +83,8 @@ fn stdin(check: bool) -> Result<(), Failure> {
     std::io::stdin()
         .read_to_end(&mut bytes)
         .map_err(|e| Failure::msg(format!("cannot read standard input: {e}")))?;
-    let src = String::from_utf8(bytes)
-        .map_err(|_| Failure::msg("standard input is not valid UTF-8"))?;
+    let src =
+        String::from_utf8(bytes).map_err(|_| Failure::msg("standard input is not valid UTF-8"))?;
     let out = parad_fmt::format(&src, "<stdin>").map_err(|e| Failure::Program(error_text(&e)))?;
     if check {
         if out != src {

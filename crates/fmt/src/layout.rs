@@ -3,13 +3,13 @@
 //! The source is cut into lines exactly where it had line breaks: a code
 //! line (tokens, maybe a trailing comment), a comment line or a blank line.
 //! Each code line's indentation is computed from the layout tree
-//! ([`crate::tree`]) and from the columns of the lines laid out before it;
+//! (the `tree` module) and from the columns of the lines laid out before it;
 //! a comment line takes the indentation of the code line after it.
 
 use crate::tree::{Builder, Kind, Node, Role};
 use parad_syntax::ast::Program;
 use parad_syntax::lexer::{Kw, Tok, Token};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// One line of the output, before indentation.
 enum Line {
@@ -65,6 +65,23 @@ fn is_close(t: &Tok) -> bool {
     matches!(t, Tok::RParen | Tok::RBracket | Tok::RBrace)
 }
 
+/// Where a construct's lines are placed from: the column or the line
+/// indentation of one of its (earlier) tokens.
+#[derive(Clone, Copy, Debug)]
+enum Anchor {
+    Zero,
+    Col(usize),
+    LineIndent(usize),
+}
+
+/// The node that places a line, with its anchor.
+#[derive(Clone, Copy)]
+struct Decider<'n> {
+    node: &'n Node,
+    anchor: Anchor,
+    root: bool,
+}
+
 /// The state of one layout.
 struct Layout<'a> {
     src: &'a str,
@@ -74,8 +91,9 @@ struct Layout<'a> {
     partner: Vec<Option<usize>>,
     /// The innermost open bracket around each token.
     enclosing: Vec<Option<usize>>,
-    /// Opening braces of module bodies and signatures.
-    mod_braces: HashSet<usize>,
+    /// Opening braces of module bodies and signatures, with the start of
+    /// the declaration they belong to and whether they open a signature.
+    mod_braces: HashMap<usize, (usize, bool)>,
     /// First and last tokens of infix operators: spaced on both sides.
     op_first: HashSet<usize>,
     op_last: HashSet<usize>,
@@ -88,7 +106,8 @@ struct Layout<'a> {
     trailing_comment: Vec<bool>,
     /// Index of the line of each token.
     line_of: Vec<usize>,
-    root: Node,
+    /// For each token that starts a line, the node that places it.
+    deciders: Vec<Option<Decider<'a>>>,
 }
 
 /// Formats `src`, whose tokens (without the end-of-file token) are `toks`
@@ -101,6 +120,7 @@ pub(crate) fn layout(src: &str, toks: &[Token], prog: &Program) -> Result<String
     let n = toks.len();
     let starts: Vec<usize> = toks.iter().map(|t| t.span.start as usize).collect();
     let (mut root, ops) = Builder::program(prog, src.len(), toks);
+    let root = &mut root;
 
     // Brackets.
     let mut partner = vec![None; n];
@@ -119,14 +139,15 @@ pub(crate) fn layout(src: &str, toks: &[Token], prog: &Program) -> Result<String
         }
     }
 
-    widen(&mut root, &starts, &partner, toks);
+    widen(root, &starts, &partner, toks);
+    let root: &Node = root;
     let mut l = Layout {
         src,
         toks,
         starts,
         partner,
         enclosing,
-        mod_braces: HashSet::new(),
+        mod_braces: HashMap::new(),
         op_first: HashSet::new(),
         op_last: HashSet::new(),
         gap_before: vec![false; n],
@@ -134,13 +155,13 @@ pub(crate) fn layout(src: &str, toks: &[Token], prog: &Program) -> Result<String
         line_indent: vec![0; n],
         line_of: vec![0; n],
         trailing_comment: vec![false; n],
-        root,
+        deciders: vec![None; n],
     };
     let mut braces = vec![];
-    collect_mod_braces(&l.root, true, &mut braces);
-    for b in braces {
+    collect_mod_braces(root, true, 0, &mut braces);
+    for (b, decl) in braces {
         if let Some(i) = l.tok_at(b) {
-            l.mod_braces.insert(i);
+            l.mod_braces.insert(i, decl);
         }
     }
     for (a, b) in ops {
@@ -150,6 +171,26 @@ pub(crate) fn layout(src: &str, toks: &[Token], prog: &Program) -> Result<String
         }
     }
     let lines = l.lines()?;
+    let firsts: Vec<usize> = lines
+        .iter()
+        .filter_map(|line| match line {
+            Line::Code { first, .. } => Some(*first),
+            _ => None,
+        })
+        .collect();
+    let line_starts: Vec<usize> = firsts.iter().map(|&k| l.starts[k]).collect();
+    let mut deciders = vec![None; firsts.len()];
+    l.assign(
+        root,
+        Anchor::Zero,
+        true,
+        (0, firsts.len()),
+        &line_starts,
+        &mut deciders,
+    );
+    for (k, d) in firsts.into_iter().zip(deciders) {
+        l.deciders[k] = d;
+    }
     Ok(l.render(&lines))
 }
 
@@ -170,8 +211,7 @@ fn widen(n: &mut Node, starts: &[usize], partner: &[Option<usize>], toks: &[Toke
     };
     let mut j = toks.partition_point(|t| (t.span.end as usize) <= n.end);
     // `j` is one past the last token of the node.
-    while i > 0 && j < toks.len() && toks[i - 1].tok == Tok::LParen && partner[i - 1] == Some(j)
-    {
+    while i > 0 && j < toks.len() && toks[i - 1].tok == Tok::LParen && partner[i - 1] == Some(j) {
         i -= 1;
         j += 1;
     }
@@ -181,12 +221,15 @@ fn widen(n: &mut Node, starts: &[usize], partner: &[Option<usize>], toks: &[Toke
     }
 }
 
-fn collect_mod_braces(n: &Node, root: bool, out: &mut Vec<usize>) {
+/// The module braces below `n` and the start of the declaration around
+/// each (`decl`, for `n` itself).
+fn collect_mod_braces(n: &Node, root: bool, decl: usize, out: &mut Vec<(usize, (usize, bool))>) {
     if n.kind == Kind::ModBlock && !root {
-        out.push(n.start);
+        out.push((n.start, (decl, n.is_sig)));
     }
     for c in &n.children {
-        collect_mod_braces(c, false, out);
+        let d = if c.role == Role::Item { c.start } else { decl };
+        collect_mod_braces(c, false, d, out);
     }
 }
 
@@ -198,9 +241,7 @@ impl Layout<'_> {
 
     /// The last token ending at or before byte `end`.
     fn last_tok_before(&self, end: usize) -> Option<usize> {
-        let i = self
-            .toks
-            .partition_point(|t| (t.span.end as usize) <= end);
+        let i = self.toks.partition_point(|t| (t.span.end as usize) <= end);
         i.checked_sub(1)
     }
 
@@ -216,7 +257,11 @@ impl Layout<'_> {
         let mut comment: Option<(usize, String)> = None;
         let mut prev_end = 0;
         for i in 0..=n {
-            let next_start = if i < n { self.starts[i] } else { self.src.len() };
+            let next_start = if i < n {
+                self.starts[i]
+            } else {
+                self.src.len()
+            };
             let gap = &self.src[prev_end..next_start];
             let segs: Vec<&str> = gap.split('\n').collect();
             let last = segs.len() - 1;
@@ -369,8 +414,8 @@ impl Layout<'_> {
         let t = &self.toks[k].tok;
         if is_close(t) {
             if let Some(o) = self.partner[k] {
-                return if self.mod_braces.contains(&o) {
-                    self.line_indent[o]
+                return if self.mod_braces.contains_key(&o) {
+                    self.mod_base(o)
                 } else {
                     self.col[o]
                 };
@@ -389,24 +434,72 @@ impl Layout<'_> {
         }
         if k > 0 && is_open(&self.toks[k - 1].tok) {
             let o = k - 1;
-            return if self.mod_braces.contains(&o) {
-                self.line_indent[o] + 2
+            return if self.mod_braces.contains_key(&o) {
+                self.mod_base(o) + 2
             } else {
                 self.col[o] + 2
             };
         }
-        self.walk(&self.root, k, 0, true)
+        match self.deciders.get(k).copied().flatten() {
+            Some(d) => self.place(d.node, k, self.anchor_value(d.anchor), d.root),
+            None => 0,
+        }
     }
 
     /// Whether token `j` ends a line that has a trailing comment and is a
     /// keyword after which code continues on the same line (`then`, `else`,
-    /// `in`, `do`, the `:` of a record type's field).
+    /// `in`, `do`, the `:` of a record type's field) or an infix operator.
     fn after_comment_break(&self, j: usize) -> bool {
         self.trailing_comment[j]
-            && matches!(
-                self.toks[j].tok,
-                Tok::Kw(Kw::Then | Kw::Else | Kw::In | Kw::Do) | Tok::Colon
-            )
+            && (self.op_last.contains(&j)
+                || matches!(
+                    self.toks[j].tok,
+                    Tok::Kw(Kw::Then | Kw::Else | Kw::In | Kw::Do) | Tok::Colon
+                ))
+    }
+
+    /// The column of an argument of `n` (starting token `k`): that of the
+    /// first argument if that is on `n`'s first line, else two columns in.
+    fn arg_column(&self, n: &Node, k: usize, anchor: usize) -> usize {
+        match n.first_arg.and_then(|f| self.tok_at(f)) {
+            Some(f)
+                if f < k
+                    && self
+                        .tok_at(n.start)
+                        .is_some_and(|s| self.line_of[s] == self.line_of[f]) =>
+            {
+                self.col[f]
+            }
+            _ => anchor + 2,
+        }
+    }
+
+    /// The indentation that the items of a module body or signature whose
+    /// `{` is token `o` are two columns past, and its `}` lines up with:
+    /// - a signature after a `:` that starts a line (`module m\n  : {`):
+    ///   the column of the `{`;
+    /// - a `{` that ends a line that continues a declaration's header and
+    ///   starts with `}` or `:` (`} = {`, `  : s = {`): the indentation of
+    ///   the declaration's first line;
+    /// - otherwise the indentation of the line of the `{`.
+    fn mod_base(&self, o: usize) -> usize {
+        let Some(&(decl, is_sig)) = self.mod_braces.get(&o) else {
+            return self.line_indent[o];
+        };
+        let first = (0..=o)
+            .rev()
+            .take_while(|&i| self.line_of[i] == self.line_of[o])
+            .last()
+            .unwrap_or(o);
+        if is_sig && first + 1 == o && self.toks[first].tok == Tok::Colon {
+            return self.col[o];
+        }
+        let ends_line = o + 1 >= self.toks.len() || self.line_of[o + 1] != self.line_of[o];
+        let continuation = matches!(self.toks[first].tok, Tok::RBrace | Tok::Colon);
+        match self.tok_at(decl) {
+            Some(d) if ends_line && continuation && d < first => self.line_indent[d],
+            _ => self.line_indent[o],
+        }
     }
 
     /// The column of node `n`'s content: its first token after grouping
@@ -426,42 +519,95 @@ impl Layout<'_> {
         Some(i)
     }
 
-    /// The indentation of a line starting with token `k` inside node `n`,
-    /// whose content starts in column `anchor`.
-    fn walk(&self, n: &Node, k: usize, anchor: usize, root: bool) -> usize {
-        let p = self.starts[k];
-        for c in &n.children {
-            if c.start < p && p < c.end {
-                let a = match self.anchor_tok(c) {
-                    Some(i) if i < k => {
-                        let else_if = c.role == Role::ElseBranch
-                            && c.is_if
-                            && i > 0
-                            && self.toks[i - 1].tok == Tok::Kw(Kw::Else)
-                            && self.line_of[i - 1] == self.line_of[i];
-                        // A lambda given as last argument without
-                        // parentheses (`f x \\y ->`) is laid out from the
-                        // application's start.
-                        let bare_lambda =
-                            c.is_lambda && c.role == Role::Arg && self.tok_at(c.start) == Some(i);
-                        if else_if || bare_lambda {
-                            anchor
-                        } else {
-                            self.col[i]
-                        }
-                    }
-                    _ => anchor,
-                };
-                return self.walk(c, k, a, false);
-            }
+    /// The anchor of child `c` of a node whose anchor is `anchor`.
+    fn child_anchor(&self, c: &Node, anchor: Anchor) -> Anchor {
+        let Some(i) = self.anchor_tok(c) else {
+            return anchor;
+        };
+        let else_if = c.role == Role::ElseBranch
+            && c.is_if
+            && i > 0
+            && self.toks[i - 1].tok == Tok::Kw(Kw::Else)
+            && self.line_of[i - 1] == self.line_of[i];
+        // A lambda given as last argument without parentheses
+        // (`f x \\y ->`) is laid out from the application's start.
+        let bare_lambda = c.is_lambda && c.role == Role::Arg && self.tok_at(c.start) == Some(i);
+        if else_if || bare_lambda {
+            anchor
+        } else if c.line_based {
+            Anchor::LineIndent(i)
+        } else {
+            Anchor::Col(i)
         }
+    }
+
+    /// Finds, for every line start (`line_starts[lo..hi]`, all strictly
+    /// inside `n`), the innermost node that strictly contains it and that
+    /// node's anchor. One pass over the tree, with binary searches: deep
+    /// trees (long `let` chains, long operator chains) stay linear.
+    fn assign<'n>(
+        &self,
+        n: &'n Node,
+        anchor: Anchor,
+        root: bool,
+        (lo, hi): (usize, usize),
+        line_starts: &[usize],
+        out: &mut [Option<Decider<'n>>],
+    ) {
+        let own = |out: &mut [Option<Decider<'n>>], from: usize, to: usize| {
+            for d in out.iter_mut().take(to).skip(from) {
+                if d.is_none() {
+                    *d = Some(Decider {
+                        node: n,
+                        anchor,
+                        root,
+                    });
+                }
+            }
+        };
+        let mut covered = lo;
+        for c in &n.children {
+            let a = line_starts.partition_point(|&p| p <= c.start).clamp(lo, hi);
+            let b = line_starts.partition_point(|&p| p < c.end).clamp(lo, hi);
+            if covered < a {
+                own(out, covered, a);
+            }
+            if a < b {
+                self.assign(
+                    c,
+                    self.child_anchor(c, anchor),
+                    false,
+                    (a, b),
+                    line_starts,
+                    out,
+                );
+            }
+            covered = covered.max(b);
+        }
+        own(out, covered, hi);
+    }
+
+    /// The value of an anchor for a line starting with token `k`.
+    fn anchor_value(&self, a: Anchor) -> usize {
+        match a {
+            Anchor::Zero => 0,
+            Anchor::Col(i) => self.col[i],
+            Anchor::LineIndent(i) => self.line_indent[i],
+        }
+    }
+
+    /// The indentation of a line starting with token `k` inside node `n`
+    /// (and in no child of it), whose content starts in column `anchor`.
+    fn place(&self, n: &Node, k: usize, anchor: usize, root: bool) -> usize {
+        let p = self.starts[k];
         let item = if root {
             0
         } else {
             self.tok_at(n.start)
-                .map_or(anchor, |i| self.line_indent[i] + 2)
+                .map_or(anchor, |i| self.mod_base(i) + 2)
         };
-        if let Some(c) = n.children.iter().find(|c| c.start == p) {
+        let at = n.children.partition_point(|c| c.start < p);
+        if let Some(c) = n.children.get(at).filter(|c| c.start == p) {
             if n.kind == Kind::ModBlock {
                 return item;
             }
@@ -472,17 +618,7 @@ impl Layout<'_> {
                 Role::ElseBranch if c.is_if => anchor,
                 Role::Indented if c.is_sum => anchor + 4,
                 Role::Indented | Role::ElseBranch | Role::Item => anchor + 2,
-                Role::Arg => match n.first_arg.and_then(|f| self.tok_at(f)) {
-                    Some(f)
-                        if f < k
-                            && self
-                                .tok_at(n.start)
-                                .is_some_and(|s| self.line_of[s] == self.line_of[f]) =>
-                    {
-                        self.col[f]
-                    }
-                    _ => anchor + 2,
-                },
+                Role::Arg => self.arg_column(n, k, anchor),
             };
         }
         if n.kind == Kind::ModBlock {
@@ -490,6 +626,8 @@ impl Layout<'_> {
         }
         match &self.toks[k].tok {
             Tok::Symbol(s) if n.is_sum && s == "|" => anchor.saturating_sub(2),
+            // The return type of a definition with its parameters.
+            Tok::Colon if n.first_arg.is_some() => self.arg_column(n, k, anchor),
             Tok::Kw(Kw::In | Kw::Then | Kw::Else | Kw::Do | Kw::For | Kw::While | Kw::With)
             | Tok::Kw(Kw::Case)
             | Tok::Symbol(_)

@@ -23,7 +23,7 @@
 //!   neighbours' spacing the grammar looks at, so this changes neither how
 //!   the text lexes nor how it parses.
 //! - **Indentation** is recomputed for every line from the syntax tree
-//!   ([`tree`]), with the spans telling which construct a line starts in
+//!   (the `tree` module), with the spans telling which construct a line starts in
 //!   (see the style rules below). Futhark is not indentation-sensitive, so
 //!   indentation never changes the meaning.
 //! - **Comments** stay where they were: a comment at the end of a code line
@@ -47,31 +47,49 @@
 //! # Style rules (indentation)
 //!
 //! Indentation is 2 spaces. "The column of a construct" is the column of
-//! its first token (after parentheses that only group it).
+//! its first token (after parentheses that only group it). The rules follow
+//! the layout of programs formatted by `futhark fmt` (Futhark's test suite).
 //!
 //! - Top-level declarations start in column 0; declarations and
 //!   specifications inside `{ ... }` module bodies and signatures are two
 //!   columns past the indentation of the line with the `{`, and the `}`
-//!   lines up with that line.
+//!   lines up with that line. Two exceptions for module headers written
+//!   over several lines: a signature `{` after a `:` that starts a line is
+//!   laid out from the `{`'s column, and a `{` ending a header line that
+//!   starts with `}` or `:` (`} = {`) from the declaration's first line.
+//!   Module expressions and module types place their lines from the
+//!   indentation of their first line.
 //! - Continuation lines of a construct are two columns past its column: a
 //!   definition's body after `def f x =`, the right-hand side of a `let`,
 //!   the branches of an `if`, a lambda's body, a `loop`'s body, a case's
-//!   body.
+//!   body. A lambda that is the last argument of an application without
+//!   parentheses (`tabulate n \i ->`) is laid out from the application.
 //! - Layout keywords line up with the construct they belong to: `in` (and
 //!   the body after it, so a chain of `let`s lines up) with its `let`;
-//!   `then` and `else` with their `if` (an `if` directly after `else` on the
-//!   same line counts as the outer `if`, so `else if` chains line up);
-//!   `for`, `while` and `do` with their `loop`; `case` with its `match`;
-//!   `with` with the updated expression.
+//!   `then` and `else` with their `if` (an `if` right after `else`, on the
+//!   same line or the next, counts as the outer `if`, so `else if` chains
+//!   line up); `for`, `while` and `do` with their `loop`; `case` with its
+//!   `match`; `with` with the updated expression; `:>` with the coerced
+//!   expression.
 //! - Infix operators and their operands line up with the first operand, so
 //!   a pipeline `xs\n|> map f\n|> sum` is one column.
 //! - Arguments of an application on later lines line up with the first
 //!   argument if that one is on the function's line (otherwise they are
-//!   two columns in); the same for a definition's parameters and for the
-//!   elements of tuples, arrays and records.
+//!   two columns in); the same for a definition's parameters (type
+//!   parameters included), its return type's `:`, and the elements of
+//!   tuples, arrays and records.
 //! - A closing bracket at the start of a line lines up with its opening
 //!   bracket, and so does a leading comma; a line that starts right after
 //!   an opening bracket is two columns past it.
+//! - A sum type on a line of its own is four columns in, so that the `|`
+//!   of its later lines stand two columns in.
+//! - Where a comment at the end of a line broke it after `then`, `else`,
+//!   `in`, `do`, a `:` or an infix operator, the next line starts where the
+//!   code would have continued on the broken line.
+//!
+//! Computing the indentation is one pass over the layout tree (which line
+//! starts in which construct) and then one pass over the lines, so it takes
+//! time linear in the program even for very deep trees (long `let` chains).
 
 mod layout;
 mod tree;
@@ -109,6 +127,34 @@ impl std::error::Error for FmtError {}
 /// comments, as `source` (this is checked), and formatting it again gives
 /// the same text.
 pub fn format(source: &str, file_name: &str) -> Result<String, FmtError> {
+    with_big_stack(|| format_here(source, file_name))
+}
+
+/// Stack for the formatting thread: the layout tree and the syntax tree are
+/// walked recursively, and chains of `let`s or of left-associative
+/// operators, which the parser reads iteratively, make trees as deep as the
+/// chain is long. Only touched pages of the reservation are committed.
+const STACK_SIZE: usize = 1 << 30;
+
+/// Runs `f` on a thread with a big stack (on the caller's thread if no
+/// thread can be started).
+fn with_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    let mut f = Some(f);
+    let spawned = std::thread::scope(|s| {
+        let h = std::thread::Builder::new()
+            .stack_size(STACK_SIZE)
+            .spawn_scoped(s, || f.take().map(|f| f()));
+        h.ok()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+    });
+    match (spawned.flatten(), f.take()) {
+        (Some(r), _) => r,
+        (None, Some(f)) => f(),
+        (None, None) => unreachable!("the closure ran but gave no result"),
+    }
+}
+
+fn format_here(source: &str, file_name: &str) -> Result<String, FmtError> {
     let mut sources = SourceMap::new();
     let file = sources.add(file_name, source);
     let prog = parse(file, source).map_err(|d| FmtError::Parse(d.render(&sources)))?;
@@ -208,4 +254,31 @@ fn line_col(text: &str, at: usize) -> (usize, usize) {
     let line = before.matches('\n').count() + 1;
     let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
     (line, col)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::verify;
+
+    /// The safety check catches every kind of change a formatter bug
+    /// could make.
+    #[test]
+    fn verify_catches_changes() {
+        let ok = |a: &str, b: &str| verify(a, b).is_ok();
+        assert!(ok("def f = a[i]", "def f =\n  a[i]\n"));
+        // Indexing became application to an array literal.
+        assert!(!ok("def f = a[i]", "def f = a [i]"));
+        // A projection became an application... or does not parse.
+        assert!(!ok("def f = r.x", "def f = r .x"));
+        // A declaration lost, a comment lost or changed, a doc changed.
+        assert!(!ok("def f = 1\ndef g = 2", "def f = 1"));
+        assert!(!ok("def f = 1 -- c", "def f = 1"));
+        assert!(!ok("def f = 1 -- c", "def f = 1 -- d"));
+        assert!(!ok("-- | a\ndef f = 1", "-- | b\ndef f = 1"));
+        // Same tree, different tokens (redundant parentheses).
+        assert!(!ok("def f = (1)", "def f = 1"));
+        // Output that does not parse.
+        let e = verify("def f = 1", "def f =").unwrap_err();
+        assert!(e.contains("does not parse (1:8"), "{e}");
+    }
 }

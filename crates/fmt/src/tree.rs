@@ -58,6 +58,12 @@ pub(crate) struct Node {
     /// Whether the node is a sum type: on a line of its own it is indented
     /// four columns, so that the `|` of later lines stand two columns in.
     pub is_sum: bool,
+    /// Whether the node is a module type's `{ specs }`.
+    pub is_sig: bool,
+    /// Whether lines in the node are placed from the indentation of the
+    /// line where it starts rather than from its column (module
+    /// expressions and module types).
+    pub line_based: bool,
     /// Whether the node's own parentheses or brackets enclose it (tuples,
     /// sections): those are not stripped as grouping parentheses.
     pub own_parens: bool,
@@ -86,6 +92,8 @@ impl<'a> Builder<'a> {
             is_if: false,
             is_lambda: false,
             is_sum: false,
+            is_sig: false,
+            line_based: false,
             own_parens: false,
             children: vec![],
         });
@@ -120,11 +128,7 @@ impl<'a> Builder<'a> {
     /// The tree of a whole program.
     /// The tree of a whole program (its root spans the whole text) and
     /// the byte ranges of its infix operators.
-    pub(crate) fn program(
-        p: &Program,
-        len: usize,
-        toks: Toks<'a>,
-    ) -> (Node, Vec<(usize, usize)>) {
+    pub(crate) fn program(p: &Program, len: usize, toks: Toks<'a>) -> (Node, Vec<(usize, usize)>) {
         let mut b = Builder {
             stack: vec![],
             toks,
@@ -160,7 +164,7 @@ impl<'a> Builder<'a> {
             Decl::Module(m) => {
                 self.open(m.span.start, m.span.end, Kind::Block, Role::Item);
                 for p in &m.params {
-                    self.open(p.span.start, p.span.end, Kind::Block, Role::Arg);
+                    self.open(p.span.start, p.span.end, Kind::Block, Role::Indented);
                     self.mod_type(&p.sig, Role::Indented);
                     self.close();
                 }
@@ -204,7 +208,7 @@ impl<'a> Builder<'a> {
             let (TypeParam::Size(n) | TypeParam::Type(n, _)) = p;
             let start = self.before(n.span.start, false);
             let end = n.span.end + u32::from(matches!(p, TypeParam::Size(_)));
-            self.open(start as u32, end, Kind::Block, Role::Arg);
+            self.open(start, end, Kind::Block, Role::Arg);
             self.close();
         }
     }
@@ -242,6 +246,7 @@ impl<'a> Builder<'a> {
                 self.mod_exp(e, Role::Indented);
             }
         }
+        self.top().line_based = true;
         self.close();
     }
 
@@ -252,6 +257,7 @@ impl<'a> Builder<'a> {
             }
             ModTypeExp::Specs(specs, s) => {
                 self.open(s.start, s.end, Kind::ModBlock, role);
+                self.top().is_sig = true;
                 for sp in specs {
                     self.spec(sp);
                 }
@@ -267,6 +273,7 @@ impl<'a> Builder<'a> {
                 self.mod_type(b, Role::Aligned);
             }
         }
+        self.top().line_based = true;
         self.close();
     }
 
@@ -471,7 +478,8 @@ impl<'a> Builder<'a> {
                 }
             }
             ExpKind::BinOp(op, l, r) => {
-                self.ops.push((op.span.start as usize, op.span.end as usize));
+                self.ops
+                    .push((op.span.start as usize, op.span.end as usize));
                 self.exp(l, Role::Aligned);
                 self.exp(r, Role::Aligned);
             }
@@ -484,7 +492,14 @@ impl<'a> Builder<'a> {
             }
             ExpKind::Let { pat, rhs, body, .. } => {
                 self.pat(pat, Role::Indented);
-                self.exp(rhs, Role::Indented);
+                match &rhs.kind {
+                    // `let a[i] = v`: the update's parts belong to the `let`.
+                    ExpKind::Update(_, ds, v) if rhs.span.start == pat.span().start => {
+                        self.dims(ds);
+                        self.exp(v, Role::Indented);
+                    }
+                    _ => self.exp(rhs, Role::Indented),
+                }
                 self.exp(body, Role::Aligned);
             }
             ExpKind::LetFun {

@@ -13,7 +13,10 @@ use std::path::{Path, PathBuf};
 #[track_caller]
 fn check(input: &str, expected: &str) {
     let out = format(input, "test.fut").unwrap_or_else(|e| panic!("{e}\n--- input ---\n{input}"));
-    assert_eq!(out, expected, "\n--- got ---\n{out}--- expected ---\n{expected}");
+    assert_eq!(
+        out, expected,
+        "\n--- got ---\n{out}--- expected ---\n{expected}"
+    );
     let again = format(&out, "test.fut").unwrap_or_else(|e| panic!("second run: {e}"));
     assert_eq!(again, out, "not idempotent");
     let a = parse(FileId(0), input).expect("input parses");
@@ -33,7 +36,10 @@ fn spacing_within_lines() {
     check("def g = \\x->x `max` 1", "def g = \\x -> x `max` 1\n");
     check("def h = a f32.+b", "def h = a f32.+ b\n");
     check("type^ u =i32->i32", "type^ u = i32 -> i32\n");
-    check("def x = let a[i]=v in a with [0]=1", "def x = let a[i] = v in a with [0] = 1\n");
+    check(
+        "def x = let a[i]=v in a with [0]=1",
+        "def x = let a[i] = v in a with [0] = 1\n",
+    );
 }
 
 #[test]
@@ -93,6 +99,14 @@ fn let_chains() {
     check(
         "def g =\nlet f x y =\nx + y\nin f 1 2",
         "def g =\n  let f x y =\n    x + y\n  in f 1 2\n",
+    );
+}
+
+#[test]
+fn let_update_sugar() {
+    check(
+        "def f =\nlet a[i] =\nif c then 1 else 2\nin a",
+        "def f =\n  let a[i] =\n    if c then 1 else 2\n  in a\n",
     );
 }
 
@@ -177,10 +191,7 @@ fn records_arrays_tuples() {
         "def r = { a = 1\n  , b = [1,\n    2, 3]\n    }",
         "def r = { a = 1\n        , b = [1,\n               2, 3]\n        }\n",
     );
-    check(
-        "def t =\n(\n1,\n2\n)",
-        "def t =\n  (\n    1,\n    2\n  )\n",
-    );
+    check("def t =\n(\n1,\n2\n)", "def t =\n  (\n    1,\n    2\n  )\n");
     check(
         "def xs = [ [1, 2]\n, [3, 4]\n]",
         "def xs = [ [1, 2]\n         , [3, 4]\n         ]\n",
@@ -204,10 +215,32 @@ fn modules() {
 }
 
 #[test]
+fn module_headers_over_several_lines() {
+    // A signature after a `:` that starts a line is laid out from its
+    // brace; the body after `} = {` from the declaration.
+    check(
+        "module m2\n: {\ntype^ t\n} = {\ntype^ t = i32\n}",
+        "module m2\n  : {\n      type^ t\n    } = {\n  type^ t = i32\n}\n",
+    );
+    check(
+        "module mk (R: { type t })\n: S with t = R.t = {\ntype t = R.t\n}",
+        "module mk (R: { type t })\n  : S with t = R.t = {\n  type t = R.t\n}\n",
+    );
+    check(
+        "module twice = \\(P: op) ->\n{\ndef f = P.f\n}",
+        "module twice = \\(P: op) ->\n  {\n    def f = P.f\n  }\n",
+    );
+    check(
+        "module type mt = {\nmodule foo: {\nval x : i32\n}\n}",
+        "module type mt = {\n  module foo: {\n    val x : i32\n  }\n}\n",
+    );
+}
+
+#[test]
 fn comments_in_awkward_places() {
     check(
         "-- ==\n-- input { 1 }\n-- output { 2 }\n\n-- | Doc.\n--   More.\ndef f (x: i32) = -- after =\n  -- before the body\n  x + -- inside\n      1 -- at the end",
-        "-- ==\n-- input { 1 }\n-- output { 2 }\n\n-- | Doc.\n--   More.\ndef f (x: i32) = -- after =\n  -- before the body\n  x + -- inside\n  1 -- at the end\n",
+        "-- ==\n-- input { 1 }\n-- output { 2 }\n\n-- | Doc.\n--   More.\ndef f (x: i32) = -- after =\n  -- before the body\n  x + -- inside\n      1 -- at the end\n",
     );
     // A comment after `then` at the end of a line: the branch goes where
     // it would have been without the comment.
@@ -242,7 +275,10 @@ fn parse_errors_are_located() {
     assert!(msg.contains("bad.fut:2:1"), "{msg}");
     assert!(msg.contains("Unexpected end of file"), "{msg}");
     let e = format("def f = \"abc\n", "s.fut").unwrap_err();
-    assert!(matches!(&e, FmtError::Parse(m) if m.contains("s.fut:1:9")), "{e}");
+    assert!(
+        matches!(&e, FmtError::Parse(m) if m.contains("s.fut:1:9")),
+        "{e}"
+    );
     assert!(is_formatted("def x = 1\n", "a.fut").unwrap());
     assert!(!is_formatted("def x=1\n", "a.fut").unwrap());
     assert!(is_formatted("def x =", "a.fut").is_err());
@@ -272,7 +308,7 @@ fn random_spacing_and_breaks_are_undone_idempotently() {
             seed ^= seed << 17;
             src.push_str(&" ".repeat((seed % 9) as usize));
             // Double some of the spaces inside the line.
-            src.push_str(&l.replace(' ', if seed % 2 == 0 { "  " } else { " " }));
+            src.push_str(&l.replace(' ', if seed.is_multiple_of(2) { "  " } else { " " }));
             src.push('\n');
         }
         let out = format(&src, "r.fut").unwrap();
@@ -303,7 +339,8 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 /// Every program of the repository that parses formats to a fixed point
-/// (`format` itself checks that the tree, tokens and comments are kept).
+/// (`format` itself checks that the tree, tokens and comments are kept),
+/// and to the same text from its lines with their indentation removed.
 #[test]
 fn repository_programs_are_fixed_points() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -324,7 +361,33 @@ fn repository_programs_are_fixed_points() {
         };
         let again = format(&out, &name).unwrap_or_else(|e| panic!("{name}, second run: {e}"));
         assert_eq!(again, out, "{name}: formatting is not idempotent");
+        // Indentation comes from the structure alone: the program with
+        // every line's indentation removed formats to the same text.
+        let flat: String = src
+            .lines()
+            .map(|l| l.trim_start().to_string() + "\n")
+            .collect();
+        let from_flat = format(&flat, &name).unwrap_or_else(|e| panic!("{name} unindented: {e}"));
+        assert_eq!(from_flat, out, "{name}: indentation depends on the input's");
         formatted += 1;
     }
     assert!(formatted > 100, "only {formatted} programs formatted");
+}
+
+/// Long chains, which make deep trees, format in linear time and without
+/// exhausting the stack (the test threads have small stacks).
+#[test]
+fn long_chains() {
+    let mut src = String::from("def f =\n");
+    for i in 0..20_000 {
+        src.push_str(&format!("      let x{i} = {i}\n"));
+    }
+    src.push_str("  in 0\n");
+    src.push_str("def g = ");
+    src.push_str(&vec!["x"; 50_000].join("+"));
+    let start = std::time::Instant::now();
+    let out = format(&src, "long.fut").unwrap();
+    assert!(out.starts_with("def f =\n  let x0 = 0\n  let x1 = 1\n"));
+    assert!(out.contains("  let x19999 = 19999\n  in 0\ndef g = x + x + x"));
+    assert!(start.elapsed().as_secs() < 20, "took {:?}", start.elapsed());
 }
