@@ -27,7 +27,8 @@ pub enum Command {
     Bench(BenchArgs),
     /// Print the program as one stage of the compiler sees it.
     Dump(DumpArgs),
-    /// Packages of a project (`futhark pkg` layout).
+    /// Futhark's package manager: packages as git repositories, listed in
+    /// `futhark.pkg` and installed under `lib/`.
     Pkg(PkgArgs),
     /// Generate random values, or convert values between the text and
     /// binary formats (Futhark's `dataset`).
@@ -46,6 +47,31 @@ pub enum Command {
     Doc(DocArgs),
     /// Format programs in place (or standard input to standard output).
     Fmt(FmtArgs),
+    /// Write PROG.md from a literate program PROG.fut: its comments as
+    /// Markdown, its code, and the output of its `-- >` directives
+    /// (values, images, plots, animations, sounds in PROG-img/).
+    Literate(LiterateArgs),
+}
+
+/// `parad literate PROG.fut`.
+#[derive(Args)]
+pub struct LiterateArgs {
+    /// The literate program (`.fut` file).
+    pub program: PathBuf,
+    /// The backend that runs the directives (default: `PARAD_BACKEND`,
+    /// else `multicore`).
+    #[arg(long, value_enum, env = "PARAD_BACKEND", default_value = "multicore")]
+    pub backend: BackendKind,
+    /// The Markdown file to write (default: the program's name with
+    /// `.md`); the files go to its name without extension plus `-img/`.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Stop at the first directive that fails, writing no document.
+    #[arg(long)]
+    pub stop_on_error: bool,
+    /// Say on standard error what is compiled and which directive runs.
+    #[arg(short = 'v', long)]
+    pub verbose: bool,
 }
 
 #[derive(Args)]

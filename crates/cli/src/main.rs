@@ -11,6 +11,7 @@ mod dataset;
 mod doc;
 mod dump;
 mod fmt;
+mod literate;
 mod oom;
 mod out;
 mod pkg;
@@ -79,6 +80,7 @@ fn command(cli: Cli) -> ExitCode {
         Command::C(a) => compile::compile(&a, parad_cgen::api::Flavour::C),
         Command::Multicore(a) => compile::compile(&a, parad_cgen::api::Flavour::Multicore),
         Command::Repl(a) => repl::repl(&a),
+        Command::Literate(a) => literate::literate(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -26,7 +26,6 @@ use parad_syntax::ast::{
 };
 use parad_types::tast::TFun;
 use std::collections::{HashMap, HashSet};
-use std::path::{Component, Path, PathBuf};
 use std::rc::Rc;
 
 /// Where a documented definition is: a page and an element id on it.
@@ -186,32 +185,10 @@ pub struct Item {
     pub children: Vec<Item>,
 }
 
-/// Removes `.` and `a/..` components without touching the file system,
-/// as the type checker does when it names an imported file.
-pub fn normalise(p: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in p.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir
-                if matches!(out.components().next_back(), Some(Component::Normal(_))) =>
-            {
-                out.pop();
-            }
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// The source name of the file that `import "path"` in the file named
-/// `from` reads.
+/// `from` reads, by the type checker's rule ([`parad_syntax::import_file`]).
 pub fn import_name(from: &str, path: &str) -> String {
-    let dir = Path::new(from)
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_default();
-    normalise(&dir.join(format!("{path}.fut")))
+    parad_syntax::import_file(from, path)
         .to_string_lossy()
         .into_owned()
 }

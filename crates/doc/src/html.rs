@@ -1,10 +1,19 @@
 //! HTML building blocks: escaping, anchors, links between pages, and type
 //! expressions written as HTML with their names linked.
 //!
+//! Types are written by the project's own type printer
+//! ([`parad_syntax::print::write_type_exp`]) through an HTML sink, so the
+//! documentation shows the same text, with the same parentheses, as the
+//! printer does; only the escaping and the links are added here.
+//!
 //! Every piece of user text (names, sizes, doc text) goes through [`esc`]
 //! before it reaches a page; the functions here return HTML.
 
-use parad_syntax::ast::{QualName, SizeExp, TypeArg, TypeExp, TypeParam};
+use parad_syntax::ast::{QualName, TypeExp, TypeParam};
+use parad_syntax::print::{is_symbolic, write_type_exp, TypeSink};
+
+/// How loosely a type may be written where it stands (the printer's).
+pub use parad_syntax::print::TyLevel;
 
 /// `text` escaped for HTML text and double- or single-quoted attributes.
 pub fn esc(text: &str) -> String {
@@ -82,13 +91,6 @@ pub fn kw(k: &str) -> String {
     format!("<span class=\"kw\">{k}</span>")
 }
 
-/// Whether a name is an operator (written in parentheses as a binder).
-pub fn is_symbolic(name: &str) -> bool {
-    name.chars()
-        .next()
-        .is_some_and(|c| !(c.is_alphanumeric() || c == '_'))
-}
-
 /// A name as a binder: `f`, or `(+)` for an operator.
 pub fn binder(name: &str) -> String {
     if is_symbolic(name) {
@@ -105,181 +107,44 @@ pub fn type_params(ps: &[TypeParam]) -> String {
         .collect()
 }
 
-/// How loosely a type may be written where it appears (as in the
-/// project's printer): a full type, a term (no unparenthesised arrow), a
-/// constructor payload, an atom.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum TyLevel {
-    /// Anywhere a type may stand.
-    Full,
-    /// No arrow at the top without parentheses.
-    Term,
-    /// A constructor's payload.
-    Payload,
-    /// An argument of a type constructor.
-    Atom,
+/// The type printer's sink for HTML: text is escaped, and a type name is
+/// linked when `resolve` gives its (escaped) `href`.
+struct HtmlTypes<'a> {
+    resolve: &'a dyn Fn(&QualName) -> Option<String>,
+    out: String,
 }
 
-/// Writes type expressions as HTML; `resolve` gives the (escaped) `href`
-/// of a type name, or `None` to leave it unlinked (built-in types, type
-/// parameters, names without a documented definition).
-pub struct TypePrinter<'a> {
-    /// Gives the `href` of a type name, if linked.
-    pub resolve: &'a dyn Fn(&QualName) -> Option<String>,
-    /// The HTML written so far.
-    pub out: String,
-}
-
-impl TypePrinter<'_> {
-    fn w(&mut self, s: &str) {
-        self.out.push_str(s);
+impl TypeSink for HtmlTypes<'_> {
+    fn text(&mut self, s: &str) {
+        self.out.push_str(&esc(s));
     }
 
-    fn parens(&mut self, on: bool, f: impl FnOnce(&mut Self)) {
-        if on {
-            self.w("(");
-        }
-        f(self);
-        if on {
-            self.w(")");
-        }
-    }
-
-    /// A (possibly qualified) type name, linked if it resolves.
-    pub fn name(&mut self, q: &QualName) {
+    fn type_name(&mut self, q: &QualName) {
         let text = esc(&q.full());
         match (self.resolve)(q) {
-            Some(h) => {
-                let l = link(&h, &text);
-                self.w(&l)
-            }
-            None => self.w(&text),
-        }
-    }
-
-    /// A size in brackets: `[]`, `[n]`, `[n+1]`.
-    pub fn size(&mut self, d: &SizeExp) {
-        match d {
-            SizeExp::Any(_) => self.w("[]"),
-            SizeExp::Exp(e) => {
-                let s = esc(&parad_syntax::print::exp(e));
-                self.w(&format!("[{s}]"));
-            }
-        }
-    }
-
-    /// A type at level `lvl`; `arrow_follows` when an arrow comes after
-    /// it in the same type (an existential must then be parenthesised).
-    pub fn ty(&mut self, t: &TypeExp, lvl: TyLevel, arrow_follows: bool) {
-        match t {
-            TypeExp::Named { name, args, .. } => {
-                self.parens(!args.is_empty() && lvl > TyLevel::Term, |p| {
-                    p.name(name);
-                    for a in args {
-                        p.w(" ");
-                        match a {
-                            TypeArg::Size(d) => p.size(d),
-                            TypeArg::Type(t) => p.ty(t, TyLevel::Atom, false),
-                        }
-                    }
-                });
-            }
-            TypeExp::Tuple(ts, _) => {
-                self.w("(");
-                for (i, t) in ts.iter().enumerate() {
-                    if i > 0 {
-                        self.w(", ");
-                    }
-                    self.ty(t, TyLevel::Full, false);
-                }
-                self.w(")");
-            }
-            TypeExp::Record(fs, _) => {
-                self.w("{");
-                for (i, (n, t)) in fs.iter().enumerate() {
-                    if i > 0 {
-                        self.w(", ");
-                    }
-                    self.w(&format!("{}: ", esc(&n.name)));
-                    self.ty(t, TyLevel::Full, false);
-                }
-                self.w("}");
-            }
-            TypeExp::Array(..) | TypeExp::Unique(..) => {
-                let paren = lvl == TyLevel::Atom;
-                let (inner, arrow) = match lvl {
-                    TyLevel::Payload => (TyLevel::Payload, arrow_follows),
-                    TyLevel::Atom => (TyLevel::Term, false),
-                    _ => (TyLevel::Term, arrow_follows),
-                };
-                self.parens(paren, |p| match t {
-                    TypeExp::Array(d, elem, _) => {
-                        p.size(d);
-                        p.ty(elem, inner, arrow);
-                    }
-                    TypeExp::Unique(elem, _) => {
-                        p.w("*");
-                        let glued = matches!(**elem, TypeExp::Unique(..));
-                        p.parens(glued, |p| p.ty(elem, inner, arrow && !glued));
-                    }
-                    _ => {}
-                });
-            }
-            TypeExp::Arrow(n, a, b, _) => {
-                self.parens(lvl > TyLevel::Full, |p| {
-                    match n {
-                        Some(n) => {
-                            p.w(&format!("({}: ", esc(&n.name)));
-                            p.ty(a, TyLevel::Full, false);
-                            p.w(")");
-                        }
-                        None => p.ty(a, TyLevel::Term, true),
-                    }
-                    p.w(" -&gt; ");
-                    p.ty(b, TyLevel::Full, arrow_follows && lvl == TyLevel::Full);
-                });
-            }
-            TypeExp::Sum(cs, _) => {
-                self.parens(lvl > TyLevel::Term, |p| {
-                    for (i, (c, ts)) in cs.iter().enumerate() {
-                        if i > 0 {
-                            p.w(" | ");
-                        }
-                        p.w(&format!("#{}", esc(&c.name)));
-                        for t in ts {
-                            p.w(" ");
-                            p.ty(t, TyLevel::Payload, false);
-                        }
-                    }
-                });
-            }
-            TypeExp::Exists(ns, body, _) => {
-                self.parens(lvl > TyLevel::Term || arrow_follows, |p| {
-                    p.w("?");
-                    for n in ns {
-                        p.w(&format!("[{}]", esc(&n.name)));
-                    }
-                    p.w(".");
-                    p.ty(body, TyLevel::Full, false);
-                });
-            }
+            Some(h) => self.out.push_str(&link(&h, &text)),
+            None => self.out.push_str(&text),
         }
     }
 }
 
-/// A type expression as HTML at `lvl`, names resolved by `resolve`.
+/// A type expression as HTML at `lvl` (see
+/// [`parad_syntax::print::write_type_exp`]: the same text as the project's
+/// printer writes, escaped), its names linked where `resolve` gives the
+/// (escaped) `href` of a name; `None` leaves it unlinked (built-in types,
+/// type parameters, names without a documented definition).
 pub fn type_html(
     t: &TypeExp,
     lvl: TyLevel,
     arrow_follows: bool,
     resolve: &dyn Fn(&QualName) -> Option<String>,
 ) -> String {
-    let mut p = TypePrinter {
+    let mut sink = HtmlTypes {
         resolve,
         out: String::new(),
     };
-    p.ty(t, lvl, arrow_follows);
-    p.out
+    write_type_exp(&mut sink, t, lvl, arrow_follows);
+    sink.out
 }
 
 #[cfg(test)]

@@ -141,7 +141,7 @@ pub fn generate(input: &Path, log: &mut dyn FnMut(&str)) -> Result<Output, DocEr
         }
     };
     let prelude_files = parad_types::prelude::FILES.len() as u32;
-    let base = env::normalise(&base);
+    let base = parad_syntax::normalise_path(&base);
     let mut files = vec![];
     for (id, f) in sources.files() {
         let documented = if id == root {
@@ -158,7 +158,7 @@ pub fn generate(input: &Path, log: &mut dyn FnMut(&str)) -> Result<Output, DocEr
         let ignored = abstract_doc
             .as_deref()
             .is_some_and(|d| d.trim() == "ignore");
-        let rel = page_path(&env::normalise(Path::new(&f.name)), &base);
+        let rel = page_path(&parad_syntax::normalise_path(Path::new(&f.name)), &base);
         let title = rel.strip_suffix(".fut").unwrap_or(&rel).to_string();
         // The contents and the index keep their names.
         let page = match title.as_str() {

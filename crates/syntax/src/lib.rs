@@ -61,6 +61,38 @@ pub fn parse_type(file: FileId, text: &str) -> Result<ast::TypeExp, Diagnostic> 
     })
 }
 
+/// The file that `import "path"` in the file named `from` reads: `path`
+/// with `.fut` appended, relative to the folder of `from`, with `.` and
+/// `a/..` components removed by [`normalise_path`]. The type checker reads
+/// the file by this name and the documentation links imports by it, so
+/// both use this one rule.
+pub fn import_file(from: &str, path: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(from)
+        .parent()
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or_default();
+    normalise_path(&dir.join(format!("{path}.fut")))
+}
+
+/// `p` without `.` components, and with each `a/..` removed, without
+/// touching the file system (a `..` with no name before it stays).
+pub fn normalise_path(p: &std::path::Path) -> std::path::PathBuf {
+    use std::path::{Component, PathBuf};
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir
+                if matches!(out.components().next_back(), Some(Component::Normal(_))) =>
+            {
+                out.pop();
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// Stack for the parser's thread. The recursive descent is bounded by a
 /// nesting limit, but unoptimised builds use large frames, and callers'
 /// threads (test threads have 2 MiB) may be small; only touched pages of
@@ -88,5 +120,19 @@ fn with_big_stack<T: Send, F: FnOnce() -> T + Send>(f: F) -> T {
             Some(r) => r,
             None => unreachable!("the parser closure runs exactly once"),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    #[test]
+    fn import_files() {
+        assert_eq!(import_file("lib/a.fut", "b"), Path::new("lib/b.fut"));
+        assert_eq!(import_file("lib/a.fut", "../c/./d"), Path::new("c/d.fut"));
+        assert_eq!(import_file("a.fut", "../x"), Path::new("../x.fut"));
+        assert_eq!(normalise_path(Path::new("./a/../../b")), Path::new("../b"));
     }
 }

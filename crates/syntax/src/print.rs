@@ -63,6 +63,163 @@ pub fn type_exp(t: &TypeExp) -> String {
     pr.out
 }
 
+/// Where [`write_type_exp`] writes a type: source text, and the pieces a
+/// sink may want to render differently. The printer's own sink writes
+/// everything as is; the documentation (`parad doc`) escapes the text for
+/// HTML and turns type names into links. What to parenthesise is decided
+/// by [`write_type_exp`] alone, so every sink writes the same type.
+pub trait TypeSink {
+    /// Writes source text (punctuation, spaces, field, constructor and
+    /// size names) as it stands in the source.
+    fn text(&mut self, s: &str);
+
+    /// Writes a (possibly qualified) type name; by default as written.
+    fn type_name(&mut self, name: &QualName) {
+        self.text(&name.full());
+    }
+
+    /// Writes the expression of a size `[e]` (the brackets are written
+    /// around it); by default as [`exp`] prints it.
+    fn size_exp(&mut self, e: &Exp) {
+        self.text(&exp(e));
+    }
+}
+
+/// Writes the type `t` to `out` as it may stand at level `lvl`, with the
+/// parentheses the parser needs to read it back as the same type.
+/// `arrow_follows`: a `->` comes next in the same type, which an
+/// existential's body must not take in (so the existential is
+/// parenthesised).
+pub fn write_type_exp<S: TypeSink + ?Sized>(
+    out: &mut S,
+    t: &TypeExp,
+    lvl: TyLevel,
+    arrow_follows: bool,
+) {
+    fn parens<S: TypeSink + ?Sized>(out: &mut S, on: bool, f: impl FnOnce(&mut S)) {
+        if on {
+            out.text("(");
+        }
+        f(out);
+        if on {
+            out.text(")");
+        }
+    }
+    fn size<S: TypeSink + ?Sized>(out: &mut S, d: &SizeExp) {
+        match d {
+            SizeExp::Any(_) => out.text("[]"),
+            SizeExp::Exp(e) => {
+                out.text("[");
+                out.size_exp(e);
+                out.text("]");
+            }
+        }
+    }
+    match t {
+        TypeExp::Named { name, args, .. } => {
+            parens(out, !args.is_empty() && lvl > TyLevel::Term, |out| {
+                out.type_name(name);
+                for a in args {
+                    out.text(" ");
+                    match a {
+                        TypeArg::Size(d) => size(out, d),
+                        TypeArg::Type(t) => write_type_exp(out, t, TyLevel::Atom, false),
+                    }
+                }
+            });
+        }
+        TypeExp::Tuple(ts, _) => {
+            out.text("(");
+            for (i, t) in ts.iter().enumerate() {
+                if i > 0 {
+                    out.text(", ");
+                }
+                write_type_exp(out, t, TyLevel::Full, false);
+            }
+            out.text(")");
+        }
+        TypeExp::Record(fs, _) => {
+            out.text("{");
+            for (i, (n, t)) in fs.iter().enumerate() {
+                if i > 0 {
+                    out.text(", ");
+                }
+                out.text(&n.name);
+                out.text(": ");
+                write_type_exp(out, t, TyLevel::Full, false);
+            }
+            out.text("}");
+        }
+        TypeExp::Array(..) | TypeExp::Unique(..) => {
+            // In a constructor payload the element is a payload too.
+            let paren = lvl == TyLevel::Atom;
+            let (inner, arrow) = match lvl {
+                TyLevel::Payload => (TyLevel::Payload, arrow_follows),
+                TyLevel::Atom => (TyLevel::Term, false),
+                _ => (TyLevel::Term, arrow_follows),
+            };
+            parens(out, paren, |out| match t {
+                TypeExp::Array(d, elem, _) => {
+                    size(out, d);
+                    write_type_exp(out, elem, inner, arrow);
+                }
+                TypeExp::Unique(elem, _) => {
+                    out.text("*");
+                    // `**` would be one operator symbol.
+                    let glued = matches!(**elem, TypeExp::Unique(..));
+                    parens(out, glued, |out| {
+                        write_type_exp(out, elem, inner, arrow && !glued)
+                    });
+                }
+                _ => {}
+            });
+        }
+        TypeExp::Arrow(n, a, b, _) => {
+            parens(out, lvl > TyLevel::Full, |out| {
+                match n {
+                    Some(n) => {
+                        out.text("(");
+                        out.text(&n.name);
+                        out.text(": ");
+                        write_type_exp(out, a, TyLevel::Full, false);
+                        out.text(")");
+                    }
+                    None => write_type_exp(out, a, TyLevel::Term, true),
+                }
+                out.text(" -> ");
+                write_type_exp(out, b, TyLevel::Full, arrow_follows && lvl == TyLevel::Full);
+            });
+        }
+        TypeExp::Sum(cs, _) => {
+            parens(out, lvl > TyLevel::Term, |out| {
+                for (i, (c, ts)) in cs.iter().enumerate() {
+                    if i > 0 {
+                        out.text(" | ");
+                    }
+                    out.text("#");
+                    out.text(&c.name);
+                    for t in ts {
+                        out.text(" ");
+                        write_type_exp(out, t, TyLevel::Payload, false);
+                    }
+                }
+            });
+        }
+        TypeExp::Exists(ns, body, _) => {
+            parens(out, lvl > TyLevel::Term || arrow_follows, |out| {
+                out.text("?");
+                for n in ns {
+                    out.text("[");
+                    out.text(&n.name);
+                    out.text("]");
+                }
+                out.text(".");
+                write_type_exp(out, body, TyLevel::Full, false);
+            });
+        }
+    }
+}
+
 // ───────────────────────────── precedence ─────────────────────────────
 
 /// Expression levels, loosest first: a context asks for a minimum level
@@ -88,8 +245,9 @@ fn op_prec(op: &QualName) -> (u8, bool) {
     crate::parser::symbol_prec(&op.name)
 }
 
-/// An operator symbol rather than a name (`+`, `|>`, not `f`).
-fn is_symbolic(name: &str) -> bool {
+/// An operator symbol rather than a name (`+`, `|>`, not `f`): written in
+/// parentheses where it is bound or used as a value.
+pub fn is_symbolic(name: &str) -> bool {
     !name
         .chars()
         .next()
@@ -156,14 +314,18 @@ enum Follow {
     Anything,
 }
 
-/// Type levels: a full type with arrows, a type term (named type with
-/// arguments, array, uniqueness, existential, sum), a constructor payload
-/// (arrays and uniqueness of atoms), an atom.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum TyLevel {
+/// Type levels, loosest first: how loosely a type may be written where it
+/// stands. A type below the level its context asks for is parenthesised.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum TyLevel {
+    /// A full type, with arrows: anywhere a type may stand.
     Full,
+    /// A type term (named type with arguments, array, uniqueness,
+    /// existential, sum): no arrow at the top without parentheses.
     Term,
+    /// A constructor payload: arrays and uniqueness of atoms.
     Payload,
+    /// An atom: an argument of a type constructor.
     Atom,
 }
 
@@ -181,6 +343,18 @@ struct Printer {
     out: String,
     /// Indentation of declarations (inside module structures).
     ind: usize,
+}
+
+/// The printer writes types as source text, sizes in place (so that their
+/// layout follows the column they start at).
+impl TypeSink for Printer {
+    fn text(&mut self, s: &str) {
+        self.w(s);
+    }
+
+    fn size_exp(&mut self, e: &Exp) {
+        self.exp(e, L_EXP, Follow::Nothing);
+    }
 }
 
 impl Printer {
@@ -601,104 +775,9 @@ impl Printer {
 
     // ───────────── types ─────────────
 
-    /// `arrow_follows`: a `->` comes next that must not be taken in (by
-    /// an existential's body).
+    /// See [`write_type_exp`].
     fn ty(&mut self, t: &TypeExp, lvl: TyLevel, arrow_follows: bool) {
-        match t {
-            TypeExp::Named { name, args, .. } => {
-                self.parens(!args.is_empty() && lvl > TyLevel::Term, |p| {
-                    p.w(&name.full());
-                    for a in args {
-                        p.w(" ");
-                        match a {
-                            TypeArg::Size(d) => p.size(d),
-                            TypeArg::Type(t) => p.ty(t, TyLevel::Atom, false),
-                        }
-                    }
-                });
-            }
-            TypeExp::Tuple(ts, _) => {
-                self.w("(");
-                self.sep(ts, ", ", |p, t| p.ty(t, TyLevel::Full, false));
-                self.w(")");
-            }
-            TypeExp::Record(fs, _) => {
-                self.w("{");
-                self.sep(fs, ", ", |p, (n, t)| {
-                    p.w(&format!("{}: ", n.name));
-                    p.ty(t, TyLevel::Full, false);
-                });
-                self.w("}");
-            }
-            TypeExp::Array(..) | TypeExp::Unique(..) => {
-                // In a constructor payload the element is a payload too.
-                let paren = lvl == TyLevel::Atom;
-                let (inner, arrow) = match lvl {
-                    TyLevel::Payload => (TyLevel::Payload, arrow_follows),
-                    TyLevel::Atom => (TyLevel::Term, false),
-                    _ => (TyLevel::Term, arrow_follows),
-                };
-                self.parens(paren, |p| match t {
-                    TypeExp::Array(d, elem, _) => {
-                        p.size(d);
-                        p.ty(elem, inner, arrow);
-                    }
-                    TypeExp::Unique(elem, _) => {
-                        p.w("*");
-                        // `**` would be one operator symbol.
-                        let glued = matches!(**elem, TypeExp::Unique(..));
-                        p.parens(glued, |p| p.ty(elem, inner, arrow && !glued));
-                    }
-                    _ => {}
-                });
-            }
-            TypeExp::Arrow(n, a, b, _) => {
-                self.parens(lvl > TyLevel::Full, |p| {
-                    match n {
-                        Some(n) => {
-                            p.w(&format!("({}: ", n.name));
-                            p.ty(a, TyLevel::Full, false);
-                            p.w(")");
-                        }
-                        None => p.ty(a, TyLevel::Term, true),
-                    }
-                    p.w(" -> ");
-                    p.ty(b, TyLevel::Full, arrow_follows && lvl == TyLevel::Full);
-                });
-            }
-            TypeExp::Sum(cs, _) => {
-                self.parens(lvl > TyLevel::Term, |p| {
-                    p.sep(cs, " | ", |p, (c, ts)| {
-                        p.w(&format!("#{}", c.name));
-                        for t in ts {
-                            p.w(" ");
-                            p.ty(t, TyLevel::Payload, false);
-                        }
-                    });
-                });
-            }
-            TypeExp::Exists(ns, body, _) => {
-                self.parens(lvl > TyLevel::Term || arrow_follows, |p| {
-                    p.w("?");
-                    for n in ns {
-                        p.w(&format!("[{}]", n.name));
-                    }
-                    p.w(".");
-                    p.ty(body, TyLevel::Full, false);
-                });
-            }
-        }
-    }
-
-    fn size(&mut self, d: &SizeExp) {
-        match d {
-            SizeExp::Any(_) => self.w("[]"),
-            SizeExp::Exp(e) => {
-                self.w("[");
-                self.exp(e, L_EXP, Follow::Nothing);
-                self.w("]");
-            }
-        }
+        write_type_exp(self, t, lvl, arrow_follows);
     }
 
     // ───────────── patterns ─────────────
@@ -1256,5 +1335,43 @@ fn escape_char(out: &mut String, ch: char) {
             let _ = write!(out, "\\U{:08x}", c as u32);
         }
         c => out.push(c),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parad_base::FileId;
+
+    /// A sink that marks type names and sizes, to show what the hooks see.
+    struct Marked(String);
+
+    impl TypeSink for Marked {
+        fn text(&mut self, s: &str) {
+            self.0.push_str(s);
+        }
+        fn type_name(&mut self, name: &QualName) {
+            self.0.push_str(&format!("<{}>", name.full()));
+        }
+        fn size_exp(&mut self, e: &Exp) {
+            self.0.push_str(&format!("{{{}}}", exp(e)));
+        }
+    }
+
+    #[test]
+    fn sinks_see_names_and_sizes_and_share_the_parentheses() {
+        let src = "(m: i64) -> [m+1](M.t ([2]i32)) -> ?[k].{a: *[k]u8, b: #c (x -> y)}";
+        let t = crate::parse_type(FileId(0), src).unwrap();
+        let mut s = Marked(String::new());
+        write_type_exp(&mut s, &t, TyLevel::Full, false);
+        assert_eq!(
+            s.0,
+            "(m: <i64>) -> [{m + 1}]<M.t> ([{2}]<i32>) -> \
+             ?[k].{a: *[{k}]<u8>, b: #c (<x> -> <y>)}"
+        );
+        assert_eq!(
+            type_exp(&t),
+            "(m: i64) -> [m + 1]M.t ([2]i32) -> ?[k].{a: *[k]u8, b: #c (x -> y)}"
+        );
     }
 }

@@ -17,4 +17,5 @@ pub use data::case_input;
 pub use runner::{
     find_fut_files, run_file, run_files, run_files_concurrently, FileReport, Mode, Options, Summary,
 };
+pub use script::{eval as eval_script, eval_structured, ScriptError, ScriptValue};
 pub use spec::{parse_spec, SpecError, TestSpec};

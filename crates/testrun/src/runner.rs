@@ -149,7 +149,11 @@ pub fn run_files_concurrently(
                 let mut output = vec![];
                 let summary = run_file(backend, path, options, &mut output);
                 total.add(summary);
-                done(FileReport { path, output, summary });
+                done(FileReport {
+                    path,
+                    output,
+                    summary,
+                });
             }
             return;
         }
@@ -319,9 +323,11 @@ impl FileRun<'_> {
             Err(e) if e.is_unsupported() => return self.skip(1, "program", &e.render()),
             Err(e) => e.render(),
         };
-        let expected = spec.blocks.iter().flat_map(|b| &b.items).any(
-            |i| matches!(i, Item::CompileError { regex, .. } if regex.is_match(&msg)),
-        );
+        let expected = spec
+            .blocks
+            .iter()
+            .flat_map(|b| &b.items)
+            .any(|i| matches!(i, Item::CompileError { regex, .. } if regex.is_match(&msg)));
         if expected {
             self.pass()
         } else {

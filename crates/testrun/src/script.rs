@@ -88,6 +88,55 @@ pub fn eval(
     ev.eval(&e, params)
 }
 
+/// A script's value with the structure the script writes: the tuples and
+/// records written in it (outside calls) as such; the value of a call,
+/// name or literal as the flat list of values the entry point returns.
+/// `futhark literate` needs this to label the series of a plot (a record
+/// written in the directive) and to print values.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ScriptValue {
+    /// The values of a call, name or literal (several for an entry point
+    /// that returns a tuple).
+    Flat(Vec<Value>),
+    /// A tuple written in the script.
+    Tuple(Vec<ScriptValue>),
+    /// A record written in the script, its fields in name order.
+    Record(Vec<(String, ScriptValue)>),
+}
+
+impl ScriptValue {
+    /// All the values, flat, in order (a record's fields in name order).
+    pub fn flatten(self) -> Vec<Value> {
+        match self {
+            ScriptValue::Flat(vs) => vs,
+            ScriptValue::Tuple(xs) => xs.into_iter().flat_map(ScriptValue::flatten).collect(),
+            ScriptValue::Record(fs) => fs.into_iter().flat_map(|(_, v)| v.flatten()).collect(),
+        }
+    }
+}
+
+/// The value of the script `text` with its written structure (see
+/// [`ScriptValue`]); literals without a suffix take their default type.
+/// `dir` is where file names are relative to.
+pub fn eval_structured(
+    text: &str,
+    dir: &Path,
+    program: &mut dyn Loaded,
+) -> Result<ScriptValue, ScriptError> {
+    let toks = lex(text)?;
+    let mut p = Parser { toks, pos: 0 };
+    let e = p.exp()?;
+    if p.pos < p.toks.len() {
+        return Err(bad(format!("unexpected `{}`", p.toks[p.pos].text())));
+    }
+    let mut ev = Eval {
+        dir,
+        program,
+        env: vec![],
+    };
+    ev.structured(&e)
+}
+
 fn bad(msg: impl Into<String>) -> ScriptError {
     ScriptError::Bad(msg.into())
 }
@@ -389,19 +438,7 @@ impl Eval<'_> {
             Exp::Let(names, rhs, body) => {
                 let v = self.eval(rhs, &[])?;
                 let mark = self.env.len();
-                if names.len() == 1 {
-                    self.env.push((names[0].clone(), v));
-                } else if names.len() == v.len() {
-                    for (n, x) in names.iter().zip(v) {
-                        self.env.push((n.clone(), vec![x]));
-                    }
-                } else {
-                    return Err(bad(format!(
-                        "a pattern of {} names cannot bind {} values",
-                        names.len(),
-                        v.len()
-                    )));
-                }
+                self.bind(names, v)?;
                 let r = self.eval(body, types);
                 self.env.truncate(mark);
                 r
@@ -426,6 +463,53 @@ impl Eval<'_> {
                 }
             }
         }
+    }
+
+    /// The value of `e` with the tuples and records it writes kept.
+    fn structured(&mut self, e: &Exp) -> Result<ScriptValue, ScriptError> {
+        match e {
+            Exp::Tuple(es) => Ok(ScriptValue::Tuple(
+                es.iter()
+                    .map(|e| self.structured(e))
+                    .collect::<Result<_, _>>()?,
+            )),
+            Exp::Record(fs) => {
+                let mut sorted: Vec<&(String, Exp)> = fs.iter().collect();
+                sorted.sort_by(|a, b| a.0.cmp(&b.0));
+                let mut out = vec![];
+                for (name, e) in sorted {
+                    out.push((name.clone(), self.structured(e)?));
+                }
+                Ok(ScriptValue::Record(out))
+            }
+            Exp::Let(names, rhs, body) => {
+                let v = self.eval(rhs, &[])?;
+                let mark = self.env.len();
+                self.bind(names, v)?;
+                let r = self.structured(body);
+                self.env.truncate(mark);
+                r
+            }
+            _ => Ok(ScriptValue::Flat(self.eval(e, &[])?)),
+        }
+    }
+
+    /// Binds `names` to `v`: one name to all of it, or one name per value.
+    fn bind(&mut self, names: &[String], v: Vec<Value>) -> Result<(), ScriptError> {
+        if names.len() == 1 {
+            self.env.push((names[0].clone(), v));
+        } else if names.len() == v.len() {
+            for (n, x) in names.iter().zip(v) {
+                self.env.push((n.clone(), vec![x]));
+            }
+        } else {
+            return Err(bad(format!(
+                "a pattern of {} names cannot bind {} values",
+                names.len(),
+                v.len()
+            )));
+        }
+        Ok(())
     }
 
     /// The values of `es` one after the other, each read at the types

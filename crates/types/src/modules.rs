@@ -23,7 +23,7 @@ use crate::sig::Sig;
 use parad_base::{Diagnostic, PrimType, SourceMap, Span};
 use parad_syntax::ast::{Decl, Liftedness, ModDecl, ModExp, ModParam, ModTypeExp, QualName};
 use std::collections::HashMap;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 /// What a structure defines, each namespace in definition order (a name
@@ -488,7 +488,7 @@ impl Checker {
             .parent()
             .map(Path::to_path_buf)
             .unwrap_or_default();
-        let name = normalise(&dir.join(format!("{path}.fut")));
+        let name = parad_syntax::import_file(&from, path);
         let key = import_key(&name);
         if let Some(env) = self.files.done.get(&key) {
             return Ok(env.clone());
@@ -571,21 +571,4 @@ fn package_of(path: &str) -> Option<String> {
 /// A file's identity for imports: its canonical path when it exists.
 pub(crate) fn import_key(p: &Path) -> PathBuf {
     std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
-}
-
-/// Removes `.` and `a/..` components without touching the file system.
-fn normalise(p: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in p.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir
-                if matches!(out.components().next_back(), Some(Component::Normal(_))) =>
-            {
-                out.pop();
-            }
-            c => out.push(c),
-        }
-    }
-    out
 }
