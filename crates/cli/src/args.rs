@@ -340,6 +340,10 @@ pub struct TestArgs {
     /// No progress bar, even on a terminal.
     #[arg(long)]
     pub no_terminal: bool,
+    /// Random seed of property tests (default: a random one, printed with
+    /// any counterexample).
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
 }
 
 #[derive(Args)]

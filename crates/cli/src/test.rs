@@ -33,6 +33,7 @@ pub fn test(args: &TestArgs) -> Result<(), Failure> {
         entry: args.entry.clone(),
         include_compiled: args.include_compiled,
         mode,
+        seed: args.seed,
     };
     let concurrency = args
         .concurrency

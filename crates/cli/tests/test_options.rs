@@ -147,3 +147,27 @@ fn bench_ignores_files_and_prepares_concurrently() {
     assert_eq!(code, 2);
     assert!(err.contains("--ignore-files `(`"), "{err}");
 }
+
+#[test]
+fn seed_makes_property_tests_reproducible() {
+    let d = tempfile::tempdir().unwrap();
+    let p = write(
+        d.path(),
+        "prop.fut",
+        "-- ==\n-- property: small\n#[prop]\nentry small (xs: []u32) = all (< 5) xs\n",
+    );
+    let line = format!(
+        "{}: property small (line 2): counterexample after 12 tests: [5u32]\n  seed 3 (rerun with --seed=3 to reproduce)\n",
+        s(&p)
+    );
+    let (out, err, code) = text(&parad(&["test", "-i", "--seed", "3", s(&p)]));
+    assert_eq!(code, 1, "{out}{err}");
+    assert_eq!(out, format!("{line}0 passed, 1 failed, 0 skipped\n"));
+    assert_eq!(text(&parad(&["test", "-i", "--seed=3", s(&p)])).0, out);
+    // Without `--seed`, the seed drawn is printed.
+    let (out, _, code) = text(&parad(&["test", "-i", s(&p)]));
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("to reproduce)\n"), "{out}");
+    let (_, err, code) = text(&parad(&["test", "--seed", "x", s(&p)]));
+    assert_eq!(code, 2, "{err}");
+}

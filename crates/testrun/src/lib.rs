@@ -4,10 +4,12 @@
 //! [`spec`] parses the blocks of a file, [`runner`] runs them through a
 //! [`Backend`](parad_driver::Backend) supplied by the caller (the traits
 //! and the interpreter backend are in `parad_driver`) and counts passed,
-//! failed and skipped cases.
+//! failed and skipped cases; [`property`] runs the `property:` tests
+//! (random candidates, shrinking of counterexamples).
 
 pub mod bench;
 mod data;
+pub mod property;
 pub mod runner;
 mod script;
 pub mod spec;

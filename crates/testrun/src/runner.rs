@@ -9,10 +9,16 @@
 //! Skipped (with the reason printed): files tagged `disable`, `notest`,
 //! `no_<backend>` or an excluded tag; cases marked `compiled` when the
 //! backend is an interpreter, `no_<backend>` or an excluded tag; script
-//! inputs other than `$loaddata "file"`; property tests; anything the
-//! backend reports as unsupported.
+//! inputs other than `$loaddata "file"`; property tests whose candidates
+//! cannot be generated; anything the backend reports as unsupported.
+//!
+//! Property tests are run by [`crate::property`]: each name passes when
+//! no counterexample is found, and fails with the smallest counterexample
+//! on the heading's line (`FILE: property NAME (line L): counterexample
+//! after K tests: VALUE`), the seed that reproduces it below.
 
 use crate::data;
+use crate::property::{self, Outcome};
 use crate::script::{self, InputError};
 use crate::spec::{parse_spec, Case, Expect, Item, SpecError, TestSpec};
 use parad_driver::{Backend, DriverError, Loaded, Source};
@@ -31,6 +37,9 @@ pub struct Options {
     pub include_compiled: bool,
     /// How far each program goes.
     pub mode: Mode,
+    /// The random seed of property tests (`--seed`); without it each
+    /// property draws one, printed with any counterexample.
+    pub seed: Option<u64>,
 }
 
 /// How far `parad test` takes each program.
@@ -245,6 +254,18 @@ impl FileRun<'_> {
         );
     }
 
+    /// A failure whose message starts on the heading's line.
+    fn fail_inline(&mut self, heading: impl fmt::Display, message: &str) {
+        self.summary.failed += 1;
+        let (first, rest) = message.split_once('\n').unwrap_or((message, ""));
+        let _ = write!(
+            self.out,
+            "{}: {heading}: {first}\n{}",
+            self.path.display(),
+            indent(rest)
+        );
+    }
+
     fn pass(&mut self) {
         self.summary.passed += 1;
     }
@@ -403,6 +424,8 @@ impl FileRun<'_> {
 
     fn run_cases(&mut self, spec: &TestSpec, program: &mut dyn Loaded) {
         let mut index = 0;
+        // The program's entry points as typed, read at the first property.
+        let mut prepared: Option<Result<property::Prepared, Outcome>> = None;
         for item in spec.blocks.iter().flat_map(|b| &b.items) {
             match item {
                 Item::CompileError { regex, line } => self.fail(
@@ -411,11 +434,24 @@ impl FileRun<'_> {
                         "expected a compile error matching `{regex}`, but the program compiled"
                     ),
                 ),
-                Item::Property { names, line } => self.skip(
-                    names.len(),
-                    format_args!("property test (line {line})"),
-                    "property tests are not supported yet",
-                ),
+                Item::Property { names, line } => {
+                    let prepared = prepared.get_or_insert_with(|| property::prepare(self.path));
+                    for name in names {
+                        let outcome = match prepared {
+                            Ok(p) => {
+                                let seed = self.options.seed.unwrap_or_else(rand::random);
+                                property::check(program, p, name, seed)
+                            }
+                            Err(o) => o.clone(),
+                        };
+                        let heading = format_args!("property {name} (line {line})");
+                        match outcome {
+                            Outcome::Holds => self.pass(),
+                            Outcome::Fails(msg) => self.fail_inline(heading, &msg),
+                            Outcome::Skip(why) => self.skip(1, heading, &why),
+                        }
+                    }
+                }
                 Item::Cases { entries, cases } => {
                     let options = self.options;
                     let entries: Vec<&String> =

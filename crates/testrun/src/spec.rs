@@ -51,7 +51,8 @@ pub enum Item {
     },
     /// The program must fail to compile with an error matching `regex`.
     CompileError { regex: Regex, line: usize },
-    /// `property:` tests (not supported yet; counted as skipped).
+    /// `property:` tests: entry points `t -> bool` with `#[prop]`, run by
+    /// [`crate::property`] (one case per name).
     Property { names: Vec<String>, line: usize },
 }
 
