@@ -814,7 +814,9 @@ pub fn generate(
     let mut entries_json = vec![];
     let mut entry_tables = vec![];
     for (k, name, e) in &entries {
-        let cfun = format!("futhark_entry_{name}");
+        // Futhark names may contain `'`, which C identifiers may not: it
+        // is written `zq` there (as Futhark encodes it).
+        let cfun = format!("futhark_entry_{}", name.replace('\'', "zq"));
         let ins: Vec<String> = e
             .params
             .iter()

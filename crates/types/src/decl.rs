@@ -79,7 +79,53 @@ impl Checker {
         env
     }
 
+    /// The name of a size-lifted type (`type~`) that type expression `te`
+    /// refers to, if any; `tparams` are the type parameters in scope, which
+    /// shadow types of the same name.
+    fn size_lifted_in(&self, te: &parad_syntax::ast::TypeExp, tparams: &[&str]) -> Option<String> {
+        use parad_syntax::ast::{TypeArg, TypeExp};
+        match te {
+            TypeExp::Named { name, args, span } => {
+                let here = if name.quals.is_empty() {
+                    if tparams.contains(&name.name.as_str()) {
+                        return None;
+                    }
+                    let at = self.types.iter().rposition(|(n, _)| *n == name.name);
+                    at.is_some_and(|i| self.size_lifted_types.contains(&(i, name.name.clone())))
+                } else {
+                    matches!(self.qualifier(&name.quals, *span),
+                        Ok(Some(crate::modules::Module::Struct(env)))
+                            if env.liftedness(&name.name) == Liftedness::SizeLifted)
+                };
+                if here {
+                    return Some(name.full());
+                }
+                args.iter().find_map(|a| match a {
+                    TypeArg::Type(t) => self.size_lifted_in(t, tparams),
+                    TypeArg::Size(_) => None,
+                })
+            }
+            TypeExp::Array(_, t, _) | TypeExp::Unique(t, _) | TypeExp::Exists(_, t, _) => {
+                self.size_lifted_in(t, tparams)
+            }
+            TypeExp::Tuple(ts, _) => ts.iter().find_map(|t| self.size_lifted_in(t, tparams)),
+            TypeExp::Record(fs, _) => fs.iter().find_map(|(_, t)| self.size_lifted_in(t, tparams)),
+            // A function type may be lifted, which is checked separately.
+            TypeExp::Arrow(..) => None,
+            TypeExp::Sum(cs, _) => cs
+                .iter()
+                .find_map(|(_, ts)| ts.iter().find_map(|t| self.size_lifted_in(t, tparams))),
+        }
+    }
+
     fn check_type_decl(&mut self, t: &TypeDecl) -> Res<TypeName> {
+        if let Some(span) = anonymous_in_arrow(&t.def, false) {
+            return Err(Diagnostic::error(
+                span,
+                "Type abbreviation contains an anonymous size not used constructively as an array size [anonymous-nonconstructive].",
+            )
+            .with_note("an anonymous size ('[]') in a function type is not the size of any array the abbreviation's values hold; name it with a size parameter"));
+        }
         let binding = self.type_name_of(&t.params, &t.def)?;
         if self.mod_path.is_empty() && !t.params.iter().any(|p| matches!(p, TypeParam::Type(..))) {
             self.type_defs.push((t.name.name.clone(), t.def.clone()));
@@ -95,6 +141,21 @@ impl Checker {
             }
             _ => None,
         }) {
+            if array_of_param(&t.def, &name.name) {
+                let kind = if *l == Liftedness::Lifted {
+                    "lifted"
+                } else {
+                    "size-lifted"
+                };
+                return Err(Diagnostic::error(
+                    name.span,
+                    format!(
+                        "Cannot create array with elements of {kind} type '{}'.",
+                        name.name
+                    ),
+                )
+                .with_note(format!("type parameter '{}' is declared {kind}", name.name)));
+            }
             let what = if *l == Liftedness::Lifted {
                 "functions"
             } else {
@@ -112,6 +173,24 @@ impl Checker {
             .with_note(format!("type parameter '{}' may stand for one", name.name)));
         }
         if t.liftedness == Liftedness::Unlifted {
+            let tparams: Vec<&str> = t
+                .params
+                .iter()
+                .filter_map(|p| match p {
+                    TypeParam::Type(id, _) => Some(id.name.as_str()),
+                    TypeParam::Size(_) => None,
+                })
+                .collect();
+            if let Some(inner) = self.size_lifted_in(&t.def, &tparams) {
+                return Err(Diagnostic::error(
+                    t.span,
+                    "Non-size-lifted type abbreviations may not contain size-lifted types.",
+                )
+                .with_note(format!(
+                    "type '{inner}' is size-lifted; declare this one as 'type~ {}'",
+                    t.name.name
+                )));
+            }
             if let TypeName::Type(ty) | TypeName::Abbrev(_, ty) = &binding {
                 if contains_arrow(ty) {
                     return Err(Diagnostic::error(
@@ -128,6 +207,10 @@ impl Checker {
         self.types.push((t.name.name.clone(), binding.clone()));
         if t.liftedness == Liftedness::Lifted {
             self.lifted_types
+                .push((self.types.len() - 1, t.name.name.clone()));
+        }
+        if t.liftedness == Liftedness::SizeLifted {
+            self.size_lifted_types
                 .push((self.types.len() - 1, t.name.name.clone()));
         }
         Ok(binding)
@@ -182,6 +265,25 @@ impl Checker {
             self.finish_pat(p)?;
         }
         let ret = self.resolve(&parts.ret, v.span)?;
+        // `def foo [n] = …` is instantiated at each use with `n` from the
+        // context: its value may not have sizes that `n` does not give.
+        // Only an inferred type is checked: a declared one may have sizes
+        // that the checker does not model (`[plus a b]`).
+        if v.params.is_empty() && !parts.size_params.is_empty() && v.ret.is_none() {
+            let mut unknown = false;
+            ret.each_dim(&mut |d| unknown |= *d == Dim::Any);
+            if unknown {
+                return Err(Diagnostic::error(
+                    v.name.span,
+                    format!(
+                        "The size-polymorphic value binding \"{}\" cannot have a type with unknown sizes: '{}'.",
+                        v.name.name,
+                        self.show_sized(&ret)
+                    ),
+                )
+                .with_note("give every size of its type with its size parameters, or make it a function"));
+            }
+        }
         self.finish_exp(&mut parts.body)?;
         self.show_rep_sizes(v);
         self.finish_vars(var_mark)?;
@@ -472,5 +574,60 @@ impl Checker {
             attrs: v.attrs.iter().map(crate::api::attr_text).collect(),
             doc: v.doc.clone(),
         }
+    }
+}
+
+/// Whether type expression `te` has an array whose elements are the type
+/// parameter `param` (`[]a`).
+fn array_of_param(te: &parad_syntax::ast::TypeExp, param: &str) -> bool {
+    use parad_syntax::ast::{TypeArg, TypeExp};
+    match te {
+        TypeExp::Array(_, elem, _) => {
+            matches!(&**elem, TypeExp::Named { name, args, .. }
+                if name.quals.is_empty() && name.name == param && args.is_empty())
+                || array_of_param(elem, param)
+        }
+        TypeExp::Named { args, .. } => args.iter().any(|a| match a {
+            TypeArg::Type(t) => array_of_param(t, param),
+            TypeArg::Size(_) => false,
+        }),
+        TypeExp::Tuple(ts, _) => ts.iter().any(|t| array_of_param(t, param)),
+        TypeExp::Record(fs, _) => fs.iter().any(|(_, t)| array_of_param(t, param)),
+        TypeExp::Unique(t, _) | TypeExp::Exists(_, t, _) => array_of_param(t, param),
+        TypeExp::Arrow(_, a, b, _) => array_of_param(a, param) || array_of_param(b, param),
+        TypeExp::Sum(cs, _) => cs
+            .iter()
+            .any(|(_, ts)| ts.iter().any(|t| array_of_param(t, param))),
+    }
+}
+
+/// The first anonymous size (`[]`) of `te` inside a function type
+/// (`under_arrow`: `te` is part of one), if any.
+fn anonymous_in_arrow(
+    te: &parad_syntax::ast::TypeExp,
+    under_arrow: bool,
+) -> Option<parad_base::Span> {
+    use parad_syntax::ast::{SizeExp, TypeArg, TypeExp};
+    match te {
+        TypeExp::Array(size, elem, _) => match &**size {
+            SizeExp::Any(span) if under_arrow => Some(*span),
+            _ => anonymous_in_arrow(elem, under_arrow),
+        },
+        TypeExp::Named { args, .. } => args.iter().find_map(|a| match a {
+            TypeArg::Type(t) => anonymous_in_arrow(t, under_arrow),
+            TypeArg::Size(SizeExp::Any(span)) if under_arrow => Some(*span),
+            TypeArg::Size(_) => None,
+        }),
+        TypeExp::Tuple(ts, _) => ts.iter().find_map(|t| anonymous_in_arrow(t, under_arrow)),
+        TypeExp::Record(fs, _) => fs
+            .iter()
+            .find_map(|(_, t)| anonymous_in_arrow(t, under_arrow)),
+        TypeExp::Unique(t, _) | TypeExp::Exists(_, t, _) => anonymous_in_arrow(t, under_arrow),
+        TypeExp::Arrow(_, a, b, _) => {
+            anonymous_in_arrow(a, true).or_else(|| anonymous_in_arrow(b, true))
+        }
+        TypeExp::Sum(cs, _) => cs
+            .iter()
+            .find_map(|(_, ts)| ts.iter().find_map(|t| anonymous_in_arrow(t, under_arrow))),
     }
 }

@@ -170,6 +170,8 @@ pub(crate) struct Checker {
     /// Type abbreviations declared lifted (`type^`): their position in
     /// `types` and name.
     pub lifted_types: Vec<(usize, String)>,
+    /// Type abbreviations declared size-lifted (`type~`), likewise.
+    pub size_lifted_types: Vec<(usize, String)>,
 }
 
 /// A top-level function as seen from its own body: its type with its own
@@ -326,6 +328,9 @@ impl Checker {
                 self.show_dim(&a),
                 self.show_dim(&b)
             ),
+            Some(SizeClash::Occurs) => {
+                "Occurs check: a size would have to be made of itself.".to_string()
+            }
             Some(SizeClash::Scope(v)) => format!(
                 "An unknown size cannot be \"{}\", which is bound inside its scope (scope-violation).",
                 self.vars[v.0 as usize].name
@@ -479,7 +484,7 @@ impl Checker {
             UnifyError::LiftedParam(t) => Diagnostic::error(
                 span,
                 format!(
-                    "cannot unify '{}' with '{}': type '{}' is lifted (it may stand for arrays of different sizes or functions), but an unlifted type parameter is instantiated here",
+                    "cannot unify '{}' with '{}': type '{}' is lifted (it may stand for arrays of different sizes or functions), but an unlifted type parameter (which may be an array element) is instantiated here",
                     self.show(expected),
                     self.show(actual),
                     self.show(&t)

@@ -442,6 +442,13 @@ impl Checker {
                         return Err(e);
                     }
                 };
+                // The sizes the pattern names must agree with those of the
+                // value wherever both are known (`let [n] (a: [n]i32, b:
+                // [n]i32) = (iota 1, iota 2)` is rejected).
+                if let Err(d) = self.let_sizes_agree(&sz, rhs.span) {
+                    self.scope.truncate(mark);
+                    return Err(d);
+                }
                 let trhs = self.coerce_to(trhs, sz.declared_shape(&tpat));
                 // Each size is read off the type of a variable the pattern
                 // binds (`let [n] (xs: [n]i32) = …`).
@@ -1014,11 +1021,54 @@ impl Checker {
         ))
     }
 
-    /// An index or slice bound: any integer type (unresolved ones
-    /// default to i64).
-    fn index_part(&mut self, e: &Exp) -> Res<TExp> {
+    /// Checks statically that the value bound by a `let` agrees with the
+    /// sizes its pattern binds (`[n]`): every dimension of the value that
+    /// a size is read from must be the same where they are known (`let [n]
+    /// (a: [n]i32, b: [n]i32) = (iota 1, iota 2)` is rejected).
+    fn let_sizes_agree(&mut self, sz: &Sizes, span: Span) -> Res<()> {
+        for (name, v) in &sz.pending {
+            let mut seen: Option<Dim> = None;
+            for src in sz.found.iter().filter(|f| f.size == *v) {
+                let t = self.inf.zonk(&self.vars[src.of.0 as usize].ty);
+                let Some(d) = dim_at(&t, &src.path, src.dim) else {
+                    continue;
+                };
+                // A dimension that only unification with the pattern
+                // determined says nothing about the value.
+                let mut vs = vec![];
+                d.vars(&mut vs);
+                if vs.iter().any(|w| sz.pending.iter().any(|(_, p)| p == w)) {
+                    continue;
+                }
+                let Some(first) = &seen else {
+                    seen = Some(d);
+                    continue;
+                };
+                if !self.inf.unify_dim(first, &d) {
+                    let (a, b) = (self.show_dim(first), self.show_dim(&d));
+                    return Err(Diagnostic::error(
+                        span,
+                        format!(
+                            "The value bound cannot match the type of the pattern: size \"{name}\" would be both \"{a}\" and \"{b}\". Sizes \"{a}\" and \"{b}\" do not match."
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// An index or slice bound: any integer type. An unresolved index
+    /// defaults to i32 as other integers do (as in Futhark: `def get xs i
+    /// = xs[i]` takes an `i32`), a slice bound to i64.
+    fn index_part(&mut self, e: &Exp, fixed: bool) -> Res<TExp> {
         let te = self.check_exp(e)?;
-        let it = self.inf.fresh_class(ClassSet::INDEX);
+        let class = if fixed {
+            ClassSet::INT
+        } else {
+            ClassSet::INDEX
+        };
+        let it = self.inf.fresh_class(class);
         self.inf.unify(&it, &te.ty).map_err(|_| {
             Diagnostic::error(
                 e.span,
@@ -1035,10 +1085,10 @@ impl Checker {
         let mut out = vec![];
         for s in slices {
             out.push(match s {
-                DimIndex::Fix(i) => TDimIndex::Fix(self.index_part(i)?),
+                DimIndex::Fix(i) => TDimIndex::Fix(self.index_part(i, true)?),
                 DimIndex::Slice { start, end, stride } => {
                     let mut part = |x: &Option<Exp>| -> Res<Option<TExp>> {
-                        x.as_ref().map(|x| self.index_part(x)).transpose()
+                        x.as_ref().map(|x| self.index_part(x, false)).transpose()
                     };
                     TDimIndex::Slice {
                         start: part(start)?,
@@ -1145,7 +1195,7 @@ impl Checker {
                 return Err(Diagnostic::error(
                     a.span,
                     format!(
-                        "Cannot apply {what} to \"{g}\": the size of its result depends on the value of its parameter \"{x}\", which a function value cannot express."
+                        "Cannot apply {what} to \"{g}\": the size of its result depends on the value of its parameter \"{x}\", which a function value cannot express: the result type would be a type containing anonymous sizes."
                     ),
                 )
                 .with_note(format!("apply \"{g}\" in a lambda whose result has a known size instead")));
@@ -1599,6 +1649,21 @@ impl Checker {
         self.scope.truncate(smark);
         self.types.truncate(tmark);
         let parts = r?;
+        // A type parameter of the local function exists only inside it: a
+        // variable bound outside whose type became it would escape.
+        for (outer, local) in &self.scope {
+            let t = self.inf.zonk(&local.ty);
+            if let Some(p) = parts.type_params.iter().find(|p| mentions_param(&t, **p)) {
+                let pname = self.tparam_names[p.0 as usize].clone();
+                return Err(Diagnostic::error(
+                    name.span,
+                    format!(
+                        "The type of \"{outer}\", bound outside local function \"{}\", would be its type parameter \"{pname}\", which only exists inside it [scope-violation].",
+                        name.name
+                    ),
+                ));
+            }
+        }
         let fty = Type::arrows(
             parts.params.iter().map(|p| p.ty()).collect(),
             parts.ret.clone(),
@@ -2191,4 +2256,39 @@ fn no_function(span: Span, what: &str, ty: &str) -> Diagnostic {
         span,
         format!("{what} may not be of function type, but this has type '{ty}'"),
     )
+}
+
+/// Dimension `dim` of the array at `path` (tuple positions and record
+/// fields) in `t`, where a size source ([`crate::pat::Sizes`]) points.
+fn dim_at(t: &Type, path: &[String], dim: u32) -> Option<Dim> {
+    match t {
+        Type::Array(elem, dims) => match dims.get(dim as usize) {
+            Some(d) => Some(d.clone()),
+            None => dim_at(elem, path, dim - dims.len() as u32),
+        },
+        Type::Tuple(ts) => {
+            let (first, rest) = path.split_first()?;
+            dim_at(ts.get(first.parse::<usize>().ok()?)?, rest, dim)
+        }
+        Type::Record(fs) => {
+            let (first, rest) = path.split_first()?;
+            dim_at(&fs.iter().find(|(n, _)| n == first)?.1, rest, dim)
+        }
+        _ => None,
+    }
+}
+
+/// Whether type `t` (zonked) mentions type parameter `p`.
+fn mentions_param(t: &Type, p: TypeParamId) -> bool {
+    match t {
+        Type::Param(q) => *q == p,
+        Type::Prim(_) | Type::Var(_) => false,
+        Type::Array(e, _) | Type::Acc(e) => mentions_param(e, p),
+        Type::Tuple(ts) => ts.iter().any(|t| mentions_param(t, p)),
+        Type::Record(fs) => fs.iter().any(|(_, t)| mentions_param(t, p)),
+        Type::Arrow(a, b) => mentions_param(a, p) || mentions_param(b, p),
+        Type::Sum(cs) => cs
+            .iter()
+            .any(|(_, ts)| ts.iter().any(|t| mentions_param(t, p))),
+    }
 }

@@ -5,8 +5,11 @@
 //! defaulting to `i32`/`f64`) and field constraints for record/tuple
 //! projection. Array types carry their dimensions ([`tast::Dim`]): size
 //! variables in scope, constants and size expressions (`n * m`), or
-//! unknown. Dimensions are unified like types but never cause an error
-//! (sizes are checked at run time); their purpose is inference: each use
+//! unknown. Dimensions are unified like types; they cause an error only
+//! where sizes known on both sides differ and must agree statically
+//! (arguments, ascriptions, function results, loops, the sizes a `let`
+//! pattern binds, a size made of itself), and are otherwise checked at run
+//! time. Their main purpose is inference: each use
 //! of a function instantiates its size parameters with fresh size
 //! variables, and what they resolve to in the caller is recorded in the
 //! typed AST ([`tast::SizeInst`]) for the sizes no argument determines

@@ -351,9 +351,10 @@ impl TPat {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum TDimIndex {
-    /// `i` (of type i64)
+    /// `i` (of any integer type; i32 when nothing decides it)
     Fix(TExp),
-    /// `a:b:s`, each part optional (of type i64)
+    /// `a:b:s`, each part optional (of any integer type; i64 when nothing
+    /// decides it)
     Slice {
         start: Option<TExp>,
         end: Option<TExp>,

@@ -178,6 +178,17 @@ impl Checker {
                 if let TypeExp::Named { name, .. } = &**elem {
                     if name.quals.is_empty() {
                         let at = self.types.iter().rposition(|(n, _)| *n == name.name);
+                        if at.is_some_and(|i| {
+                            self.size_lifted_types.contains(&(i, name.name.clone()))
+                        }) {
+                            return Err(Diagnostic::error(
+                                elem.span(),
+                                format!(
+                                    "Cannot create array with elements of size-lifted type \"{}\" (declared with 'type~', so its values may differ in size)",
+                                    name.name
+                                ),
+                            ));
+                        }
                         if at.is_some_and(|i| self.lifted_types.contains(&(i, name.name.clone()))) {
                             return Err(Diagnostic::error(
                                 elem.span(),

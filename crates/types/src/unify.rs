@@ -161,6 +161,9 @@ pub(crate) enum SizeClash {
     /// A size variable would stand for a size naming a variable bound
     /// inside its scope (`(xs: []i32) = let n = 5 in zip (iota n) xs`).
     Scope(VarId),
+    /// A size variable would stand for a size made of itself (`?a` and
+    /// `?a + ?a`, from `a -> a` given a function that doubles a length).
+    Occurs,
 }
 
 impl Infer {
@@ -225,7 +228,12 @@ impl Infer {
         match (&a, &b) {
             (Dim::Infer(x), Dim::Infer(y)) if x == y => true,
             (Dim::Infer(x), d) | (d, Dim::Infer(x)) => {
-                if *d == Dim::Any || self.dim_occurs(*x, d) {
+                if *d == Dim::Any {
+                    return true;
+                }
+                if self.dim_occurs(*x, d) {
+                    // `?a` against `?a + ?a`: no size is both.
+                    self.mismatches.push(SizeClash::Occurs);
                     return true;
                 }
                 let mut vs = vec![];

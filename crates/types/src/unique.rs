@@ -960,6 +960,23 @@ impl U<'_> {
         }
     }
 
+    /// What a lambda passed as an argument says it consumes: its
+    /// parameters as declared (its result counts as unique, so that only
+    /// consumption is compared with the parameter it is passed for).
+    fn lambda_sig(&self, a: &TExp) -> Option<USig> {
+        let TExpKind::Lambda(params, _) = &a.kind else {
+            return None;
+        };
+        Some(USig {
+            params: params.iter().map(|p| self.declared_shape(p)).collect(),
+            ret: UShape::Unique,
+            globals: vec![],
+            inferred: None,
+            declared_ret: true,
+            fn_params: vec![None; params.len()],
+        })
+    }
+
     /// The signature of the function `f` refers to, if it is known.
     fn sig_of(&self, f: &TExp) -> Option<USig> {
         match &f.kind {
@@ -1000,7 +1017,8 @@ impl U<'_> {
             // type must consume no more than that type says and give a
             // result at least as unique (what an intrinsic or a function
             // value accepts is not known here).
-            if let (Some(callee), Some(given)) = (&sig, self.sig_of(a)) {
+            let given = self.sig_of(a).or_else(|| self.lambda_sig(a));
+            if let (Some(callee), Some(given)) = (&sig, given) {
                 let expected = callee.fn_params.get(i).cloned().flatten();
                 if let Some(d) = self.fn_arg_mismatch(a, &given, expected.as_ref()) {
                     return Err(d.with_note(format!("in argument {} of \"{fname}\"", i + 1)));
@@ -1113,7 +1131,7 @@ impl U<'_> {
         let what = match &a.kind {
             TExpKind::Global(id, _, _) => self.describe(Name::Global(*id)),
             TExpKind::Var(v, _, _) => self.describe(Name::Var(*v)),
-            _ => "function".to_string(),
+            _ => "passed here".to_string(),
         };
         let consumes = given.params.iter().enumerate().any(|(k, p)| {
             p.any_unique()
