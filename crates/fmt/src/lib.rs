@@ -95,7 +95,6 @@ mod layout;
 mod tree;
 
 use parad_base::{Diagnostic, FileId, SourceMap};
-use parad_syntax::ast::Decl;
 use parad_syntax::{lexer, parse, sexp};
 use std::fmt;
 
@@ -180,25 +179,8 @@ fn verify(original: &str, formatted: &str) -> Result<(), String> {
         let (l, c) = line_col(formatted, at);
         format!("the formatted text does not parse ({l}:{c}: {})", d.message)
     })?;
-    if a.decls.len() != b.decls.len() {
-        return Err(format!(
-            "{} declarations became {}",
-            a.decls.len(),
-            b.decls.len()
-        ));
-    }
-    for (x, y) in a.decls.iter().zip(&b.decls) {
-        if doc(x) != doc(y) {
-            return Err(format!(
-                "a doc comment changed: {:?} became {:?}",
-                doc(x),
-                doc(y)
-            ));
-        }
-        let (sx, sy) = (sexp::decl(x), sexp::decl(y));
-        if sx != sy {
-            return Err(format!("a declaration changed:\n{sx}\nbecame\n{sy}"));
-        }
+    if let Some(difference) = sexp::first_difference(&a, &b) {
+        return Err(difference);
     }
     let (ta, ca) = tokens_and_comments(original)?;
     let (tb, cb) = tokens_and_comments(formatted)?;
@@ -234,18 +216,6 @@ fn tokens_and_comments(src: &str) -> Result<(Vec<&str>, Vec<&str>), String> {
         prev = r.end;
     }
     Ok((toks, comments))
-}
-
-/// The doc comment of a declaration (not part of the S-expressions).
-fn doc(d: &Decl) -> Option<&str> {
-    match d {
-        Decl::Val(v) => v.doc.as_deref(),
-        Decl::Type(t) => t.doc.as_deref(),
-        Decl::Module(m) => m.doc.as_deref(),
-        Decl::ModType(m) => m.doc.as_deref(),
-        Decl::Local(d, _) => doc(d),
-        Decl::Open(..) | Decl::Import(..) => None,
-    }
 }
 
 /// Line and column (from 1) of a byte offset.

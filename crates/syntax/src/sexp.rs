@@ -36,6 +36,47 @@ pub fn program(p: &Program) -> String {
     p.decls.iter().map(|d| decl(d) + "\n").collect()
 }
 
+/// The doc comment of a declaration (not part of its S-expression).
+pub fn doc(d: &Decl) -> Option<&str> {
+    match d {
+        Decl::Val(v) => v.doc.as_deref(),
+        Decl::Type(t) => t.doc.as_deref(),
+        Decl::Module(m) => m.doc.as_deref(),
+        Decl::ModType(m) => m.doc.as_deref(),
+        Decl::Local(d, _) => doc(d),
+        Decl::Open(..) | Decl::Import(..) => None,
+    }
+}
+
+/// The first difference between two programs as trees (the number of
+/// declarations, a doc comment, a declaration's S-expression), described
+/// for a person; `None` when they are the same tree. Spans, parentheses
+/// and ordinary comments do not count. The printer's round trip and the
+/// formatter's self-check both ask this of a program and its reparsed text.
+pub fn first_difference(a: &Program, b: &Program) -> Option<String> {
+    if a.decls.len() != b.decls.len() {
+        return Some(format!(
+            "{} declarations became {}",
+            a.decls.len(),
+            b.decls.len()
+        ));
+    }
+    for (x, y) in a.decls.iter().zip(&b.decls) {
+        if doc(x) != doc(y) {
+            return Some(format!(
+                "a doc comment changed: {:?} became {:?}",
+                doc(x),
+                doc(y)
+            ));
+        }
+        let (sx, sy) = (decl(x), decl(y));
+        if sx != sy {
+            return Some(format!("a declaration changed:\n{sx}\nbecame\n{sy}"));
+        }
+    }
+    None
+}
+
 struct Printer<'a>(&'a mut String);
 
 impl Printer<'_> {

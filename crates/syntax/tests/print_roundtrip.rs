@@ -9,7 +9,6 @@
 //! that fails.
 
 use parad_base::FileId;
-use parad_syntax::ast::Decl;
 use parad_syntax::{parse, parse_exp, parse_type, print, sexp};
 use std::path::{Path, PathBuf};
 
@@ -35,18 +34,6 @@ fn line_col(text: &str, at: usize) -> (usize, usize) {
     (line, col)
 }
 
-/// The doc comment of a declaration (not part of the S-expressions).
-fn doc(d: &Decl) -> Option<&str> {
-    match d {
-        Decl::Val(v) => v.doc.as_deref(),
-        Decl::Type(t) => t.doc.as_deref(),
-        Decl::Module(m) => m.doc.as_deref(),
-        Decl::ModType(m) => m.doc.as_deref(),
-        Decl::Local(d, _) => doc(d),
-        Decl::Open(..) | Decl::Import(..) => None,
-    }
-}
-
 /// `Ok(true)`: the source parses and round-trips; `Ok(false)`: our parser
 /// rejects the source; `Err`: the printed text does not parse back to the
 /// same tree, with the printed text or the two renderings.
@@ -65,27 +52,8 @@ fn round_trip(src: &str) -> Result<bool, String> {
             ));
         }
     };
-    if p.decls.len() != q.decls.len() {
-        return Err(format!(
-            "{} declarations became {}\n--- printed ---\n{printed}",
-            p.decls.len(),
-            q.decls.len()
-        ));
-    }
-    for (a, b) in p.decls.iter().zip(&q.decls) {
-        if doc(a) != doc(b) {
-            return Err(format!(
-                "a doc comment changed: {:?} became {:?}\n--- printed ---\n{printed}",
-                doc(a),
-                doc(b)
-            ));
-        }
-        let (a, b) = (sexp::decl(a), sexp::decl(b));
-        if a != b {
-            return Err(format!(
-                "a declaration changed\n--- parsed ---\n{a}\n--- reparsed ---\n{b}\n--- printed ---\n{printed}"
-            ));
-        }
+    if let Some(difference) = sexp::first_difference(&p, &q) {
+        return Err(format!("{difference}\n--- printed ---\n{printed}"));
     }
     Ok(true)
 }

@@ -74,12 +74,7 @@ pub fn eval(
     program: &mut dyn Loaded,
     params: &[ValueType],
 ) -> Result<Vec<Value>, ScriptError> {
-    let toks = lex(text)?;
-    let mut p = Parser { toks, pos: 0 };
-    let e = p.exp()?;
-    if p.pos < p.toks.len() {
-        return Err(bad(format!("unexpected `{}`", p.toks[p.pos].text())));
-    }
+    let e = parse(text)?;
     let mut ev = Eval {
         dir,
         program,
@@ -123,18 +118,24 @@ pub fn eval_structured(
     dir: &Path,
     program: &mut dyn Loaded,
 ) -> Result<ScriptValue, ScriptError> {
-    let toks = lex(text)?;
-    let mut p = Parser { toks, pos: 0 };
-    let e = p.exp()?;
-    if p.pos < p.toks.len() {
-        return Err(bad(format!("unexpected `{}`", p.toks[p.pos].text())));
-    }
+    let e = parse(text)?;
     let mut ev = Eval {
         dir,
         program,
         env: vec![],
     };
     ev.structured(&e)
+}
+
+/// The expression of a whole script.
+fn parse(text: &str) -> Result<Exp, ScriptError> {
+    let toks = lex(text)?;
+    let mut p = Parser { toks, pos: 0 };
+    let e = p.exp()?;
+    if p.pos < p.toks.len() {
+        return Err(bad(format!("unexpected `{}`", p.toks[p.pos].text())));
+    }
+    Ok(e)
 }
 
 fn bad(msg: impl Into<String>) -> ScriptError {
