@@ -18,8 +18,7 @@ pub fn bench(args: &BenchArgs) -> Result<(), Failure> {
         .ignore_files
         .iter()
         .map(|r| {
-            regex::Regex::new(r)
-                .map_err(|e| Failure::Usage(format!("--ignore-files `{r}`: {e}")))
+            regex::Regex::new(r).map_err(|e| Failure::Usage(format!("--ignore-files `{r}`: {e}")))
         })
         .collect::<Result<Vec<_>, _>>()?;
     files.retain(|f| {

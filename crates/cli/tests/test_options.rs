@@ -106,7 +106,10 @@ fn pass_options() {
         "p.fut",
         "-- ==\n-- input { [1, 2, 3] } output { 6 }\ndef main (xs: []i32) = i32.sum xs\n",
     );
-    for opt in ["--pass-option=--num-threads=2", "--pass-option=--num-threads 1"] {
+    for opt in [
+        "--pass-option=--num-threads=2",
+        "--pass-option=--num-threads 1",
+    ] {
         let (out, err, code) = text(&parad(&["test", "--backend", "multicore", opt, s(&p)]));
         assert_eq!(code, 0, "{opt}: {out}{err}");
         assert_eq!(out, "1 passed, 0 failed, 0 skipped\n");
@@ -115,7 +118,11 @@ fn pass_options() {
     assert_eq!(code, 2);
     assert!(err.contains("--pass-option `-dHawaii`"), "{err}");
     assert!(err.contains("--num-threads"), "{err}");
-    let (_, err, code) = text(&parad(&["bench", "--pass-option=--num-threads=zero", s(&p)]));
+    let (_, err, code) = text(&parad(&[
+        "bench",
+        "--pass-option=--num-threads=zero",
+        s(&p),
+    ]));
     assert_eq!(code, 2);
     assert!(err.contains("`zero` is not a positive number"), "{err}");
 }

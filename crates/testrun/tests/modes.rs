@@ -29,7 +29,8 @@ fn run_in(mode: Mode, backend: &dyn parad_driver::Backend, path: &Path) -> (Summ
 }
 
 /// A program whose one case fails when run: `-C` and `-t` do not run it.
-const WRONG_OUTPUT: &str = "-- ==\n-- input { 1 } output { 5 }\n-- input { 2 } output { 7 }\ndef main (x: i32) = x + 1\n";
+const WRONG_OUTPUT: &str =
+    "-- ==\n-- input { 1 } output { 5 }\n-- input { 2 } output { 7 }\ndef main (x: i32) = x + 1\n";
 
 #[test]
 fn type_check_only_does_not_run() {
@@ -52,7 +53,10 @@ fn type_check_only_reports_type_errors_with_their_location() {
     );
     let (s, out) = run_in(Mode::TypeCheck, &interp, &p);
     assert_eq!(s, counts(0, 1, 0), "{out}");
-    assert!(out.starts_with(&format!("{}: type checking failed:", p.display())), "{out}");
+    assert!(
+        out.starts_with(&format!("{}: type checking failed:", p.display())),
+        "{out}"
+    );
     assert!(out.contains("bad.fut:3:"), "{out}");
 }
 
@@ -87,7 +91,10 @@ fn compile_only_uses_the_backend() {
     assert!(fake.calls.borrow().is_empty(), "-C ran an entry point");
     let (s, out) = run_in(Mode::Compile, &fake, &broken);
     assert_eq!(s, counts(0, 1, 0));
-    assert!(out.contains("compilation failed:\n  error: no such thing"), "{out}");
+    assert!(
+        out.contains("compilation failed:\n  error: no such thing"),
+        "{out}"
+    );
     assert_eq!(run_in(Mode::Compile, &fake, &unsup).0, counts(0, 0, 1));
 }
 
@@ -118,7 +125,9 @@ fn concurrent_runs_report_every_file_once_with_the_sequential_counts() {
         let mut seen = BTreeMap::new();
         let total = run_files_concurrently(&interp, &files, &options, threads, &mut |r| {
             let text = String::from_utf8(r.output).unwrap();
-            assert!(seen.insert(r.path.to_path_buf(), (r.summary, text)).is_none());
+            assert!(seen
+                .insert(r.path.to_path_buf(), (r.summary, text))
+                .is_none());
         });
         assert_eq!(total, sequential, "with {threads} thread(s)");
         assert_eq!(seen.len(), files.len());
