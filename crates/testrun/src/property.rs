@@ -412,23 +412,19 @@ fn sub_value(v: &Value, prefix: &[usize]) -> Value {
     if prefix.is_empty() {
         return v.clone();
     }
-    let inner: Vec<usize> = a.shape[prefix.len()..].to_vec();
-    let n: usize = inner.iter().product();
-    let mut start = 0;
+    let mut at = 0;
     for (k, i) in prefix.iter().enumerate() {
-        start = start * a.shape[k] + i;
+        at = at * a.shape[k] + i;
     }
-    start *= n;
-    let mut data = ArrayData::with_capacity(a.elem_type(), n);
-    for i in start..start + n {
-        if let Some(s) = a.data.get(i) {
-            data.push(s);
-        }
-    }
-    if inner.is_empty() {
-        Value::Scalar(data.get(0).unwrap_or_else(|| Scalar::zero(a.elem_type())))
-    } else {
-        Value::Array(ArrayValue { shape: inner, data })
+    match a.sub_array(prefix.len(), at) {
+        Some(sub) if sub.rank() > 0 => Value::Array(sub),
+        Some(sub) => Value::Scalar(
+            sub.data
+                .get(0)
+                .unwrap_or_else(|| Scalar::zero(a.elem_type())),
+        ),
+        // Not reached: prefixes come from the value's own extents.
+        None => Value::Scalar(Scalar::zero(a.elem_type())),
     }
 }
 

@@ -179,6 +179,21 @@ impl ArrayValue {
     pub fn rank(&self) -> usize {
         self.shape.len()
     }
+
+    /// The sub-array at position `at` (row-major) of the leading `depth`
+    /// dimensions: its shape is the remaining dimensions (none when
+    /// `depth` is the rank). `None` when `depth` exceeds the rank or `at`
+    /// is out of range.
+    pub fn sub_array(&self, depth: usize, at: usize) -> Option<ArrayValue> {
+        let inner: usize = self.shape.get(depth..)?.iter().product();
+        let mut data = ArrayData::with_capacity(self.elem_type(), inner);
+        for i in 0..inner {
+            if !data.push(self.data.get(at.checked_mul(inner)?.checked_add(i)?)?) {
+                return None;
+            }
+        }
+        ArrayValue::new(self.shape[depth..].to_vec(), data)
+    }
 }
 
 impl Value {

@@ -178,7 +178,7 @@ impl Walk<'_> {
                     return;
                 };
                 if let (Type::Prim(_), Value::Array(a)) = (&**e, leaf) {
-                    match sub_array(a, depth, at) {
+                    match a.sub_array(depth, at) {
                         Some(sub) => self
                             .out
                             .push_str(&parad_values::to_text(&Value::Array(sub))),
@@ -326,17 +326,4 @@ fn scalar(leaf: &Value, depth: usize, at: usize) -> Option<parad_values::Scalar>
         Value::Array(a) if a.rank() == depth => a.data.get(at),
         Value::Array(_) => None,
     }
-}
-
-/// The sub-array of a leaf at position `at` of its leading `depth`
-/// dimensions.
-fn sub_array(a: &ArrayValue, depth: usize, at: usize) -> Option<ArrayValue> {
-    let inner: usize = a.shape.get(depth..)?.iter().product();
-    let mut data = ArrayData::with_capacity(a.elem_type(), inner);
-    for i in 0..inner {
-        if !data.push(a.data.get(at.checked_mul(inner)? + i)?) {
-            return None;
-        }
-    }
-    ArrayValue::new(a.shape[depth..].to_vec(), data)
 }
