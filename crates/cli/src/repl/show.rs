@@ -14,7 +14,7 @@
 
 use parad_types::api::leaves_of;
 use parad_types::tast::{Dim, TProgram, Type};
-use parad_values::{scalar_to_text, ArrayData, ArrayValue, Value};
+use parad_values::{scalar_to_text, Value};
 use std::io::{self, Write};
 
 /// Whether a value of type `t` holds a function.
