@@ -42,8 +42,9 @@ def sqnorm [d] (c: [d]f64) : f64 = f64.sum (map (\x -> x * x) c)
 -- The squared distances of row i to the k centres (cn: their squared norms).
 def row_dists [nnz] [n1] [k] [d] (vals: [nnz]f64) (cols: [nnz]i64) (offs: [n1]i64)
                                  (centres: [k][d]f64) (cn: [k]f64) (i: i64) : [k]f64 =
-  let xv = vals[offs[i]:offs[i + 1]]
-  let xc = cols[offs[i]:offs[i + 1]]
+  let m = offs[i + 1] - offs[i]
+  let xv = vals[offs[i]:offs[i + 1]] :> [m]f64
+  let xc = cols[offs[i]:offs[i + 1]] :> [m]i64
   let xn = f64.sum (map (\v -> v * v) xv)
   in map2 (\c cnj -> xn - 2 * f64.sum (map2 (\v col -> v * c[col]) xv xc) + cnj) centres cn
 

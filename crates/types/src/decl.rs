@@ -264,7 +264,25 @@ impl Checker {
         for p in &mut parts.params {
             self.finish_pat(p)?;
         }
+        // Its result has an existential size if the body makes one that
+        // the result keeps (`filter`) or the type says so (`?[k].[k]t`).
+        let mut existential = matches!(&v.ret, Some(parad_syntax::ast::TypeExp::Exists(..)));
+        self.inf.zonk(&parts.ret).each_dim(&mut |d| {
+            existential |= self.inf.close_dim(d) == Dim::Any
+                && !matches!(
+                    self.inf.zonk_dim(d),
+                    Dim::Infer(_) | Dim::Any | Dim::AbbrevParam(_)
+                )
+        });
+        let existential_ret = match parts.ret_pattern.take() {
+            Some(p) if v.ret.is_some() => p,
+            _ => self.inf.zonk(&parts.ret),
+        };
         let ret = self.resolve(&parts.ret, v.span)?;
+        // The prelude's declared `[]` results (`filter`) are existential.
+        if self.in_prelude && v.ret.is_some() {
+            ret.each_dim(&mut |d| existential |= *d == Dim::Any);
+        }
         // `def foo [n] = …` is instantiated at each use with `n` from the
         // context: its value may not have sizes that `n` does not give.
         // Only an inferred type is checked: a declared one may have sizes
@@ -362,6 +380,9 @@ impl Checker {
         }
         if defaulted {
             self.defaulted.insert(id);
+        }
+        if existential {
+            self.existential_funs.insert(id, existential_ret);
         }
         let mut usig = crate::unique::USig {
             params: v.params.iter().map(crate::unique::UShape::of_pat).collect(),

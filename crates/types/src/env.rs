@@ -64,6 +64,29 @@ pub(crate) struct Global {
     pub view: Option<(Vec<TypeParamId>, Type)>,
 }
 
+/// Why a size is unknown: what produced it ([`Checker::fresh_unknown`]),
+/// for the note that explains a mismatch.
+#[derive(Clone, Debug)]
+pub(crate) enum UnknownSource {
+    /// A range other than `0..<n`, `0..1..<n`, `0...n`, `1..2...n`.
+    Range,
+    /// A slice other than `xs[:n]`, `xs[0:n]` (with stride 1).
+    Slice,
+    /// An `if` or `match` whose branches have these different types.
+    Branches(String, String),
+    /// A loop parameter whose size changes from one iteration to the
+    /// next.
+    Loop,
+    /// The existential size of a function's result (`filter`), the
+    /// function's name if it has one.
+    Result(Option<String>),
+    /// The value of an argument that is not a valid size expression,
+    /// passed for a parameter that the result's size names.
+    Argument(String),
+    /// A size that named this variable, which went out of scope.
+    OutOfScope(String),
+}
+
 #[derive(Default)]
 pub(crate) struct Checker {
     pub inf: Infer,
@@ -133,6 +156,21 @@ pub(crate) struct Checker {
     /// While checking a parameter's type, unknown sizes are size
     /// variables ([`Checker::param_type_exp`]).
     pub anon_infer: bool,
+    /// Where each unknown size ([`Checker::fresh_unknown`]) comes from.
+    pub unknown_sources: HashMap<VarId, (UnknownSource, Span)>,
+    /// The top-level functions whose results have existential sizes,
+    /// with their result types (unknown sizes kept): each application
+    /// gives them fresh unknown sizes.
+    pub existential_funs: HashMap<FunId, Type>,
+    /// The unknown sizes of pure expressions used as sizes, by
+    /// expression ([`Checker::size_of_exp`]).
+    pub exp_sizes: HashMap<String, Dim>,
+    /// While checking a function's declared result type: its existential
+    /// sizes (`?[k].`) are noted in `ret_pattern`.
+    pub in_ret_type: bool,
+    /// The declared result type of the function being checked with its
+    /// existential sizes as unknown sizes, one per name.
+    pub ret_pattern: Option<Type>,
     /// Which parameters and results of each function are unique.
     pub fun_uniq: HashMap<FunId, crate::unique::USig>,
     /// The same for local functions.
@@ -215,6 +253,67 @@ impl Checker {
         });
         self.inf.var_count = self.vars.len() as u32;
         VarId(self.vars.len() as u32 - 1)
+    }
+
+    /// A fresh unknown size: a size that is distinct from every other
+    /// (statically it equals only itself) and that is checked at run time
+    /// where it meets a known one. `span` is where it arises.
+    /// The prelude, whose definitions rest on intrinsics checked at run
+    /// time, gets [`Dim::Any`] instead.
+    pub(crate) fn fresh_unknown(&mut self, source: UnknownSource, span: Span) -> Dim {
+        if self.in_prelude {
+            return Dim::Any;
+        }
+        let name = format!("?{}", self.unknown_sources.len() + 1);
+        let v = self.new_var(&name, Type::i64(), span);
+        self.inf.unknowns.insert(v.0);
+        self.unknown_sources.insert(v, (source, span));
+        Dim::Var(v)
+    }
+
+    /// For each unknown size in `dims`, a sentence saying where it comes
+    /// from.
+    pub(crate) fn explain_unknowns(&self, dims: &[&Dim]) -> String {
+        let mut vs = vec![];
+        for d in dims {
+            self.inf.zonk_dim(d).vars(&mut vs);
+        }
+        let mut out = String::new();
+        let mut seen = vec![];
+        for v in vs {
+            let Some((source, span)) = self.unknown_sources.get(&v) else {
+                continue;
+            };
+            if seen.contains(&v) {
+                continue;
+            }
+            seen.push(v);
+            let at = self.loc_text(*span);
+            let what = match source {
+                UnknownSource::Range => format!("is the unknown length of range at {at}"),
+                UnknownSource::Slice => format!("is the size of the slice at {at}"),
+                UnknownSource::Branches(a, b) => format!(
+                    "is unknown because the branches of the conditional at {at} differ in size: one returns {a}, the other {b}"
+                ),
+                UnknownSource::Loop => format!(
+                    "is the size of a loop parameter that changes from one iteration to the next (an existential size created inside the loop body at {at})"
+                ),
+                UnknownSource::Result(Some(f)) => {
+                    format!("is the unknown size of the result of \"{f}\" at {at}")
+                }
+                UnknownSource::Result(None) => {
+                    format!("is the unknown size of the result of the function applied at {at}")
+                }
+                UnknownSource::Argument(a) => format!(
+                    "is the value of the argument \"{a}\" at {at}, which is not a valid size"
+                ),
+                UnknownSource::OutOfScope(x) => format!(
+                    "is unknown because \"{x}\", which it was, goes out of scope at {at}"
+                ),
+            };
+            out.push_str(&format!(" \"{}\" {what}.", self.vars[v.0 as usize].name));
+        }
+        out
     }
 
     pub fn new_tparam(&mut self, name: &str) -> TypeParamId {
@@ -324,9 +423,10 @@ impl Checker {
         let why = match self.inf.mismatch_since(mark) {
             None => return Ok(()),
             Some(SizeClash::Differ(a, b)) => format!(
-                "Sizes \"{}\" and \"{}\" do not match.",
+                "Sizes \"{}\" and \"{}\" do not match.{}",
                 self.show_dim(&a),
-                self.show_dim(&b)
+                self.show_dim(&b),
+                self.explain_unknowns(&[&a, &b])
             ),
             Some(SizeClash::Occurs) => {
                 "Occurs check: a size would have to be made of itself.".to_string()

@@ -1,6 +1,6 @@
 //! Type inference for expressions.
 
-use crate::env::{no_field, Checker, Global, Local, Res, SizeScheme, TypeName};
+use crate::env::{no_field, Checker, Global, Local, Res, SizeScheme, TypeName, UnknownSource};
 use crate::finish::wrap_suffixed;
 use crate::intrinsics::{array_intrinsic, module_intrinsic, Intrinsic};
 use crate::modules::Module;
@@ -79,11 +79,55 @@ fn var_exp(v: VarId, ty: Type, span: Span) -> TExp {
 /// The dimension an argument denotes when passed for a parameter used as
 /// a size (`tabulate (n * m) f` has type `[n * m]a`).
 /// `constant` gives the values of top-level constants that are known.
+/// A key that two uses of the same pure expression share (variables by
+/// their unique ids), or `None` for expressions that are not such sizes
+/// (literals of other kinds, lambdas, updates, loops).
+fn exp_key(e: &TExp) -> Option<String> {
+    let list = |es: &[TExp]| -> Option<String> {
+        es.iter()
+            .map(exp_key)
+            .collect::<Option<Vec<_>>>()
+            .map(|ks| ks.join(","))
+    };
+    Some(match &e.kind {
+        TExpKind::Lit(Literal::Int(v)) => format!("{v}"),
+        TExpKind::Var(v, inst, _) if inst.is_empty() => format!("v{}", v.0),
+        TExpKind::Global(f, inst, _) if inst.is_empty() => format!("g{}", f.0),
+        TExpKind::Intrinsic(n, _) => n.to_string(),
+        TExpKind::Apply(f, args) => format!("{}({})", exp_key(f)?, list(args)?),
+        TExpKind::Tuple(es) => format!("({})", list(es)?),
+        TExpKind::Project(x, f) => format!("{}.{f}", exp_key(x)?),
+        TExpKind::Index(x, is) => {
+            let mut parts = vec![];
+            for i in is {
+                parts.push(match i {
+                    TDimIndex::Fix(i) => exp_key(i)?,
+                    TDimIndex::Slice { start, end, stride } => {
+                        let k = |e: &Option<TExp>| e.as_ref().map_or(Some(String::new()), exp_key);
+                        format!("{}:{}:{}", k(start)?, k(end)?, k(stride)?)
+                    }
+                });
+            }
+            format!("{}[{}]", exp_key(x)?, parts.join(","))
+        }
+        _ => return None,
+    })
+}
+
+/// The function applied at the bottom of nested applications.
+fn head(f: &TExp) -> &TExp {
+    match &f.kind {
+        TExpKind::Apply(g, _) => head(g),
+        _ => f,
+    }
+}
+
 fn exp_dim(e: &TExp, constant: &impl Fn(FunId) -> Option<i64>) -> Dim {
     match &e.kind {
         TExpKind::Lit(Literal::Int(v)) => i64::try_from(*v).map_or(Dim::Any, Dim::Const),
         TExpKind::Global(f, _, _) => constant(*f).map_or(Dim::Any, Dim::Const),
         TExpKind::Var(v, inst, _) if inst.is_empty() => Dim::Var(*v),
+        TExpKind::Assert(_, e) => exp_dim(e, constant),
         TExpKind::Apply(f, args) if args.len() == 2 => {
             let op = match &f.kind {
                 TExpKind::Intrinsic(n, _) => match Intrinsic::from_name(n) {
@@ -282,18 +326,37 @@ impl Checker {
                     RangeEnd::DownToExclusive => RangeKind::DownToExclusive,
                     RangeEnd::Inclusive => RangeKind::Inclusive,
                 };
-                // `0..<n` has `n` elements and `0...n` has `n + 1`; the
-                // lengths of other ranges are not known statically.
-                let from_zero = matches!(ts.kind, TExpKind::Lit(Literal::Int(0)))
-                    && t2.is_none()
-                    && self.inf.zonk(&t) == Type::i64();
-                let len = match (from_zero, &kind) {
-                    (true, RangeKind::UpToExclusive) => exp_dim(&te, &|f| self.constant(f, 0)),
-                    (true, RangeKind::Inclusive) => match exp_dim(&te, &|f| self.constant(f, 0)) {
-                        Dim::Any => Dim::Any,
-                        d => Dim::Op(SizeOp::Add, Box::new(d), Box::new(Dim::Const(1))),
-                    },
-                    _ => Dim::Any,
+                // `a..<b` has `b - a` elements (`b` when `a` is 0),
+                // `0...n` has `n + 1` and `1...n` and `1..2...n` have `n`;
+                // the lengths of other ranges are unknown.
+                let lit =
+                    |e: &TExp, k: i128| matches!(e.kind, TExpKind::Lit(Literal::Int(j)) if j == k);
+                let unit = match &t2 {
+                    None => true,
+                    Some(s2) => (lit(&ts, 0) && lit(s2, 1)) || (lit(&ts, 1) && lit(s2, 2)),
+                };
+                let is_i64 = self.inf.zonk(&t) == Type::i64();
+                let len = if !is_i64 || !unit {
+                    Dim::Any
+                } else {
+                    let end = self.size_of_exp(&te, UnknownSource::Range);
+                    let start = self.size_of_exp(&ts, UnknownSource::Range);
+                    let op = |o, a: Dim, b: Dim| Dim::Op(o, Box::new(a), Box::new(b));
+                    match &kind {
+                        RangeKind::UpToExclusive if lit(&ts, 0) => end,
+                        RangeKind::UpToExclusive => op(SizeOp::Sub, end, start),
+                        RangeKind::Inclusive if lit(&ts, 0) => op(SizeOp::Add, end, Dim::Const(1)),
+                        RangeKind::Inclusive if lit(&ts, 1) => end,
+                        RangeKind::Inclusive if t2.is_none() => {
+                            op(SizeOp::Add, op(SizeOp::Sub, end, start), Dim::Const(1))
+                        }
+                        _ => Dim::Any,
+                    }
+                };
+                let len = if len == Dim::Any {
+                    self.fresh_unknown(UnknownSource::Range, span)
+                } else {
+                    len
                 };
                 Ok(TExp::new(
                     TExpKind::Range {
@@ -322,7 +385,10 @@ impl Checker {
                     unreachable!()
                 };
                 let tv = self.check_exp(v)?;
-                self.unify_at(v.span, &indexed.ty, &tv.ty)?;
+                // The value's size is checked against the slice's at run
+                // time (`xs with [i:j] = ys` inside a map over `i` and `j`).
+                let slice_ty = self.anon_dims(&indexed.ty);
+                self.unify_at(v.span, &slice_ty, &tv.ty)?;
                 Ok(TExp::new(
                     TExpKind::Update(ta, tslices, Box::new(tv)),
                     arr_ty,
@@ -408,7 +474,9 @@ impl Checker {
                     ));
                 }
                 // A size the branches disagree on is unknown.
-                let ty = merge_dims(&self.inf.zonk(&tt.ty), &self.inf.zonk(&tf.ty));
+                let (a, b) = (self.inf.zonk(&tt.ty), self.inf.zonk(&tf.ty));
+                let source = UnknownSource::Branches(self.show_sized(&a), self.show_sized(&b));
+                let ty = merge_dims(&a, &b, &mut || self.fresh_unknown(source.clone(), span));
                 Ok(TExp::new(
                     TExpKind::If(Box::new(tc), Box::new(tt), Box::new(tf)),
                     ty,
@@ -481,11 +549,21 @@ impl Checker {
                     TPat::Var(v, _, _) => Some((*v, exp_dim(&trhs, &|f| self.constant(f, 0)))),
                     _ => None,
                 };
-                let ty = self.inf.zonk(&tbody.ty).map_dims(&|d| {
+                let body_ty = self.inf.zonk(&tbody.ty);
+                let mut named = vec![];
+                body_ty.each_dim(&mut |d| d.vars(&mut named));
+                let mut lost: Vec<(VarId, Dim)> = vec![];
+                for v in named {
+                    let defined = matches!(&def, Some((w, d)) if *w == v && *d != Dim::Any);
+                    if bound.contains(&v) && !defined && !lost.iter().any(|(w, _)| *w == v) {
+                        let name = self.vars[v.0 as usize].name.clone();
+                        lost.push((v, self.fresh_unknown(UnknownSource::OutOfScope(name), span)));
+                    }
+                }
+                let ty = body_ty.map_dims(&|d| {
                     out_of_scope(d, &|v| match &def {
-                        Some((w, d)) if *w == v => Some(d.clone()),
-                        _ if bound.contains(&v) => Some(Dim::Any),
-                        _ => None,
+                        Some((w, d)) if *w == v && *d != Dim::Any => Some(d.clone()),
+                        _ => lost.iter().find(|(w, _)| *w == v).map(|(_, u)| u.clone()),
                     })
                 });
                 Ok(TExp::new(
@@ -1111,21 +1189,51 @@ impl Checker {
             };
             return Err(Diagnostic::error(arr.span, msg));
         }
-        // A whole dimension (`:`) keeps its size; other slices have
-        // sizes known only at run time.
-        let kept = out
-            .iter()
-            .zip(dims)
-            .filter_map(|(s, d)| match s {
-                TDimIndex::Fix(_) => None,
-                TDimIndex::Slice {
-                    start: None,
-                    end: None,
-                    stride: None,
-                } => Some(d),
-                TDimIndex::Slice { .. } => Some(Dim::Any),
-            })
-            .collect();
+        // A whole dimension (`:`) keeps its size; `xs[i:j]` with stride 1
+        // has `j - i` elements (`j` if `i` is 0 or absent, `n - i` if `j`
+        // is absent, `n` the dimension), when `i` and `j` are sizes the
+        // checker can write; other slices have unknown sizes.
+        let mut kept = vec![];
+        for (s, d) in out.iter().zip(dims) {
+            let TDimIndex::Slice { start, end, stride } = s else {
+                continue;
+            };
+            let unit = stride
+                .as_ref()
+                .is_none_or(|s| matches!(s.kind, TExpKind::Lit(Literal::Int(1))));
+            let reversed = start.is_none()
+                && end.is_none()
+                && stride.as_ref().is_some_and(|s| {
+                    matches!(&s.kind, TExpKind::Apply(f, a) if a.len() == 1
+                        && matches!(f.kind, TExpKind::Intrinsic("neg", _))
+                        && matches!(a[0].kind, TExpKind::Lit(Literal::Int(1))))
+                        || matches!(s.kind, TExpKind::Lit(Literal::Int(-1)))
+                });
+            if reversed {
+                kept.push(d);
+                continue;
+            }
+            let whole = self.inf.zonk_dim(&d);
+            let mut dim = |e: &Option<TExp>, absent: Dim| match e {
+                None => absent,
+                Some(e) if unit => self.size_of_exp(e, UnknownSource::Slice),
+                Some(_) => Dim::Any,
+            };
+            let (i, j) = (dim(start, Dim::Const(0)), dim(end, whole));
+            let size = match (&i, &j) {
+                _ if !unit => Dim::Any,
+                // The prelude relies on run-time checks of such sizes.
+                (i, _) if self.in_prelude && *i != Dim::Const(0) => Dim::Any,
+                _ if start.is_none() && end.is_none() => d,
+                (Dim::Any, _) | (_, Dim::Any) => Dim::Any,
+                (Dim::Const(0), _) => j,
+                _ => Dim::Op(SizeOp::Sub, Box::new(j), Box::new(i)),
+            };
+            kept.push(match size {
+                Dim::Any => self.fresh_unknown(UnknownSource::Slice, span),
+                size => size,
+            });
+        }
         let ty = Type::array_dims(elem, kept);
         Ok(TExp::new(TExpKind::Index(Box::new(arr), out), ty, span))
     }
@@ -1236,12 +1344,149 @@ impl Checker {
                 self.sizes_agree(mark, a.span, &lead, &p, &a.ty)?;
             }
             if let Some(d) = self.param_dim(&f, i) {
-                let ad = exp_dim(a, &|f| self.constant(f, 0));
+                let ad = self.size_of_exp(a, UnknownSource::Argument(self.source_excerpt(a.span)));
                 let _ = self.inf.unify_dim(&d, &ad);
             }
             fty = r;
         }
+        // Each application of a function whose result has an existential
+        // size (`filter`) gets a fresh unknown size.
+        let fty = match self.inf.zonk(&fty) {
+            Type::Arrow(..) => fty,
+            // Other functions' results may leave sizes unknown that are
+            // not existential (sizes the checker does not follow).
+            t => match &head(&f).kind {
+                TExpKind::Global(id, ..) if !self.in_prelude => {
+                    match self.existential_funs.get(id).cloned() {
+                        Some(pattern) => {
+                            let name = what
+                                .strip_prefix(['\'', '"'])
+                                .and_then(|w| w.strip_suffix(['\'', '"']))
+                                .map(str::to_string);
+                            self.existential_to_unknown(
+                                &t,
+                                &pattern,
+                                UnknownSource::Result(name),
+                                span,
+                            )
+                        }
+                        None => fty,
+                    }
+                }
+                _ => fty,
+            },
+        };
         Ok(apply(f, args, fty, span))
+    }
+
+    /// The size that the value of `e` (an `i64`) stands for: a size the
+    /// checker writes (`n`, `3`, `n + 1`), or else an unknown size that
+    /// every use of the same pure expression shares (`xs[f i:g j]` and
+    /// `ys[f i:g j]` have the same size); `source` says where it arises.
+    pub(crate) fn size_of_exp(&mut self, e: &TExp, source: UnknownSource) -> Dim {
+        // A typed hole (AUTOMAP's replicate sizes among them) is whatever
+        // size the context needs.
+        if matches!(&e.kind, TExpKind::Apply(f, args) if hole_message(f, args).is_some()) {
+            return Dim::Any;
+        }
+        match exp_dim(e, &|f| self.constant(f, 0)) {
+            Dim::Any => match exp_key(e) {
+                Some(k) if !self.in_prelude => {
+                    if let Some(d) = self.exp_sizes.get(&k) {
+                        return d.clone();
+                    }
+                    let d = self.fresh_unknown(source, e.span);
+                    self.exp_sizes.insert(k, d.clone());
+                    d
+                }
+                _ => self.fresh_unknown(source, e.span),
+            },
+            d => d,
+        }
+    }
+
+    /// `t` (a function's result) with each unknown dimension
+    /// ([`Dim::Any`]) a fresh unknown size; dimensions where the
+    /// function's own result type (`pattern`) has the same unknown size
+    /// get the same one (`?[k].([k]a, [k]b)`).
+    fn existential_to_unknown(
+        &mut self,
+        t: &Type,
+        pattern: &Type,
+        source: UnknownSource,
+        span: Span,
+    ) -> Type {
+        let mut made: Vec<(Dim, Dim)> = vec![];
+        let mut fresh = |ck: &mut Self, p: Option<&Dim>| -> Dim {
+            match p {
+                Some(p @ Dim::Var(v)) if ck.inf.unknowns.contains(&v.0) => {
+                    if let Some((_, u)) = made.iter().find(|(q, _)| q == p) {
+                        return u.clone();
+                    }
+                    let u = ck.fresh_unknown(source.clone(), span);
+                    made.push((p.clone(), u.clone()));
+                    u
+                }
+                _ => ck.fresh_unknown(source.clone(), span),
+            }
+        };
+        self.with_existentials(t, Some(pattern), &mut fresh)
+    }
+
+    fn with_existentials(
+        &mut self,
+        t: &Type,
+        p: Option<&Type>,
+        fresh: &mut dyn FnMut(&mut Self, Option<&Dim>) -> Dim,
+    ) -> Type {
+        match t {
+            Type::Array(e, ds) => {
+                let (pe, pds) = match p {
+                    Some(Type::Array(pe, pds)) if pds.len() == ds.len() => (Some(&**pe), Some(pds)),
+                    _ => (None, None),
+                };
+                let ds = ds
+                    .iter()
+                    .enumerate()
+                    .map(|(i, d)| match d {
+                        Dim::Any => fresh(self, pds.map(|pds| &pds[i])),
+                        d => d.clone(),
+                    })
+                    .collect();
+                let e = self.with_existentials(e, pe, fresh);
+                Type::array_dims(e, ds)
+            }
+            Type::Tuple(ts) => {
+                let ps = match p {
+                    Some(Type::Tuple(ps)) if ps.len() == ts.len() => Some(ps),
+                    _ => None,
+                };
+                Type::Tuple(
+                    ts.iter()
+                        .enumerate()
+                        .map(|(i, t)| self.with_existentials(t, ps.map(|ps| &ps[i]), fresh))
+                        .collect(),
+                )
+            }
+            Type::Record(fs) => {
+                let ps = match p {
+                    Some(Type::Record(ps)) if ps.len() == fs.len() => Some(ps),
+                    _ => None,
+                };
+                Type::Record(
+                    fs.iter()
+                        .enumerate()
+                        .map(|(i, (n, t))| {
+                            (
+                                n.clone(),
+                                self.with_existentials(t, ps.map(|ps| &ps[i].1), fresh),
+                            )
+                        })
+                        .collect(),
+                )
+            }
+            t => t.clone(),
+        }
     }
 
     /// If `a` names a function whose result's size depends on the value
@@ -1473,7 +1718,9 @@ impl Checker {
         if let Some((_, first)) = out.first() {
             ty = self.inf.zonk(&first.ty);
             for (_, e) in &out[1..] {
-                ty = merge_dims(&ty, &self.inf.zonk(&e.ty));
+                let b = self.inf.zonk(&e.ty);
+                let source = UnknownSource::Branches(self.show_sized(&ty), self.show_sized(&b));
+                ty = merge_dims(&ty, &b, &mut || self.fresh_unknown(source.clone(), span));
             }
         }
         Ok(TExp::new(TExpKind::Match(Box::new(ts), out), ty, span))
@@ -1788,7 +2035,13 @@ impl Checker {
         }
         sizes.implicit = false;
         let rt = match ret {
-            Some(te) => self.type_exp(te)?,
+            Some(te) => {
+                self.ret_pattern = None;
+                self.in_ret_type = true;
+                let t = self.type_exp(te);
+                self.in_ret_type = false;
+                t?
+            }
             None => self.inf.fresh(),
         };
         Ok(FunHeader {
@@ -1816,6 +2069,7 @@ impl Checker {
             tparams,
             rt,
         } = self.fun_header(type_params, params, ret)?;
+        let ret_pattern = self.ret_pattern.take();
         if let Some((name, id)) = self.rec_pending.take() {
             let fty = Type::arrows(tparams.iter().map(|p| p.ty()).collect(), rt.clone());
             let (scheme, fty) = self.size_scheme(&size_params, &tparams, &fty, |_| false);
@@ -1854,6 +2108,7 @@ impl Checker {
         };
         let body = self.check_params(&sizes, body);
         Ok(FunParts {
+            ret_pattern,
             type_params: tps,
             size_params,
             size_sources: sizes.found,
@@ -1877,6 +2132,7 @@ impl Checker {
             None => self.pat_as_exp(pat)?,
         };
         let mark = self.scope.len();
+        let loop_vars = self.inf.var_count;
         let r = (|| {
             // The loop bound or array is evaluated before the loop.
             let pre = match form {
@@ -1967,17 +2223,72 @@ impl Checker {
             let body_z = self.inf.zonk(&tbody.ty);
             let mut pairs = vec![];
             pair_dims(&param_ty, &body_z, &mut pairs);
+            // A size the body keeps is the initial value's; one it changes
+            // is unknown (a fresh one each iteration). A size the body
+            // itself fixed (to a size from outside the loop) must be kept.
+            let mark = self.inf.mismatch_mark();
+            // The body may have tied parameters' sizes together, or to a
+            // size from outside: the initial value must then have them.
+            let mut init_clash = false;
+            let mut tied: Vec<(Dim, Dim)> = vec![];
+            for (p, init) in &fresh {
+                let (pz, iz) = (self.inf.zonk_dim(p), self.inf.zonk_dim(init));
+                if let Dim::Var(v) = &pz {
+                    if self.inf.unknowns.contains(&v.0) && v.0 >= loop_vars {
+                        return Err(Diagnostic::error(
+                            body.span,
+                            format!(
+                                "Inferred type for loop parameter is '{}', but \"{}\" is an existential size created inside the loop body at {}.",
+                                self.show_sized(&t),
+                                self.vars[v.0 as usize].name,
+                                self.loc_text(self.vars[v.0 as usize].span)
+                            ),
+                        ));
+                    }
+                }
+                match tied.iter().find(|(q, _)| *q == pz) {
+                    Some((_, other))
+                        if other != &iz
+                            && crate::unify::rigid(other)
+                            && crate::unify::rigid(&iz) =>
+                    {
+                        let other = other.clone();
+                        init_clash |= !self.inf.unify_dim_noting(&other, &iz);
+                    }
+                    Some(_) => {}
+                    None if crate::unify::rigid(&pz) && crate::unify::rigid(&iz) && pz != iz => {
+                        init_clash |= !self.inf.unify_dim_noting(&pz, &iz);
+                    }
+                    None => tied.push((pz, iz)),
+                }
+            }
+            if init_clash {
+                let lead = "Initial loop values do not have expected type.";
+                self.sizes_agree(mark, tinit.span, lead, &t, &tinit.ty)?;
+            }
             for (p, bd) in pairs {
                 let Some((_, init)) = fresh.iter().find(|(q, _)| *q == p) else {
                     continue;
                 };
-                if self.inf.zonk_dim(&p) == self.inf.zonk_dim(&bd) {
-                    let _ = self.inf.unify_dim(&p, init);
+                let (pz, bz) = (self.inf.zonk_dim(&p), self.inf.zonk_dim(&bd));
+                if pz == bz || (matches!(pz, Dim::Infer(_)) && bz == self.inf.zonk_dim(init)) {
+                    init_clash |= !self.inf.unify_dim_noting(init, &p);
+                } else if matches!(pz, Dim::Infer(_)) {
+                    let u = self.fresh_unknown(UnknownSource::Loop, body.span);
+                    let _ = self.inf.unify_dim(&p, &u);
                 } else {
-                    self.inf.forget_dim(&p);
+                    let _ = self.inf.unify_dim_noting(&p, &bd);
                 }
             }
-            let loop_ty = merge_dims(&self.inf.zonk(&t), &self.inf.zonk(&tbody.ty));
+            if init_clash {
+                let lead = "Initial loop values do not have expected type.";
+                self.sizes_agree(mark, tinit.span, lead, &t, &tinit.ty)?;
+            }
+            let lead = "Loop body does not have expected type.";
+            self.sizes_agree(mark, body.span, lead, &t, &tbody.ty)?;
+            // The loop's value has the parameters' type, their changing
+            // sizes unknown.
+            let loop_ty = self.inf.zonk(&t);
             // Declared sizes of the parameters hold for the initial value
             // and for each iteration's result.
             let shape = sz.declared_shape(&tpat);
@@ -2072,23 +2383,45 @@ fn out_of_scope(d: &Dim, gone: &impl Fn(VarId) -> Option<Dim>) -> Dim {
 
 /// `a` (of the same type as `b` up to sizes) with the dimensions where
 /// `b` differs made unknown.
-fn merge_dims(a: &Type, b: &Type) -> Type {
+fn merge_dims(a: &Type, b: &Type, unknown: &mut dyn FnMut() -> Dim) -> Type {
+    let mut made: Vec<((Dim, Dim), Dim)> = vec![];
+    merge_dims_in(a, b, &mut |x, y| {
+        if let Some((_, u)) = made.iter().find(|(p, _)| p.0 == *x && p.1 == *y) {
+            return u.clone();
+        }
+        let u = unknown();
+        made.push(((x.clone(), y.clone()), u.clone()));
+        u
+    })
+}
+
+/// [`merge_dims`], `unknown` giving the size where `a` has one size and
+/// `b` another.
+fn merge_dims_in(a: &Type, b: &Type, unknown: &mut dyn FnMut(&Dim, &Dim) -> Dim) -> Type {
     match (a, b) {
-        (Type::Array(ea, da), Type::Array(eb, db)) if da.len() == db.len() => Type::array_dims(
-            merge_dims(ea, eb),
-            da.iter()
+        (Type::Array(ea, da), Type::Array(eb, db)) if da.len() == db.len() => {
+            let ds = da
+                .iter()
                 .zip(db)
-                .map(|(x, y)| if x == y { x.clone() } else { Dim::Any })
+                .map(|(x, y)| match (x, y) {
+                    _ if x == y => x.clone(),
+                    (Dim::Any, _) | (_, Dim::Any) => Dim::Any,
+                    _ => unknown(x, y),
+                })
+                .collect();
+            Type::array_dims(merge_dims_in(ea, eb, unknown), ds)
+        }
+        (Type::Array(..), _) | (_, Type::Array(..)) => a.map_dims(&|_| Dim::Any),
+        (Type::Tuple(xs), Type::Tuple(ys)) if xs.len() == ys.len() => Type::Tuple(
+            xs.iter()
+                .zip(ys)
+                .map(|(x, y)| merge_dims_in(x, y, unknown))
                 .collect(),
         ),
-        (Type::Array(..), _) | (_, Type::Array(..)) => a.map_dims(&|_| Dim::Any),
-        (Type::Tuple(xs), Type::Tuple(ys)) if xs.len() == ys.len() => {
-            Type::Tuple(xs.iter().zip(ys).map(|(x, y)| merge_dims(x, y)).collect())
-        }
         (Type::Record(xs), Type::Record(ys)) if xs.len() == ys.len() => Type::Record(
             xs.iter()
                 .zip(ys)
-                .map(|((n, x), (_, y))| (n.clone(), merge_dims(x, y)))
+                .map(|((n, x), (_, y))| (n.clone(), merge_dims_in(x, y, unknown)))
                 .collect(),
         ),
         (Type::Sum(xs), Type::Sum(ys)) if xs.len() == ys.len() => Type::Sum(
@@ -2097,7 +2430,10 @@ fn merge_dims(a: &Type, b: &Type) -> Type {
                 .map(|((n, x), (_, y))| {
                     (
                         n.clone(),
-                        x.iter().zip(y).map(|(x, y)| merge_dims(x, y)).collect(),
+                        x.iter()
+                            .zip(y)
+                            .map(|(x, y)| merge_dims_in(x, y, unknown))
+                            .collect(),
                     )
                 })
                 .collect(),
@@ -2207,6 +2543,9 @@ pub(crate) struct FunHeader {
 }
 
 pub(crate) struct FunParts {
+    /// The declared result type with its existential sizes (`?[k].`) as
+    /// unknown sizes, one per name.
+    pub ret_pattern: Option<Type>,
     pub type_params: Vec<TypeParamId>,
     pub size_params: Vec<VarId>,
     pub size_sources: Vec<SizeSource>,

@@ -71,7 +71,7 @@ impl Checker {
             };
             self.inf.set(v, t);
         }
-        let t = self.inf.zonk(t).map_dims(&close_dim);
+        let t = self.inf.zonk(t).map_dims(&|d| self.inf.close_dim(d));
         if array_of_acc(&t) {
             return Err(Diagnostic::error(
                 span,
@@ -168,13 +168,13 @@ impl Checker {
             TExpKind::Var(_, inst, sizes) => {
                 self.finish_types(inst, span)?;
                 for (_, d) in sizes {
-                    *d = close_dim(&self.inf.zonk_dim(d));
+                    *d = self.inf.close_dim(&self.inf.zonk_dim(d));
                 }
             }
             TExpKind::Global(_, inst, sizes) => {
                 self.finish_types(inst, span)?;
                 for (_, d) in sizes.iter_mut() {
-                    *d = close_dim(&self.inf.zonk_dim(d));
+                    *d = self.inf.close_dim(&self.inf.zonk_dim(d));
                 }
             }
             TExpKind::Intrinsic(_, inst) => self.finish_types(inst, span)?,
@@ -281,19 +281,6 @@ impl Checker {
             self.vars[i].ty = self.resolve(&t, s)?;
         }
         Ok(())
-    }
-}
-
-/// A zonked dimension with the size variables inference left open made
-/// unknown.
-fn close_dim(d: &Dim) -> Dim {
-    match d {
-        Dim::Infer(_) | Dim::AbbrevParam(_) => Dim::Any,
-        Dim::Op(o, a, b) => match (close_dim(a), close_dim(b)) {
-            (Dim::Any, _) | (_, Dim::Any) => Dim::Any,
-            (a, b) => Dim::Op(*o, Box::new(a), Box::new(b)),
-        },
-        d => d.clone(),
     }
 }
 

@@ -262,9 +262,28 @@ impl Checker {
                 for n in names {
                     self.types.push((n.name.clone(), TypeName::Size));
                 }
+                let outermost = std::mem::take(&mut self.in_ret_type);
                 let t = self.type_exp(t);
                 self.types.truncate(mark);
-                Ok(forget_bound_sizes(&t?, mark))
+                let t = t?;
+                if outermost {
+                    // A function's result `?[k].([k]a, [k]b)`: which of its
+                    // sizes are the same existential one.
+                    let markers: Vec<Dim> = (0..names.len())
+                        .map(|i| {
+                            let v = self.new_var(&names[i].name, Type::i64(), names[i].span);
+                            self.inf.unknowns.insert(v.0);
+                            Dim::Var(v)
+                        })
+                        .collect();
+                    self.ret_pattern = Some(t.map_dims(&|d| match d {
+                        Dim::AbbrevParam(p) if *p as usize >= mark => {
+                            markers[*p as usize - mark].clone()
+                        }
+                        d => d.clone(),
+                    }));
+                }
+                Ok(forget_bound_sizes(&t, mark))
             }
         }
     }

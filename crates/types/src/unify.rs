@@ -144,6 +144,11 @@ pub(crate) struct Infer {
     dim_scope: Vec<u32>,
     /// The number of value variables made so far (kept by the checker).
     pub var_count: u32,
+    /// The variables that stand for unknown sizes (an `if` whose branches
+    /// differ in size, `filter`'s result, a slice): each is distinct from
+    /// every other size, but belongs to no scope, so an outer size
+    /// variable may stand for it ([`crate::env::Checker::fresh_unknown`]).
+    pub unknowns: std::collections::HashSet<u32>,
     pub level: u32,
     /// The rigid type parameters declared lifted (`'^a`), which may stand
     /// for function types.
@@ -188,10 +193,18 @@ impl Infer {
         }
     }
 
-    /// Makes `d` unknown if it is an unbound size variable.
-    pub fn forget_dim(&mut self, d: &Dim) {
-        if let Dim::Infer(x) = self.zonk_dim(d) {
-            self.dims[x as usize] = Some(Dim::Any);
+    /// A zonked dimension as it leaves the checker: the size variables
+    /// inference left open and the unknown sizes become [`Dim::Any`]
+    /// (checked at run time from there on).
+    pub fn close_dim(&self, d: &Dim) -> Dim {
+        match d {
+            Dim::Infer(_) | Dim::AbbrevParam(_) => Dim::Any,
+            Dim::Var(v) if self.unknowns.contains(&v.0) => Dim::Any,
+            Dim::Op(o, a, b) => match (self.close_dim(a), self.close_dim(b)) {
+                (Dim::Any, _) | (_, Dim::Any) => Dim::Any,
+                (a, b) => Dim::Op(*o, Box::new(a), Box::new(b)),
+            },
+            d => d.clone(),
         }
     }
 
@@ -213,6 +226,17 @@ impl Infer {
             Dim::Op(_, a, b) => self.dim_occurs(x, a) || self.dim_occurs(x, b),
             _ => false,
         }
+    }
+
+    /// [`Infer::unify_dim`], noting sizes that differ as a mismatch
+    /// (expected first), as [`Infer::unify`] does.
+    pub fn unify_dim_noting(&mut self, expected: &Dim, actual: &Dim) -> bool {
+        let ok = self.unify_dim(expected, actual);
+        if !ok {
+            let pair = (self.zonk_dim(expected), self.zonk_dim(actual));
+            self.mismatches.push(SizeClash::Differ(pair.0, pair.1));
+        }
+        ok
     }
 
     /// Unifies two dimensions. Unknown dimensions agree with anything;
@@ -239,7 +263,10 @@ impl Infer {
                 let mut vs = vec![];
                 d.vars(&mut vs);
                 let scope = self.dim_scope[*x as usize];
-                match vs.into_iter().find(|v| v.0 >= scope) {
+                match vs
+                    .into_iter()
+                    .find(|v| v.0 >= scope && !self.unknowns.contains(&v.0))
+                {
                     Some(v) => self.mismatches.push(SizeClash::Scope(v)),
                     None => self.dims[*x as usize] = Some(d.clone()),
                 }
@@ -803,7 +830,8 @@ pub(crate) fn field_type(t: &Type, name: &str) -> Option<Type> {
 }
 
 /// A size made of constants and variables only (no unknown parts).
-fn rigid(d: &Dim) -> bool {
+/// Whether a dimension is made of constants and variables only.
+pub(crate) fn rigid(d: &Dim) -> bool {
     match d {
         Dim::Const(_) | Dim::Var(_) => true,
         Dim::Op(_, a, b) => rigid(a) && rigid(b),
