@@ -9,7 +9,7 @@ use crate::Lowerer;
 use parad_base::{IntType, PrimType, Span};
 use parad_core::BasicOp;
 use parad_core::{BinOp, Builder, CmpOp, ConvOp, DimIndex, Exp, Operand, VName};
-use parad_types::tast::{RangeKind, TDimIndex, TExp, Type};
+use parad_types::tast::{Dim, RangeKind, TDimIndex, TExp, Type};
 use parad_values::Scalar;
 
 const I64: PrimType = PrimType::Int(IntType::I64);
@@ -291,6 +291,12 @@ impl<'p> Lowerer<'p> {
         let row_t = Type::array(elem.clone(), r as u32 - 1);
         let row_types = types_of(&row_t, 0, span)?;
         let n = es.len() as i64;
+        // An empty literal's rows have the sizes its type gives where they
+        // are known (`[] : [0][d]i32`), else 0.
+        let outer: Vec<Dim> = match t {
+            Type::Array(_, ds) => ds.clone(),
+            _ => vec![],
+        };
         let mut names = vec![];
         for (k, rt) in row_types.iter().enumerate() {
             let Some(p) = rt.elem() else {
@@ -303,7 +309,10 @@ impl<'p> Lowerer<'p> {
             for d in 0..rt.rank() {
                 shape.push(match vals.first().map(|v| v[k]) {
                     Some(Operand::Var(a)) => size(b, a, d),
-                    _ => Operand::i64(0),
+                    _ => outer
+                        .get(d + 1)
+                        .and_then(|dim| self.dim_value(b, env, dim))
+                        .unwrap_or(Operand::i64(0)),
                 });
             }
             let mut arr = b.emit1_as("arr", Exp::Basic(BasicOp::Scratch { elem: p, shape }));

@@ -2036,9 +2036,12 @@ impl Checker {
         sizes.implicit = false;
         let rt = match ret {
             Some(te) => {
+                // An unknown size in the result type (`[]`) is a size
+                // variable: one size however often an abbreviation repeats
+                // it (`square []`), which the body must give consistently.
                 self.ret_pattern = None;
                 self.in_ret_type = true;
-                let t = self.type_exp(te);
+                let t = self.param_type_exp(te);
                 self.in_ret_type = false;
                 t?
             }
