@@ -432,8 +432,9 @@ impl Checker {
                 "Occurs check: a size would have to be made of itself.".to_string()
             }
             Some(SizeClash::Scope(v)) => format!(
-                "An unknown size cannot be \"{}\", which is bound inside its scope (scope-violation).",
-                self.vars[v.0 as usize].name
+                "A size here would be \"{}\", which is bound at {}, inside the expression whose type must have it (scope-violation).",
+                self.vars[v.0 as usize].name,
+                self.loc_text(self.vars[v.0 as usize].span)
             ),
         };
         Err(Diagnostic::error(

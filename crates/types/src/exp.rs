@@ -79,6 +79,19 @@ fn var_exp(v: VarId, ty: Type, span: Span) -> TExp {
 /// The dimension an argument denotes when passed for a parameter used as
 /// a size (`tabulate (n * m) f` has type `[n * m]a`).
 /// `constant` gives the values of top-level constants that are known.
+/// The dimensions in the parameter types of the functions in `t`.
+fn param_dims(t: &Type, out: &mut Vec<Dim>) {
+    match t {
+        Type::Arrow(a, b) => {
+            a.each_dim(&mut |d| out.push(d.clone()));
+            param_dims(b, out);
+        }
+        Type::Tuple(ts) => ts.iter().for_each(|t| param_dims(t, out)),
+        Type::Record(fs) => fs.iter().for_each(|(_, t)| param_dims(t, out)),
+        _ => {}
+    }
+}
+
 /// A key that two uses of the same pure expression share (variables by
 /// their unique ids), or `None` for expressions that are not such sizes
 /// (literals of other kinds, lambdas, updates, loops).
@@ -559,6 +572,27 @@ impl Checker {
                         let name = self.vars[v.0 as usize].name.clone();
                         lost.push((v, self.fresh_unknown(UnknownSource::OutOfScope(name), span)));
                     }
+                }
+                // A function whose parameter has a size that goes out of
+                // scope here could never be applied.
+                let mut in_params = vec![];
+                param_dims(&body_ty, &mut in_params);
+                if let Some((v, _)) = lost.iter().find(|(v, _)| {
+                    in_params.iter().any(|d| {
+                        let mut vs = vec![];
+                        d.vars(&mut vs);
+                        vs.contains(v)
+                    })
+                }) {
+                    return Err(Diagnostic::error(
+                        tbody.span,
+                        format!(
+                            "Unknown size \"{}\" in parameter of the function this expression returns: \"{}\" goes out of scope here, so no argument could have that size.",
+                            self.vars[v.0 as usize].name,
+                            self.vars[v.0 as usize].name
+                        ),
+                    )
+                    .with_note("give the parameter an unknown size ([]) and coerce it (:>) inside the function"));
                 }
                 let ty = body_ty.map_dims(&|d| {
                     out_of_scope(d, &|v| match &def {
@@ -2043,7 +2077,28 @@ impl Checker {
                 self.in_ret_type = true;
                 let t = self.param_type_exp(te);
                 self.in_ret_type = false;
-                t?
+                let t = t?;
+                // Only a whole parameter (`(n: i64)`) is known to the
+                // function's type; a name inside a parameter's pattern is
+                // not (`(n: i64, _: bool)`).
+                let mut inner = vec![];
+                for p in &tparams {
+                    if !matches!(p, TPat::Var(..)) {
+                        p.vars(&mut inner);
+                    }
+                }
+                let mut named = vec![];
+                t.each_dim(&mut |d| d.vars(&mut named));
+                if let Some(v) = named.iter().find(|v| inner.contains(v)) {
+                    let name = &self.vars[v.0 as usize].name;
+                    return Err(Diagnostic::error(
+                        te.span(),
+                        format!(
+                            "The result type uses \"{name}\" as a size, but \"{name}\" is bound inside a parameter's pattern; only a whole parameter, such as ({name}: i64), may be a size in the result type."
+                        ),
+                    ));
+                }
+                t
             }
             None => self.inf.fresh(),
         };

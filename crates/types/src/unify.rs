@@ -79,6 +79,10 @@ impl ClassSet {
 struct TVar {
     link: Option<Type>,
     level: u32,
+    /// The number of value variables that existed when it was made: the
+    /// type it stands for may only have sizes made of those (or unknown
+    /// sizes), as for size variables ([`Infer::dim_scope`]).
+    scope: u32,
     class: ClassSet,
     /// Fields the variable's record or tuple type must have.
     fields: Vec<(String, Type)>,
@@ -303,6 +307,7 @@ impl Infer {
         self.vars.push(TVar {
             link: None,
             level: self.level,
+            scope: self.var_count,
             class,
             fields: vec![],
             constrs: vec![],
@@ -587,6 +592,8 @@ impl Infer {
     fn bind(&mut self, v: u32, t: &Type) -> Result<(), UnifyError> {
         let level = self.vars[v as usize].level;
         self.occurs_adjust(v, level, t)?;
+        let scope = self.vars[v as usize].scope;
+        self.scope_adjust(scope, t);
         if self.vars[v as usize].strict {
             let whole = self.zonk(t);
             self.require_strict(t).map_err(|e| match e {
@@ -784,6 +791,53 @@ impl Infer {
 
     /// Occurs check; also lowers the levels of variables in `t` to `level`
     /// so that they are not generalised too early.
+    /// Narrows the scopes of the size and type variables in `t` to
+    /// `scope` (a variable whose scope is `scope` now stands for a type
+    /// containing them), and notes a clash for a size naming a variable
+    /// bound inside that scope (`\xs n -> zip xs (iota n)`).
+    fn scope_adjust(&mut self, scope: u32, t: &Type) {
+        match self.shallow(t) {
+            Type::Var(w) => {
+                let wv = &mut self.vars[w as usize];
+                wv.scope = wv.scope.min(scope);
+            }
+            Type::Array(e, ds) => {
+                for d in &ds {
+                    self.scope_adjust_dim(scope, d);
+                }
+                self.scope_adjust(scope, &e);
+            }
+            Type::Acc(e) => self.scope_adjust(scope, &e),
+            Type::Tuple(ts) => ts.iter().for_each(|t| self.scope_adjust(scope, t)),
+            Type::Record(fs) => fs.iter().for_each(|(_, t)| self.scope_adjust(scope, t)),
+            Type::Sum(cs) => cs
+                .iter()
+                .for_each(|(_, ts)| ts.iter().for_each(|t| self.scope_adjust(scope, t))),
+            Type::Arrow(a, b) => {
+                self.scope_adjust(scope, &a);
+                self.scope_adjust(scope, &b);
+            }
+            Type::Prim(_) | Type::Param(_) => {}
+        }
+    }
+
+    fn scope_adjust_dim(&mut self, scope: u32, d: &Dim) {
+        match self.zonk_dim(d) {
+            Dim::Infer(x) => {
+                let s = &mut self.dim_scope[x as usize];
+                *s = (*s).min(scope);
+            }
+            Dim::Var(v) if v.0 >= scope && !self.unknowns.contains(&v.0) => {
+                self.mismatches.push(SizeClash::Scope(v));
+            }
+            Dim::Op(_, a, b) => {
+                self.scope_adjust_dim(scope, &a);
+                self.scope_adjust_dim(scope, &b);
+            }
+            _ => {}
+        }
+    }
+
     fn occurs_adjust(&mut self, v: u32, level: u32, t: &Type) -> Result<(), UnifyError> {
         match self.shallow(t) {
             Type::Var(w) => {
