@@ -1860,7 +1860,35 @@ impl Checker {
             self.lambda_ret
                 .insert(span, crate::unique::UShape::of_type(te));
         }
-        let ty = Type::arrows(tparams.iter().map(|p| p.ty()).collect(), tbody.ty.clone());
+        // A size of the result named by a variable inside a parameter's
+        // pattern (`\(_, i, k) -> s[i:i + k]`) is unknown outside: only a
+        // whole parameter (`\n -> iota n`) can be named by the type.
+        let mut inner = vec![];
+        for p in &tparams {
+            if !matches!(p, TPat::Var(..)) {
+                p.vars(&mut inner);
+            }
+        }
+        let mut rty = self.inf.zonk(&tbody.ty);
+        if !inner.is_empty() {
+            let mut named = vec![];
+            rty.each_dim(&mut |d| d.vars(&mut named));
+            let mut lost: Vec<(VarId, Dim)> = vec![];
+            for v in named {
+                if inner.contains(&v) && !lost.iter().any(|(w, _)| *w == v) {
+                    let name = self.vars[v.0 as usize].name.clone();
+                    lost.push((v, self.fresh_unknown(UnknownSource::OutOfScope(name), span)));
+                }
+            }
+            if !lost.is_empty() {
+                rty = rty.map_dims(&|d| {
+                    out_of_scope(d, &|v| {
+                        lost.iter().find(|(w, _)| *w == v).map(|(_, u)| u.clone())
+                    })
+                });
+            }
+        }
+        let ty = Type::arrows(tparams.iter().map(|p| p.ty()).collect(), rty);
         Ok(TExp::new(
             TExpKind::Lambda(tparams, Box::new(tbody)),
             ty,
