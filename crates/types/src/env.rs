@@ -165,6 +165,8 @@ pub(crate) struct Checker {
     /// The unknown sizes of pure expressions used as sizes, by
     /// expression ([`Checker::size_of_exp`]).
     pub exp_sizes: HashMap<String, Dim>,
+    /// Parameters declared with a function type ([`Checker::note_declared_fns`]).
+    pub declared_fns: std::collections::HashSet<VarId>,
     /// While checking a function's declared result type: its existential
     /// sizes (`?[k].`) are noted in `ret_pattern`.
     pub in_ret_type: bool,

@@ -344,9 +344,11 @@ impl Checker {
                 // the lengths of other ranges are unknown.
                 let lit =
                     |e: &TExp, k: i128| matches!(e.kind, TExpKind::Lit(Literal::Int(j)) if j == k);
-                let unit = match &t2 {
-                    None => true,
-                    Some(s2) => (lit(&ts, 0) && lit(s2, 1)) || (lit(&ts, 1) && lit(s2, 2)),
+                let unit = match (&t2, &kind) {
+                    (None, _) => true,
+                    (Some(s2), RangeKind::UpToExclusive) => lit(&ts, 0) && lit(s2, 1),
+                    (Some(s2), RangeKind::Inclusive) => lit(&ts, 1) && lit(s2, 2),
+                    _ => false,
                 };
                 let is_i64 = self.inf.zonk(&t) == Type::i64();
                 let len = if !is_i64 || !unit {
@@ -1390,6 +1392,15 @@ impl Checker {
             // Other functions' results may leave sizes unknown that are
             // not existential (sizes the checker does not follow).
             t => match &head(&f).kind {
+                TExpKind::Var(v, ..) if !self.in_prelude && self.declared_fns.contains(v) => {
+                    let name = self.vars[v.0 as usize].name.clone();
+                    self.existential_to_unknown(
+                        &t,
+                        &Type::unit(),
+                        UnknownSource::Result(Some(name)),
+                        span,
+                    )
+                }
                 TExpKind::Global(id, ..) if !self.in_prelude => {
                     match self.existential_funs.get(id).cloned() {
                         Some(pattern) => {
@@ -1846,6 +1857,7 @@ impl Checker {
             tparams.push(self.check_pat(p, &t, None, &mut sizes, &mut binds)?);
             self.bind_all(binds);
         }
+        self.note_declared_fns(params, &tparams);
         let rt = match ret {
             Some(te) => Some(self.type_exp(te)?),
             None => None,
@@ -1894,6 +1906,18 @@ impl Checker {
             ty,
             span,
         ))
+    }
+
+    /// Notes the parameters declared with a function type (`(f: (n: i64)
+    /// -> []i32)`): the unknown sizes of their results are existential.
+    fn note_declared_fns(&mut self, params: &[Pat], tparams: &[TPat]) {
+        for (p, tp) in params.iter().zip(tparams) {
+            if let (Pat::Ascribe(_, parad_syntax::ast::TypeExp::Arrow(..), _), TPat::Var(v, ..)) =
+                (p, tp)
+            {
+                self.declared_fns.insert(*v);
+            }
+        }
     }
 
     /// `e` checked at run time to have the known dimensions of `shape`
@@ -2096,6 +2120,7 @@ impl Checker {
             self.bind_all(binds);
         }
         sizes.implicit = false;
+        self.note_declared_fns(params, &tparams);
         let rt = match ret {
             Some(te) => {
                 // An unknown size in the result type (`[]`) is a size
