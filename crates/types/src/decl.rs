@@ -250,6 +250,9 @@ impl Checker {
         self.scope.truncate(smark);
         self.types.truncate(tmark);
         let mut parts = r?;
+        if !recursive && !self.in_prelude {
+            self.implicit_size_params(&mut parts);
+        }
         let fty = Type::arrows(
             parts.params.iter().map(|p| p.ty()).collect(),
             parts.ret.clone(),
@@ -650,5 +653,81 @@ fn anonymous_in_arrow(
         TypeExp::Sum(cs, _) => cs
             .iter()
             .find_map(|(_, ts)| ts.iter().find_map(|t| anonymous_in_arrow(t, under_arrow))),
+    }
+}
+
+impl Checker {
+    /// A size of a parameter's type that nothing determined (`xs` of
+    /// `def f xs is = map (\i -> xs[i]) is`, or `[]` in a parameter's
+    /// type) becomes a size parameter of the function, read off the
+    /// argument, as in Futhark: the function's type then says which sizes
+    /// are equal (`f : [n]t -> [m]i64 -> [m]t`).
+    fn implicit_size_params(&mut self, parts: &mut crate::exp::FunParts) {
+        let mut vars = vec![];
+        for p in &parts.params {
+            p.vars(&mut vars);
+        }
+        let mut made: Vec<(u32, VarId)> = vec![];
+        for of in vars {
+            let t = self.inf.zonk(&self.vars[of.0 as usize].ty.clone());
+            let mut found = vec![];
+            infer_dims(&self.inf, &t, &mut vec![], 0, &mut found);
+            for (x, path, dim) in found {
+                let size = match made.iter().find(|(y, _)| *y == x) {
+                    Some((_, s)) => *s,
+                    None => {
+                        let name = self.vars[of.0 as usize].name.clone();
+                        let span = self.vars[of.0 as usize].span;
+                        let s = self.new_var(&format!("len({name})"), Type::i64(), span);
+                        self.inf.set_dim(x, Dim::Var(s));
+                        parts.size_params.push(s);
+                        made.push((x, s));
+                        s
+                    }
+                };
+                parts.size_sources.push(SizeSource {
+                    size,
+                    of,
+                    path,
+                    dim,
+                });
+            }
+        }
+    }
+}
+
+/// The size variables left open in `t` (zonked), with where each is: the
+/// path to its array and the dimension there (as in [`SizeSource`]).
+fn infer_dims(
+    inf: &crate::unify::Infer,
+    t: &Type,
+    path: &mut Vec<String>,
+    dim: u32,
+    out: &mut Vec<(u32, Vec<String>, u32)>,
+) {
+    match t {
+        Type::Array(elem, dims) => {
+            for (k, d) in dims.iter().enumerate() {
+                if let Dim::Infer(x) = inf.zonk_dim(d) {
+                    out.push((x, path.clone(), dim + k as u32));
+                }
+            }
+            infer_dims(inf, elem, path, dim + dims.len() as u32, out);
+        }
+        Type::Tuple(ts) => {
+            for (i, t) in ts.iter().enumerate() {
+                path.push(i.to_string());
+                infer_dims(inf, t, path, dim, out);
+                path.pop();
+            }
+        }
+        Type::Record(fs) => {
+            for (n, t) in fs {
+                path.push(n.clone());
+                infer_dims(inf, t, path, dim, out);
+                path.pop();
+            }
+        }
+        _ => {}
     }
 }

@@ -197,6 +197,12 @@ impl Infer {
         }
     }
 
+    /// Binds size variable `x` (unbound) to `d`, whatever its scope (a
+    /// size parameter made for it after the fact).
+    pub fn set_dim(&mut self, x: u32, d: Dim) {
+        self.dims[x as usize] = Some(d);
+    }
+
     /// A zonked dimension as it leaves the checker: the size variables
     /// inference left open and the unknown sizes become [`Dim::Any`]
     /// (checked at run time from there on).
