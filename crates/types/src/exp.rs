@@ -550,6 +550,23 @@ impl Checker {
                         ));
                     }
                 }
+                // An empty array literal has no rows to take an inner size
+                // from (`let [n][m] (xss: [n][m]i64) = []`).
+                if matches!(&trhs.kind, TExpKind::ArrayLit(es) if es.is_empty())
+                    || matches!(&trhs.kind, TExpKind::Coerce(e) if matches!(&e.kind, TExpKind::ArrayLit(es) if es.is_empty()))
+                {
+                    if let Some(f) = sz.found.iter().find(|f| f.dim >= 1) {
+                        self.scope.truncate(mark);
+                        let name = self.vars[f.size.0 as usize].name.clone();
+                        return Err(Diagnostic::error(
+                            self.vars[f.size.0 as usize].span,
+                            format!(
+                                "Ambiguous size \"{name}\": it is an inner size of an empty array literal, which has no rows to take it from."
+                            ),
+                        )
+                        .with_note("give the literal a type with that size known ([] : [0][k]t)"));
+                    }
+                }
                 self.bind_all(binds);
                 let tbody = self.check_exp(body);
                 self.scope.truncate(mark);
