@@ -664,6 +664,31 @@ impl Checker {
                             ),
                         ));
                     }
+                    // An abstract type's size parameters must be sizes of
+                    // arrays its values hold, or nothing could determine
+                    // them from a value (`type t [n] = [n + 1]bool`).
+                    if let (TypeName::Abbrev(ps, t), true) = (&actual, opaque && def.is_none()) {
+                        let mut k = 0;
+                        for p in ps {
+                            if let crate::env::AbbrevParam::Size(n) = p {
+                                let mut nth = params.iter().filter_map(|p| match p {
+                                    TypeParam::Size(id) => Some(id.name.clone()),
+                                    _ => None,
+                                });
+                                let pname = nth.nth(k).unwrap_or_default();
+                                k += 1;
+                                if !constructive(t, *n) {
+                                    return Err(Diagnostic::error(
+                                        span,
+                                        format!(
+                                            "Size parameter \"[{pname}]\" of the abstract type '{qual}' is not used constructively as an array size in the definition '{}'.",
+                                            self.show_type_name(&actual)
+                                        ),
+                                    ));
+                                }
+                            }
+                        }
+                    }
                     // Outside, the type is the module's where the module
                     // type defines it; its refinement where refined (which
                     // may be in terms of abstract types: `with real =
@@ -1108,5 +1133,19 @@ fn type_arity(t: &TypeName) -> usize {
     match t {
         TypeName::Abbrev(ps, _) => ps.len(),
         _ => 0,
+    }
+}
+
+/// Whether abbreviation size parameter `n` is the size of an array in `t`
+/// (not only part of a size expression or inside a function type).
+fn constructive(t: &Type, n: u32) -> bool {
+    match t {
+        Type::Array(e, ds) => ds.contains(&Dim::AbbrevParam(n)) || constructive(e, n),
+        Type::Tuple(ts) => ts.iter().any(|t| constructive(t, n)),
+        Type::Record(fs) => fs.iter().any(|(_, t)| constructive(t, n)),
+        Type::Sum(cs) => cs
+            .iter()
+            .any(|(_, ts)| ts.iter().any(|t| constructive(t, n))),
+        _ => false,
     }
 }
