@@ -681,8 +681,7 @@ impl Checker {
                                     return Err(Diagnostic::error(
                                         span,
                                         format!(
-                                            "Size parameter \"[{pname}]\" of the abstract type '{qual}' is not used constructively as an array size in the definition '{}'.",
-                                            self.show_type_name(&actual)
+                                            "Size parameter \"[{pname}]\" of the abstract type '{qual}' is not used constructively as an array size in its definition (only inside a size expression or a function type)."
                                         ),
                                     ));
                                 }
