@@ -61,3 +61,19 @@ entry ranges (n: i64) : ([n + 1 - 1]i64, [n]i64) = (1..<n + 1, 0..1..<n)
 -- input { [1, 2, 3] } output { [4, 5, 6] }
 entry loop_keeps [n] (xs: [n]i32) : [n]i32 =
   loop ys = xs for _i < 3 do tabulate n (\i -> ys[i] + 1)
+
+-- A parameter whose function type names its parameter gives results of
+-- the size its argument says.
+-- ==
+-- entry: dependent_parameter
+-- input { 3i64 } output { [0i64, 1i64, 2i64] }
+def ap (f: (n: i64) -> [n]i64) (k: i64) : [k]i64 = f k
+entry dependent_parameter (k: i64) = ap (\n -> iota n) k
+
+-- A parameter whose function type has an unknown result size gives each
+-- application its own.
+-- ==
+-- entry: existential_parameter
+-- input { [1, -2, 3] } output { 2i64 }
+def count (f: []i32 -> []i32) (xs: []i32) = length (f xs)
+entry existential_parameter (xs: []i32) = count (filter (> 0)) xs

@@ -1928,11 +1928,26 @@ impl Checker {
     /// Notes the parameters declared with a function type (`(f: (n: i64)
     /// -> []i32)`): the unknown sizes of their results are existential.
     fn note_declared_fns(&mut self, params: &[Pat], tparams: &[TPat]) {
+        // A named parameter (`(n: i64) -> [n]i32`) makes the result's size
+        // depend on the argument, which function types here do not keep:
+        // such results stay as they are.
+        fn named(t: &parad_syntax::ast::TypeExp) -> bool {
+            match t {
+                parad_syntax::ast::TypeExp::Arrow(name, a, b, _) => {
+                    name.is_some() || named(a) || named(b)
+                }
+                _ => false,
+            }
+        }
         for (p, tp) in params.iter().zip(tparams) {
-            if let (Pat::Ascribe(_, parad_syntax::ast::TypeExp::Arrow(..), _), TPat::Var(v, ..)) =
-                (p, tp)
+            if let (
+                Pat::Ascribe(_, te @ parad_syntax::ast::TypeExp::Arrow(..), _),
+                TPat::Var(v, ..),
+            ) = (p, tp)
             {
-                self.declared_fns.insert(*v);
+                if !named(te) {
+                    self.declared_fns.insert(*v);
+                }
             }
         }
     }
