@@ -269,7 +269,15 @@ impl Checker {
                     true => self.param_type_exp(te)?,
                     false => self.type_exp(te)?,
                 };
+                let mark = self.inf.mismatch_mark();
                 self.unify_at(inner.span(), &declared, ty)?;
+                // Two declarations of one value's type (`((_, xs: [n]i64):
+                // (i64, [m]i64))`) must agree on the sizes both name.
+                if decl.is_some() {
+                    let lead =
+                        "The pattern's declared type does not match the enclosing declaration.";
+                    self.sizes_agree(mark, inner.span(), lead, &declared, ty)?;
+                }
                 let tp = self.check_pat(inner, ty, Some(&declared), sizes, binds)?;
                 self.record_declared_uniq(&tp, te);
                 Ok(tp)
