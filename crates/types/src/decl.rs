@@ -236,6 +236,7 @@ impl Checker {
         if !v.params.is_empty() {
             self.rec_pending = Some((v.name.name.clone(), own_id));
         }
+        self.user_holes.clear();
         let mut r = self.check_fun_parts(&v.type_params, &v.params, v.ret.as_ref(), &v.body);
         let mode = *self
             .automap
@@ -250,6 +251,25 @@ impl Checker {
         self.scope.truncate(smark);
         self.types.truncate(tmark);
         let mut parts = r?;
+        // A hole's type must have known sizes: a value of it could not be
+        // made otherwise (`f32.sum ???`).
+        for (span, t, why) in std::mem::take(&mut self.user_holes) {
+            let mut open = false;
+            self.inf
+                .zonk(&t)
+                .each_dim(&mut |d| open |= matches!(self.inf.zonk_dim(d), Dim::Infer(_)));
+            if open {
+                let why = why.map_or(String::new(), |w| format!(", arising from its {w}"));
+                return Err(Diagnostic::error(
+                    span,
+                    format!(
+                        "Ambiguous size in the type '{}' of this hole{why}: nothing determines it.",
+                        self.show(&t)
+                    ),
+                )
+                .with_note("give the hole a type with known sizes (??? : [n]t)"));
+            }
+        }
         if !recursive && !self.in_prelude {
             self.implicit_size_params(&mut parts);
         }

@@ -167,6 +167,9 @@ pub(crate) struct Checker {
     pub exp_sizes: HashMap<String, Dim>,
     /// Parameters declared with a function type ([`Checker::note_declared_fns`]).
     pub declared_fns: std::collections::HashSet<VarId>,
+    /// The typed holes (`???`) of the definition being checked: where,
+    /// their type, and the use that gave it, if an argument.
+    pub user_holes: Vec<(Span, Type, Option<String>)>,
     /// While checking a function's declared result type: its existential
     /// sizes (`?[k].`) are noted in `ret_pattern`.
     pub in_ret_type: bool,

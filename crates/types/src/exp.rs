@@ -221,6 +221,7 @@ impl Checker {
             }
             ExpKind::Hole => {
                 let t = self.inf.fresh();
+                self.user_holes.push((span, t.clone(), None));
                 Ok(self.hole(t, span))
             }
             ExpKind::Tuple(es) => {
@@ -1395,6 +1396,11 @@ impl Checker {
                     what.replace('\'', "\"")
                 );
                 self.sizes_agree(mark, a.span, &lead, &p, &a.ty)?;
+            }
+            if matches!(&a.kind, TExpKind::Apply(h, hargs) if hole_message(h, hargs).is_some()) {
+                if let Some(h) = self.user_holes.iter_mut().find(|h| h.0 == a.span) {
+                    h.2 = Some(format!("use as function argument {} of {what}", i + 1));
+                }
             }
             if let Some(d) = self.param_dim(&f, i) {
                 let ad = self.size_of_exp(a, UnknownSource::Argument(self.source_excerpt(a.span)));
