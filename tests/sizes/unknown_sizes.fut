@@ -77,3 +77,12 @@ entry dependent_parameter (k: i64) = ap (\n -> iota n) k
 -- input { [1, -2, 3] } output { 2i64 }
 def count (f: []i32 -> []i32) (xs: []i32) = length (f xs)
 entry existential_parameter (xs: []i32) = count (filter (> 0)) xs
+
+-- An empty literal's size bound by a let is its outer size, 0, wherever
+-- else the pattern names it.
+-- ==
+-- entry: empty_square
+-- input { 1 } output { 0i64 }
+entry empty_square (_: i32) =
+  let [k] (_: [k][k]i64) = []
+  in k

@@ -556,7 +556,10 @@ impl Checker {
                 if matches!(&trhs.kind, TExpKind::ArrayLit(es) if es.is_empty())
                     || matches!(&trhs.kind, TExpKind::Coerce(e) if matches!(&e.kind, TExpKind::ArrayLit(es) if es.is_empty()))
                 {
-                    if let Some(f) = sz.found.iter().find(|f| f.dim >= 1) {
+                    let inner_only = sz.found.iter().find(|f| {
+                        f.dim >= 1 && !sz.found.iter().any(|g| g.size == f.size && g.dim == 0)
+                    });
+                    if let Some(f) = inner_only {
                         self.scope.truncate(mark);
                         let name = self.vars[f.size.0 as usize].name.clone();
                         return Err(Diagnostic::error(
