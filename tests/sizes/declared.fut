@@ -52,3 +52,12 @@ def rows [n][m] (xss: [n][m]f64) (p: i64) : [n][p]f64 =
   map (\row -> replicate p (f64.sum row)) xss
 
 entry empty_rows (xss: [][]f64) (p: i64) = length (rows xss p)
+
+-- An entry point's argument whose size is not the declared one is an
+-- invalid argument (as Futhark reports it).
+-- ==
+-- entry: entry_param
+-- input { 1i64 [1, 2] } output { 1i64 }
+-- input { 1i64 [1, 2, 3] } error: entry point arguments have invalid sizes: `_` of shape \[3\] cannot match shape of type "\[2\]i32"
+
+entry entry_param (x: i64) (_: [x + 1]i32) = x

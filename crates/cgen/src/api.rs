@@ -110,6 +110,38 @@ pub fn loadable_source(program: &CProgram, api: &Api) -> String {
     s
 }
 
+/// The tuning parameters' table and the C API's functions on it (the
+/// runtime's `api.h` declares `p_tuning_index`).
+fn tuning_functions(names: &[String]) -> String {
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    format!(
+        "static const char *const p_tuning_names[{}] = {{{}}};\n\
+         int futhark_get_tuning_param_count(void) {{ return {n}; }}\n\
+         const char *futhark_get_tuning_param_name(int i) {{ return i >= 0 && i < {n} ? p_tuning_names[i] : NULL; }}\n\
+         /* Every tuning parameter of a CPU program is one the source names (`#[param(NAME)]`). */\n\
+         const char *futhark_get_tuning_param_class(int i) {{ return i >= 0 && i < {n} ? \"user\" : NULL; }}\n\
+         static int p_tuning_index(const char *name) {{\n\
+         \x20 for (int i = 0; i < {n}; i++)\n\
+         \x20   if (strcmp(p_tuning_names[i], name) == 0) return i;\n\
+         \x20 return -1;\n\
+         }}\n",
+        names.len() + 1,
+        c_strings(&names),
+        n = names.len()
+    )
+}
+
+/// C string literals separated by commas and ending in `NULL` (the
+/// initialiser of a `const char *const[]` of one more element).
+fn c_strings(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| c_string(n))
+        .chain(["NULL".to_string()])
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The C type of a primitive in the API (`f16` as its bits).
 pub fn api_ctype(p: PrimType) -> &'static str {
     match p {
@@ -910,23 +942,30 @@ pub fn generate(
             .map(|p| (p.unique as i32).to_string())
             .collect();
         let attrs: Vec<String> = e.attrs.iter().map(|a| c_string(a)).collect();
+        let tuning: Vec<&str> = program.entry_tuning[*k]
+            .iter()
+            .map(|&i| program.tuning[i].as_str())
+            .collect();
         let np = e.params.len();
         let _ = writeln!(
             g.table_decls,
-            "static const struct p_type *const p_in_types_{k}[{}] = {{{}}};\nstatic const int p_in_unique_{k}[{}] = {{{}}};\nstatic const char *const p_attrs_{k}[{}] = {{{}}};",
+            "static const struct p_type *const p_in_types_{k}[{}] = {{{}}};\nstatic const int p_in_unique_{k}[{}] = {{{}}};\nstatic const char *const p_attrs_{k}[{}] = {{{}}};\nstatic const char *const p_tuning_{k}[{}] = {{{}}};",
             np + 1,
             if np == 0 { "NULL".into() } else { in_types.join(", ") },
             np + 1,
             if np == 0 { "0".into() } else { in_unique.join(", ") },
             attrs.len() + 1,
             if attrs.is_empty() { "NULL".into() } else { attrs.join(", ") },
+            tuning.len() + 1,
+            c_strings(&tuning),
         );
         entry_tables.push(format!(
-            "{{{}, p_g_entry_{k}, {np}, p_in_types_{k}, p_in_unique_{k}, &p_api_type_{}, {}, {}, p_attrs_{k}, 0, NULL}}",
+            "{{{}, p_g_entry_{k}, {np}, p_in_types_{k}, p_in_unique_{k}, &p_api_type_{}, {}, {}, p_attrs_{k}, {}, p_tuning_{k}}}",
             c_string(name),
             g.type_index(&e.result),
             e.result_unique as i32,
-            attrs.len()
+            attrs.len(),
+            tuning.len()
         ));
         let inputs: Vec<String> = e
             .params
@@ -946,9 +985,10 @@ pub fn generate(
             })
             .collect();
         let mut ej = format!(
-            "{}: {{\"cfun\": {}, \"tuning_params\": [], \"attributes\": [{}], \"output\": {{\"type\": {}, \"unique\": {}}}, \"inputs\": [{}]",
+            "{}: {{\"cfun\": {}, \"tuning_params\": [{}], \"attributes\": [{}], \"output\": {{\"type\": {}, \"unique\": {}}}, \"inputs\": [{}]",
             json_string(name),
             json_string(&cfun),
+            tuning.iter().map(|n| json_string(n)).collect::<Vec<_>>().join(", "),
             e.attrs.iter().map(|a| json_string(a)).collect::<Vec<_>>().join(", "),
             json_string(&e.result.name()),
             e.result_unique,
@@ -966,6 +1006,7 @@ pub fn generate(
     );
     // The tables.
     let mut code = g.code;
+    code.push_str(&tuning_functions(&program.tuning));
     code.push_str(&g.table_decls);
     for (k, t) in g.tables.iter().enumerate() {
         let _ = writeln!(code, "static const struct p_type p_api_type_{k} = {{{t}}};");

@@ -32,6 +32,10 @@ pub struct CProgram {
     pub entries: Vec<EntryPoint>,
     /// Error span ids index this.
     pub spans: Vec<Span>,
+    /// The tuning parameters' names (indexed as in the program).
+    pub tuning: Vec<String>,
+    /// The tuning parameters that entry `i` reads.
+    pub entry_tuning: Vec<Vec<usize>>,
 }
 
 /// Lowers a core program (after AD and optimisation) and prints it.
@@ -79,6 +83,8 @@ pub fn emit_imp(p: &Program) -> CProgram {
         prototypes,
         entries: p.funs.iter().map(|f| f.entry.clone()).collect(),
         spans: p.spans.clone(),
+        tuning: p.tuning.clone(),
+        entry_tuning: p.funs.iter().map(|f| f.tuning.clone()).collect(),
     }
 }
 
@@ -222,6 +228,9 @@ pub fn exp(e: &Exp) -> String {
             format!("(({} *){}.data)[{}]", ctype(*elem), name(*mem), exp(index))
         }
         Exp::NumThreads => "((i64)ctx->nthreads)".into(),
+        Exp::UserParam { index, default } => {
+            format!("parad_user_param(ctx, {index}, {})", exp(default))
+        }
         Exp::Unique(m) => format!("pmem_unique({})", name(*m)),
     }
 }
@@ -479,6 +488,7 @@ impl FreeVars {
         match e {
             Exp::Var(v) | Exp::Unique(v) => self.read(*v),
             Exp::Const(_) | Exp::NumThreads => {}
+            Exp::UserParam { default, .. } => self.exp(default),
             Exp::Read { mem, index, .. } => {
                 self.read(*mem);
                 self.exp(index);
@@ -1454,6 +1464,7 @@ mod tests {
                     results: vec![],
                 },
                 body,
+                tuning: vec![],
             }],
             ..Program::default()
         };

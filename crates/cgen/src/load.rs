@@ -83,6 +83,9 @@ type ErrorFn = unsafe extern "C" fn(Ctx, *mut i64) -> *const c_char;
 type CfgNewFn = unsafe extern "C" fn() -> *mut c_void;
 type CfgFreeFn = unsafe extern "C" fn(*mut c_void);
 type CfgThreadsFn = unsafe extern "C" fn(*mut c_void, c_int);
+type CfgTuningFn = unsafe extern "C" fn(*mut c_void, *const c_char, usize) -> c_int;
+type TuningCountFn = unsafe extern "C" fn() -> c_int;
+type TuningNameFn = unsafe extern "C" fn(c_int) -> *const c_char;
 type CtxNewFn = unsafe extern "C" fn(*mut c_void) -> Ctx;
 type CtxFreeFn = unsafe extern "C" fn(Ctx);
 type GetErrorFn = unsafe extern "C" fn(Ctx) -> *mut c_char;
@@ -184,8 +187,9 @@ pub fn load(
     api: &[(String, ApiEntry)],
     built: &Built,
     threads: usize,
+    tuning: &[(String, i64)],
 ) -> Result<Library, LoadError> {
-    Library::open(&built.library, api, program.spans.clone(), threads)
+    Library::open(&built.library, api, program.spans.clone(), threads, tuning)
 }
 
 /// Keeps freed arrays of up to 32 MiB in the process's heap for the next
@@ -209,6 +213,15 @@ fn keep_freed_blocks() {
     }
 }
 
+/// The text of a C string, if not NULL.
+///
+/// # Safety
+/// `p` is NULL or points to a NUL-terminated string.
+unsafe fn c_str(p: *const c_char) -> Option<String> {
+    // SAFETY: as the caller promises.
+    (!p.is_null()).then(|| unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
+}
+
 /// glibc's flag that keeps a library mapped after `dlclose`.
 const RTLD_NODELETE: std::os::raw::c_int = 0x1000;
 
@@ -221,6 +234,7 @@ impl Library {
         api: &[(String, ApiEntry)],
         spans: Vec<Span>,
         threads: usize,
+        tuning: &[(String, i64)],
     ) -> Result<Library, LoadError> {
         keep_freed_blocks();
         let err = |message: String| LoadError {
@@ -251,6 +265,9 @@ impl Library {
         }
         let cfg_new = symbol!("futhark_context_config_new", CfgNewFn);
         let set_threads = symbol!("futhark_context_config_set_num_threads", CfgThreadsFn);
+        let set_tuning = symbol!("futhark_context_config_set_tuning_param", CfgTuningFn);
+        let tuning_count = symbol!("futhark_get_tuning_param_count", TuningCountFn);
+        let tuning_name = symbol!("futhark_get_tuning_param_name", TuningNameFn);
         let ctx_new = symbol!("futhark_context_new", CtxNewFn);
         let entries_fn = symbol!("parad_api_entries", EntriesFn);
         let functions = Functions {
@@ -272,6 +289,32 @@ impl Library {
         let cfg = NonNull::new(unsafe { cfg_new() })
             .ok_or_else(|| err("out of memory making its configuration".into()))?;
         let nthreads = c_int::try_from(threads.max(1)).unwrap_or(c_int::MAX);
+        for (name, value) in tuning {
+            let unknown = match (
+                std::ffi::CString::new(name.as_str()),
+                usize::try_from(*value),
+            ) {
+                // SAFETY: a NUL-terminated name, read during the call only.
+                (Ok(c), Ok(v)) => unsafe { set_tuning(cfg.as_ptr(), c.as_ptr(), v) != 0 },
+                _ => true,
+            };
+            if unknown {
+                // SAFETY: the names are static strings of the library.
+                let known: Vec<String> = (0..unsafe { tuning_count() })
+                    .filter_map(|i| unsafe { c_str(tuning_name(i)) })
+                    .collect();
+                // SAFETY: made above, freed once.
+                unsafe { (functions.cfg_free)(cfg.as_ptr()) };
+                return Err(err(format!(
+                    "unknown tuning parameter {name} (the program has {})",
+                    if known.is_empty() {
+                        "none".to_string()
+                    } else {
+                        known.join(", ")
+                    }
+                )));
+            }
+        }
         let ctx = unsafe {
             set_threads(cfg.as_ptr(), nthreads);
             ctx_new(cfg.as_ptr())

@@ -259,17 +259,23 @@ pub enum BackendKind {
 }
 
 impl BackendKind {
-    /// The backend, compiling with `config`; `threads` is used by
-    /// compiled backends (`None`: `PARAD_THREADS`, else every core).
+    /// The backend, compiling with `config`; `threads` and `tuning` are
+    /// used by compiled backends (`threads` `None`: `PARAD_THREADS`, else
+    /// every core).
     pub fn backend(
         self,
         config: parad_driver::Config,
         threads: Option<usize>,
+        tuning: parad_driver::Tuning,
     ) -> Box<dyn parad_driver::Backend + Sync> {
+        let compiled = |mut c: parad_driver::C| {
+            c.tuning = tuning;
+            Box::new(c)
+        };
         match self {
             BackendKind::Interp => Box::new(parad_driver::Interp::new(config)),
-            BackendKind::C => Box::new(parad_driver::C::sequential(config)),
-            BackendKind::Multicore => Box::new(parad_driver::C::new(config, threads)),
+            BackendKind::C => compiled(parad_driver::C::sequential(config)),
+            BackendKind::Multicore => compiled(parad_driver::C::new(config, threads)),
         }
     }
 }
@@ -293,6 +299,14 @@ pub struct RunArgs {
     /// Print the IR after these passes to standard error.
     #[arg(long, value_name = "PASS", value_delimiter = ',', value_parser = pass_values())]
     pub dump_after: Vec<String>,
+    /// Set a tuning parameter (`#[param(NAME)]`) of compiled code
+    /// (repeatable; the interpreter uses the defaults).
+    #[arg(long, value_name = "NAME=INT", value_parser = parad_driver::parse_param)]
+    pub param: Vec<(String, i64)>,
+    /// Read NAME=INT tuning assignments, one a line, from FILE (before
+    /// any `--param`).
+    #[arg(long, value_name = "FILE")]
+    pub tuning: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -334,7 +348,8 @@ pub struct TestArgs {
     pub concurrency: Option<u32>,
     /// An option for the programs being run (repeatable); compiled
     /// programs run inside parad, so those of Futhark's executables that
-    /// have a meaning here are accepted: `--num-threads=N`.
+    /// have a meaning here are accepted: `--num-threads=N`,
+    /// `--param=NAME=INT` and `--tuning=FILE`.
     #[arg(long = "pass-option", value_name = "OPT", allow_hyphen_values = true)]
     pub pass_option: Vec<String>,
     /// No progress bar, even on a terminal.
@@ -344,6 +359,13 @@ pub struct TestArgs {
     /// any counterexample).
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
+    /// Tuning files are `PROG.fut.EXT`: each program whose file exists
+    /// runs with its tuning parameters set from it.
+    #[arg(long = "tuning", value_name = "EXT", default_value = "tuning")]
+    pub tuning: String,
+    /// Read no tuning files.
+    #[arg(long)]
+    pub no_tuning: bool,
 }
 
 #[derive(Args)]
@@ -378,9 +400,16 @@ pub struct BenchArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub concurrency: Option<u32>,
     /// An option for the programs being run (repeatable), as for `test`:
-    /// `--num-threads=N`.
+    /// `--num-threads=N`, `--param=NAME=INT`, `--tuning=FILE`.
     #[arg(long = "pass-option", value_name = "OPT", allow_hyphen_values = true)]
     pub pass_option: Vec<String>,
+    /// Tuning files are `PROG.fut.EXT`: each program whose file exists
+    /// runs with its tuning parameters set from it.
+    #[arg(long = "tuning", value_name = "EXT", default_value = "tuning")]
+    pub tuning: String,
+    /// Read no tuning files.
+    #[arg(long)]
+    pub no_tuning: bool,
 }
 
 /// The stages `dump --stage` accepts: `ast`, `elaborated`, then the driver's stage

@@ -27,12 +27,15 @@ pub fn bench(args: &BenchArgs) -> Result<(), Failure> {
     });
     let pass = PassOptions::parse(&args.pass_option)?;
     let threads = pass.threads.or(args.threads.map(|n| n as usize));
-    let backend = args.backend.backend(Config::default(), threads);
+    let backend = args
+        .backend
+        .backend(Config::default(), threads, pass.tuning);
     let backend = backend.as_ref();
     let options = BenchOptions {
         runs: args.runs as usize,
         exclude: args.exclude.clone(),
         entry: args.entry.clone(),
+        tuning: (!args.no_tuning).then(|| args.tuning.clone()),
     };
     let concurrency = args
         .concurrency

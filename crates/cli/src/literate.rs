@@ -18,7 +18,7 @@ pub fn literate(args: &LiterateArgs) -> Result<(), Failure> {
         .map_err(|e| Failure::msg(format!("{}: {e}", args.program.display())))?;
     let blocks = parad_literate::doc::split(&text);
 
-    let backend = args.backend.backend(Config::default(), None);
+    let backend = args.backend.backend(Config::default(), None, vec![]);
     if args.verbose {
         eprintln!("Compiling {}...", args.program.display());
     }

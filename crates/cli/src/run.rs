@@ -8,9 +8,14 @@ use std::io::Write;
 pub fn run(args: &RunArgs) -> Result<(), Failure> {
     // Dumps asked for with --dump-after go to standard error.
     let config = Config::default().with_dump_after(&args.dump_after);
+    let mut tuning = match &args.tuning {
+        Some(file) => crate::test::read_tuning_file(file)?,
+        None => vec![],
+    };
+    tuning.extend(args.param.iter().cloned());
     let backend = args
         .backend
-        .backend(config, args.threads.map(|n| n as usize));
+        .backend(config, args.threads.map(|n| n as usize), tuning);
     let mut program = backend.load(&args.program).map_err(|e| {
         let msg = e.render();
         if e.is_unsupported() && !msg.starts_with("error") {

@@ -20,7 +20,7 @@ pub fn test(args: &TestArgs) -> Result<(), Failure> {
         (_, _, kind) => kind,
     };
     let threads = pass.threads.or(args.threads.map(|n| n as usize));
-    let backend = kind.backend(Config::default(), threads);
+    let backend = kind.backend(Config::default(), threads, pass.tuning);
     let mode = if args.type_check {
         Mode::TypeCheck
     } else if args.compile_only {
@@ -34,6 +34,7 @@ pub fn test(args: &TestArgs) -> Result<(), Failure> {
         include_compiled: args.include_compiled,
         mode,
         seed: args.seed,
+        tuning: (!args.no_tuning).then(|| args.tuning.clone()),
     };
     let concurrency = args
         .concurrency
@@ -96,6 +97,20 @@ pub struct PassOptions {
     /// `--num-threads=N` (or `--num-threads N`): threads of compiled
     /// programs, as Futhark's multicore executables take it.
     pub threads: Option<usize>,
+    /// `--tuning=FILE` and `--param=NAME=INT`, in the order given.
+    pub tuning: parad_driver::Tuning,
+}
+
+/// A tuning file (`--tuning FILE`) read.
+pub fn read_tuning_file(file: &std::path::Path) -> Result<parad_driver::Tuning, Failure> {
+    let text = std::fs::read_to_string(file).map_err(|e| {
+        Failure::msg(format!(
+            "cannot read the tuning file {}: {e}",
+            file.display()
+        ))
+    })?;
+    parad_driver::parse_tuning(&text)
+        .map_err(|e| Failure::msg(format!("tuning file {}: {e}", file.display())))
 }
 
 impl PassOptions {
@@ -111,17 +126,29 @@ impl PassOptions {
                 Some((n, v)) => (n, Some(v)),
                 None => (w, None),
             };
+            let mut value = || match value {
+                Some(v) => Ok(v),
+                None => {
+                    i += 1;
+                    words.get(i).copied().ok_or_else(|| {
+                        Failure::Usage(format!("--pass-option {name} needs a value"))
+                    })
+                }
+            };
             match name {
+                "--param" | "-p" => {
+                    let value = value()?;
+                    let p = parad_driver::parse_param(value)
+                        .map_err(|e| Failure::Usage(format!("--pass-option --param: {e}")))?;
+                    out.tuning.push(p);
+                }
+                "--tuning" => {
+                    let value = value()?;
+                    out.tuning
+                        .extend(read_tuning_file(std::path::Path::new(value))?);
+                }
                 "--num-threads" => {
-                    let value = match value {
-                        Some(v) => v,
-                        None => {
-                            i += 1;
-                            words.get(i).copied().ok_or_else(|| {
-                                Failure::Usage("--pass-option --num-threads needs a value".into())
-                            })?
-                        }
-                    };
+                    let value = value()?;
                     let n: usize = value.parse().ok().filter(|n| *n > 0).ok_or_else(|| {
                         Failure::Usage(format!(
                             "--pass-option --num-threads: `{value}` is not a positive number"
@@ -132,8 +159,8 @@ impl PassOptions {
                 _ => {
                     return Err(Failure::Usage(format!(
                         "--pass-option `{w}`: parad runs compiled programs in its own \
-                         process, where the only option of Futhark's executables that \
-                         applies is --num-threads=N"
+                         process, where the options of Futhark's executables that \
+                         apply are --num-threads=N, --param=NAME=INT and --tuning=FILE"
                     )))
                 }
             }

@@ -1178,3 +1178,49 @@ fn c_and_multicore_build_executables_and_libraries() {
     assert!(stderr(&o).contains("cannot write"), "{}", stderr(&o));
     no_panic(&o);
 }
+
+/// Tuning parameters (`#[param(NAME)]`) in executables and libraries:
+/// listed by `--print-params` and in the manifest (per entry point that
+/// reads them), set by `--param` and `--tuning`, unknown names refused.
+#[test]
+fn executables_take_tuning_parameters() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(
+        dir.path(),
+        "p.fut",
+        "def step : i64 = #[param(step)] 2\n\
+         entry main (x: i64) = x * step + #[param(base)] 1\n\
+         entry other (x: i64) = x\n",
+    );
+    let exe = dir.path().join("p");
+    let o = parad(&["multicore", s(&p), "-o", s(&exe)]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    if !exe.is_file() {
+        eprintln!("note: no executable (no C compiler?)");
+        return;
+    }
+    let o = run_exe(&exe, &["--print-params"], "");
+    assert_eq!(stdout(&o), "step (user)\nbase (user)\n");
+    assert_eq!(stdout(&run_exe(&exe, &[], "10")), "21i64\n");
+    let o = run_exe(&exe, &["--param", "step=3", "--param", "base=0"], "10");
+    assert_eq!(stdout(&o), "30i64\n", "{}", stderr(&o));
+    let t = write(dir.path(), "t", "base=5\n");
+    let o = run_exe(&exe, &["--tuning", s(&t)], "10");
+    assert_eq!(stdout(&o), "25i64\n", "{}", stderr(&o));
+    let o = run_exe(&exe, &["--param", "nope=1"], "10");
+    assert_eq!(code(&o), 1);
+    assert!(
+        stderr(&o).contains("Unknown tuning parameter: nope"),
+        "{}",
+        stderr(&o)
+    );
+    let lib = dir.path().join("lib");
+    let o = parad(&["multicore", "--library", s(&p), "-o", s(&lib)]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let manifest = std::fs::read_to_string(lib.with_extension("json")).unwrap();
+    assert!(
+        manifest.contains("\"tuning_params\": [\"step\", \"base\"]"),
+        "{manifest}"
+    );
+    assert!(manifest.contains("\"tuning_params\": []"), "{manifest}");
+}

@@ -1,6 +1,6 @@
 //! The options of `parad test` and `parad bench` that Futhark users rely
 //! on: `-i`, `-c`, `-C`, `-t`, `--concurrency`, `--pass-option`,
-//! `--no-terminal`, `--ignore-files`.
+//! `--no-terminal`, `--ignore-files`, tuning files and `--param`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -177,4 +177,86 @@ fn seed_makes_property_tests_reproducible() {
     assert!(out.contains("to reproduce)\n"), "{out}");
     let (_, err, code) = text(&parad(&["test", "--seed", "x", s(&p)]));
     assert_eq!(code, 2, "{err}");
+}
+
+/// A program with one tuning parameter, `k` (default 1), and a test
+/// expecting `k = 5`.
+const TUNED: &str = "-- ==\n-- compiled input { 10i64 } output { 15i64 }\n\
+                     entry main (x: i64) = x + #[param(k)] 1\n";
+
+#[test]
+fn tuning_files_and_params() {
+    let d = tempfile::tempdir().unwrap();
+    let p = write(d.path(), "p.fut", TUNED);
+    let test = |extra: &[&str]| {
+        let mut args = vec!["test", "--backend", "multicore", "--no-terminal"];
+        args.extend_from_slice(extra);
+        args.push(s(&p));
+        text(&parad(&args))
+    };
+    // No tuning file: the default, 11.
+    let (out, _, code) = test(&[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("expected 15i64, got 11i64"), "{out}");
+    // PROG.fut.tuning is read, unless --no-tuning.
+    write(d.path(), "p.fut.tuning", "k=5\n");
+    let (out, err, code) = test(&[]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (out, _, code) = test(&["--no-tuning"]);
+    assert_eq!(code, 1, "{out}");
+    // Another extension.
+    write(d.path(), "p.fut.cpu", "\nk = 5\n");
+    let (out, err, code) = test(&["--tuning", "cpu"]);
+    assert_eq!(code, 0, "{out}{err}");
+    // --pass-option --param wins over the file.
+    let (out, _, _) = test(&["--pass-option=--param=k=6"]);
+    assert!(out.contains("expected 15i64, got 16i64"), "{out}");
+    // A malformed file, and a parameter the program does not have.
+    write(d.path(), "p.fut.tuning", "k=5\nk=-1\n");
+    let (out, _, code) = test(&[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("p.fut.tuning: line 2: the value of k, `-1`, is not a non-negative integer"),
+        "{out}"
+    );
+    write(d.path(), "p.fut.tuning", "m=5\n");
+    let (out, _, code) = test(&[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("unknown tuning parameter m: the program has k"),
+        "{out}"
+    );
+}
+
+#[test]
+fn run_takes_params_and_tuning_files() {
+    let d = tempfile::tempdir().unwrap();
+    let p = write(d.path(), "p.fut", TUNED);
+    let t = write(d.path(), "t", "k=3\n");
+    let run = |extra: &[&str]| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_parad"));
+        c.args(["run", "--backend", "multicore", s(&p)]).args(extra);
+        let mut child = c
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(b"10").unwrap();
+        text(&child.wait_with_output().unwrap())
+    };
+    assert_eq!(run(&[]).0.trim(), "11i64");
+    assert_eq!(run(&["--param", "k=7"]).0.trim(), "17i64");
+    assert_eq!(run(&["--tuning", s(&t)]).0.trim(), "13i64");
+    assert_eq!(
+        run(&["--tuning", s(&t), "--param", "k=4"]).0.trim(),
+        "14i64"
+    );
+    let (_, err, code) = run(&["--param", "k"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("`k` is not NAME=VALUE"), "{err}");
+    let (_, err, code) = run(&["--param", "j=1"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("unknown tuning parameter j"), "{err}");
 }

@@ -539,6 +539,9 @@ impl<'p> Checker<'p> {
                     )));
                 }
             }
+            Exp::Basic(BasicOp::UserParam { default, .. }) => {
+                self.expect(default, &I64, "tuning parameter's default")?;
+            }
             Exp::Basic(BasicOp::Assert { cond, args, .. }) => {
                 self.expect(cond, &BOOL, "assertion")?;
                 for a in args {

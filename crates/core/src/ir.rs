@@ -245,6 +245,14 @@ pub enum BasicOp {
         inds: Vec<Operand>,
         vals: Vec<Operand>,
     },
+    /// A tuning parameter of the compiled program (`#[param(name)] e` in
+    /// the source): the `i64` value the user set for `name` (`--param`,
+    /// `--tuning`, `futhark_context_config_set_tuning_param`), else
+    /// `default`.
+    UserParam {
+        name: String,
+        default: Operand,
+    },
 }
 
 /// A call of a first-order function.

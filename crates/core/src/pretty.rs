@@ -203,6 +203,9 @@ impl Printer {
             Exp::Basic(BasicOp::Reverse { arr }) => format!("reverse({arr})"),
             Exp::Basic(BasicOp::Rotate { arr, amount }) => format!("rotate({amount}, {arr})"),
             Exp::Basic(BasicOp::Size { arr, dim }) => format!("size({arr}, {dim})"),
+            Exp::Basic(BasicOp::UserParam { name, default }) => {
+                format!("user_param({name:?}, {default})")
+            }
             Exp::Apply(Apply { fun, args }) => format!("apply {fun}({})", list(args)),
             Exp::Basic(BasicOp::Assert {
                 cond,

@@ -159,7 +159,7 @@ fn basic_types(env: &dyn TypeEnv, e: &BasicOp) -> Result<Vec<Type>, String> {
             shape[0] = outer.map_or(Dim::Ext, Dim::Const);
             one(Type::array(elem, shape))
         }
-        BasicOp::Size { .. } => one(I64),
+        BasicOp::Size { .. } | BasicOp::UserParam { .. } => one(I64),
         BasicOp::Assert { .. } => Ok(vec![]),
         BasicOp::Upd { acc, .. } => one(operand_type(env, &Operand::Var(*acc))?),
     }

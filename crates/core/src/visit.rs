@@ -210,6 +210,7 @@ macro_rules! make_visitor {
                         self.visit_var(arr);
                         self.visit_operand(amount)
                     }
+                    B::UserParam { default, .. } => self.visit_operand(default),
                     B::Assert { cond, args, .. } => {
                         self.visit_operand(cond);
                         self.visit_operands(args)

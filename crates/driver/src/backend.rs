@@ -22,6 +22,59 @@ pub trait Backend {
     /// Compiles the program at `path`. [`DriverError::Unsupported`] means
     /// that the backend cannot run this program (yet).
     fn load(&self, path: &Path) -> Result<Box<dyn Loaded>, DriverError>;
+
+    /// [`Backend::load`] with values for the program's tuning parameters
+    /// (`#[param(NAME)]`; a tuning file's, see [`parse_tuning`]). Backends
+    /// without tuning parameters (the interpreter, as Futhark's) ignore
+    /// them.
+    fn load_tuned(
+        &self,
+        path: &Path,
+        tuning: &[(String, i64)],
+    ) -> Result<Box<dyn Loaded>, DriverError> {
+        let _ = tuning;
+        self.load(path)
+    }
+}
+
+/// Values of tuning parameters, in the order given (a later one wins).
+pub type Tuning = Vec<(String, i64)>;
+
+/// Reads Futhark's tuning files: one `NAME=VALUE` a line, `VALUE` a
+/// non-negative integer; blank lines are ignored.
+pub fn parse_tuning(text: &str) -> Result<Tuning, String> {
+    let mut out = vec![];
+    for (k, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        out.push(parse_param(line).map_err(|e| format!("line {}: {e}", k + 1))?);
+    }
+    Ok(out)
+}
+
+/// `NAME=VALUE` (a `--param` or a line of a tuning file).
+pub fn parse_param(text: &str) -> Result<(String, i64), String> {
+    let (name, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("`{text}` is not NAME=VALUE"))?;
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(format!("`{text}` has no name before `=`"));
+    }
+    let value: i64 = value
+        .trim()
+        .parse()
+        .ok()
+        .filter(|v| *v >= 0)
+        .ok_or_else(|| {
+            format!(
+                "the value of {name}, `{}`, is not a non-negative integer",
+                value.trim()
+            )
+        })?;
+    Ok((name.to_string(), value))
 }
 
 /// A compiled program whose entry points can be called.

@@ -9,7 +9,7 @@
 //! instead (and then counts as an interpreter, so that cases marked
 //! `compiled` are skipped).
 
-use crate::backend::{Backend, Loaded};
+use crate::backend::{Backend, Loaded, Tuning};
 use crate::config::Config;
 use crate::error::{DriverError, Message};
 use crate::interp::Interpreted;
@@ -35,6 +35,9 @@ pub struct C {
     pub threads: Option<usize>,
     /// Futhark's sequential `c` backend rather than `multicore`.
     pub sequential: bool,
+    /// Values of the programs' tuning parameters (`#[param(NAME)]`), as
+    /// Futhark's `--param NAME=INT` and `--tuning FILE` set them.
+    pub tuning: Tuning,
 }
 
 /// The C code generator: the one place the driver calls it.
@@ -59,6 +62,7 @@ impl C {
             config,
             threads,
             sequential: false,
+            tuning: vec![],
         }
     }
 
@@ -68,6 +72,7 @@ impl C {
             config,
             threads: Some(1),
             sequential: true,
+            tuning: vec![],
         }
     }
 
@@ -143,6 +148,20 @@ impl C {
         program: CProgram,
         options: &BuildOptions,
     ) -> Result<Result<CompiledC, Compiled>, DriverError> {
+        if let Some((name, _)) = self
+            .tuning
+            .iter()
+            .find(|(n, _)| !program.tuning.contains(n))
+        {
+            return Err(DriverError::Runtime(Message::Text(format!(
+                "unknown tuning parameter {name}: the program has {}",
+                if program.tuning.is_empty() {
+                    "none".to_string()
+                } else {
+                    program.tuning.join(", ")
+                }
+            ))));
+        }
         let api = api_entries(&compiled, &program);
         // The program, then the C API in a unit of its own (the same API
         // `parad c --library` writes, which the loader calls).
@@ -157,8 +176,8 @@ impl C {
             Err(e) if e.is_no_compiler() => return Ok(Err(compiled)),
             Err(e) => return Err(internal(e)),
         };
-        let library =
-            parad_cgen::load::load(&program, &api, &built, self.threads()).map_err(internal)?;
+        let library = parad_cgen::load::load(&program, &api, &built, self.threads(), &self.tuning)
+            .map_err(internal)?;
         Ok(Ok(CompiledC {
             compiled,
             library,
@@ -211,6 +230,18 @@ impl Backend for C {
     fn load(&self, path: &Path) -> Result<Box<dyn Loaded>, DriverError> {
         let compiled = crate::compile_file(path, &self.config)?;
         self.load_compiled(compiled)
+    }
+
+    fn load_tuned(
+        &self,
+        path: &Path,
+        tuning: &[(String, i64)],
+    ) -> Result<Box<dyn Loaded>, DriverError> {
+        let mut c = self.clone();
+        // The backend's own settings (the command line's) come last, so
+        // they win over a tuning file's.
+        c.tuning = tuning.iter().chain(&self.tuning).cloned().collect();
+        c.load(path)
     }
 }
 

@@ -49,6 +49,12 @@ pub enum Exp {
     },
     /// The number of threads of the context (`i64`).
     NumThreads,
+    /// Tuning parameter `index` of [`Program::tuning`] when the user set
+    /// it, else `default` (`i64`).
+    UserParam {
+        index: usize,
+        default: Box<Exp>,
+    },
     /// Whether the memory variable holds the only reference to an owned
     /// block (so that it may be updated in place).
     Unique(VName),
@@ -319,6 +325,9 @@ pub struct Mat {
 pub struct Function {
     pub entry: EntryPoint,
     pub body: Vec<Code>,
+    /// The tuning parameters (indices into [`Program::tuning`]) that the
+    /// entry point reads, directly or in the functions it calls.
+    pub tuning: Vec<usize>,
 }
 
 /// An argument of [`Code::Call`]: a scalar, or a contiguous (row-major)
@@ -401,4 +410,6 @@ pub struct Program {
     pub internal: Vec<Internal>,
     /// Source locations of errors; [`Code::Error`] refers to them by index.
     pub spans: Vec<Span>,
+    /// The names of the tuning parameters ([`Exp::UserParam`]), each once.
+    pub tuning: Vec<String>,
 }

@@ -30,6 +30,7 @@ impl Display for Exp {
             Exp::And(a, b) => write!(f, "({a} && {b})"),
             Exp::Read { mem, elem, index } => write!(f, "{mem}[{index}]:{elem}"),
             Exp::NumThreads => f.write_str("num_threads"),
+            Exp::UserParam { index, default } => write!(f, "user_param({index}, {default})"),
             Exp::Unique(m) => write!(f, "unique({m})"),
         }
     }

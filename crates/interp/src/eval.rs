@@ -370,6 +370,11 @@ impl<'p> Interp<'p> {
                 let d = x.shape.get(*dim).copied().unwrap_or(0);
                 one(Val::Scalar(Scalar::I64(d as i64)))
             }
+            // The interpreter has no tuning parameters (as Futhark's): the
+            // default is the value.
+            Exp::Basic(BasicOp::UserParam { default, .. }) => {
+                one(Val::Scalar(self.scalar(env, default, span)?))
+            }
             Exp::Apply(Apply { fun, args }) => {
                 let vals: Vec<Val> = args
                     .iter()

@@ -314,10 +314,15 @@ impl<'p> Lowerer<'p> {
                 }
                 let have_text = "[{}]".repeat(haves.len());
                 haves.extend(wants);
+                let context = if self.binding_entry_params {
+                    "entry point arguments have invalid sizes: "
+                } else {
+                    ""
+                };
                 b.assert_with(
                     ok,
                     format!(
-                        "{what} of shape {have_text} cannot match shape of type \"{want_text}\""
+                        "{context}{what} of shape {have_text} cannot match shape of type \"{want_text}\""
                     ),
                     haves,
                 );

@@ -4,9 +4,9 @@
 use crate::error::{LowerError, R};
 use crate::value::{float_scalar, from_names, int_scalar, types_of, Callee, Closure, Env, SV};
 use crate::Lowerer;
-use parad_base::{PrimType, Span};
+use parad_base::{IntType, PrimType, Span};
 use parad_core::If;
-use parad_core::{Builder, Exp, Operand, Type as CType};
+use parad_core::{BasicOp, Builder, Exp, Operand, Type as CType};
 use parad_types::intrinsics::Intrinsic;
 use parad_types::tast::{hole_message, Literal, TExp, TExpKind, Type};
 use parad_values::Scalar;
@@ -180,6 +180,22 @@ impl<'p> Lowerer<'p> {
                 self.check_shape(b, env, &v, &env.resolve(&e.ty), &what, span)?;
                 Ok(v)
             }
+            // As Futhark does, a tuning parameter only of `i64` values.
+            TExpKind::UserParam(name, x) => match self.exp(b, env, x)? {
+                SV::Prim(default)
+                    if env.resolve(&e.ty) == Type::Prim(PrimType::Int(IntType::I64)) =>
+                {
+                    let v = b.emit1_as(
+                        name,
+                        BasicOp::UserParam {
+                            name: name.clone(),
+                            default,
+                        },
+                    );
+                    Ok(SV::Prim(v.into()))
+                }
+                v => Ok(v),
+            },
         }
     }
 

@@ -36,7 +36,7 @@ pub use error::{ErrorKind, LowerError};
 use error::R;
 use parad_core::builder::Ctx;
 use parad_core::{Builder, EntryPoint, EntryType, FunDef, Program, Symbol};
-use parad_types::tast::{TFun, TProgram, Type};
+use parad_types::tast::{Dim, TExpKind, TFun, TPat, TProgram, Type};
 use parad_types::Checked;
 use value::{from_names, types_of, Env};
 
@@ -57,6 +57,9 @@ pub struct Lowerer<'p> {
     spec_count: usize,
     /// The finished specialisations.
     extra_funs: Vec<FunDef>,
+    /// Binding an entry point's parameters: a shape that does not match
+    /// the declared one is an invalid argument (as Futhark says it).
+    binding_entry_params: bool,
 }
 
 /// Lowers every entry point of a checked program.
@@ -116,6 +119,7 @@ fn lower_on_this_thread(prog: &TProgram, skip_unsupported: bool) -> Result<Lower
         shared_specs: vec![],
         spec_count: 0,
         extra_funs: vec![],
+        binding_entry_params: false,
     };
     let mut funs = vec![];
     let mut entries = vec![];
@@ -177,12 +181,64 @@ impl<'p> Lowerer<'p> {
                 .collect();
             from_names(t, 0, &names, span)
         };
+        let mut args = vec![];
         for p in &f.params {
             let v = external(&mut b, &p.ty(), p.span())?;
+            args.push(v.clone());
             self.bind_pat(&mut b, &mut env, p, v)?;
         }
         self.bind_sizes(&mut b, &mut env, &f.size_sources, f.span)?;
-        let mut v = self.exp(&mut b, &env, &f.body)?;
+        // Arguments whose types share a size (`pair xs ys` made the two
+        // `[]` of `main (xs: []t) (ys: []t)` one size) must agree on it.
+        let types: Vec<Type> = f.params.iter().map(|p| env.resolve(&p.ty())).collect();
+        let mut uses: rustc_hash::FxHashMap<Dim, usize> = Default::default();
+        for t in &types {
+            t.each_dim(&mut |d| {
+                if matches!(d, Dim::Var(_)) {
+                    *uses.entry(d.clone()).or_default() += 1
+                }
+            });
+        }
+        self.binding_entry_params = true;
+        let checked = f
+            .params
+            .iter()
+            .zip(&args)
+            .zip(&types)
+            .try_for_each(|((p, v), t)| {
+                let shared = t.map_dims(&|d| match uses.get(d) {
+                    Some(&n) if n > 1 => d.clone(),
+                    _ => Dim::Any,
+                });
+                let what = match p {
+                    TPat::Var(v, ..) => format!("`{}`", self.var_name(*v)),
+                    _ => "argument".to_string(),
+                };
+                self.check_shape(&mut b, &env, v, &shared, &what, p.span())
+            });
+        self.binding_entry_params = false;
+        checked?;
+        // The body starts with the checks that the arguments have their
+        // declared sizes (`let _ = x :> [n]t in …`, see the type checker's
+        // `check_params`).
+        let mut body = &f.body;
+        while let TExpKind::Let {
+            pat: TPat::Wildcard(..),
+            rhs,
+            body: rest,
+            ..
+        } = &body.kind
+        {
+            if !matches!(rhs.kind, TExpKind::Coerce(_)) {
+                break;
+            }
+            self.binding_entry_params = true;
+            let checked = self.exp(&mut b, &env, rhs);
+            self.binding_entry_params = false;
+            checked?;
+            body = rest;
+        }
+        let mut v = self.exp(&mut b, &env, body)?;
         // An entry point defined as a function value (`def main = map f`)
         // takes that function's parameters.
         let mut ret = &f.ret;

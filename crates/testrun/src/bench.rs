@@ -24,6 +24,8 @@ pub struct BenchOptions {
     pub exclude: Vec<String>,
     /// Run only this entry point.
     pub entry: Option<String>,
+    /// The extension of tuning files, as [`crate::Options::tuning`].
+    pub tuning: Option<String>,
 }
 
 impl Default for BenchOptions {
@@ -32,6 +34,7 @@ impl Default for BenchOptions {
             runs: 10,
             exclude: vec![],
             entry: None,
+            tuning: Some("tuning".into()),
         }
     }
 }
@@ -128,7 +131,10 @@ fn bench_file(
     if datasets.is_empty() {
         return;
     }
-    let mut program = match backend.load(path) {
+    let loaded = crate::runner::tuning_of(path, options.tuning.as_deref())
+        .map_err(|e| DriverError::Runtime(parad_driver::Message::Text(e)))
+        .and_then(|tuning| backend.load_tuned(path, &tuning));
+    let mut program = match loaded {
         Ok(p) => p,
         Err(e) if e.is_unsupported() => {
             let _ = writeln!(out, "{shown}: skipped: {}", e.render());

@@ -27,7 +27,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Which cases to run.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Options {
     /// Skip files and cases carrying any of these tags.
     pub exclude: Vec<String>,
@@ -40,6 +40,44 @@ pub struct Options {
     /// The random seed of property tests (`--seed`); without it each
     /// property draws one, printed with any counterexample.
     pub seed: Option<u64>,
+    /// The extension of tuning files (Futhark's `--tuning`, `tuning` by
+    /// default): `PROG.fut.EXT`, if there is one, gives values to the
+    /// tuning parameters of `PROG.fut`. `None` (`--no-tuning`): none read.
+    pub tuning: Option<String>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            exclude: vec![],
+            entry: None,
+            include_compiled: false,
+            mode: Mode::default(),
+            seed: None,
+            tuning: Some("tuning".into()),
+        }
+    }
+}
+
+/// The tuning file of the program at `path` (`PROG.fut.EXT`) read, if
+/// there is one.
+pub fn tuning_of(path: &Path, extension: Option<&str>) -> Result<parad_driver::Tuning, String> {
+    let Some(ext) = extension else {
+        return Ok(vec![]);
+    };
+    let mut file = path.as_os_str().to_owned();
+    file.push(".");
+    file.push(ext);
+    let file = std::path::PathBuf::from(file);
+    match std::fs::read_to_string(&file) {
+        Ok(text) => parad_driver::parse_tuning(&text)
+            .map_err(|e| format!("tuning file {}: {e}", file.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(vec![]),
+        Err(e) => Err(format!(
+            "cannot read the tuning file {}: {e}",
+            file.display()
+        )),
+    }
 }
 
 /// How far `parad test` takes each program.
@@ -304,10 +342,14 @@ impl FileRun<'_> {
                 &format!("tagged `{tag}`"),
             );
         }
+        let tuning = match tuning_of(self.path, self.options.tuning.as_deref()) {
+            Ok(t) => t,
+            Err(e) => return self.fail("error", &e),
+        };
         match self.options.mode {
             Mode::Run => {}
             Mode::Compile => {
-                let result = self.backend.load(self.path).map(|_| ());
+                let result = self.backend.load_tuned(self.path, &tuning).map(|_| ());
                 return self.checked_only(&spec, result, "compilation");
             }
             Mode::TypeCheck => {
@@ -315,7 +357,7 @@ impl FileRun<'_> {
                 return self.checked_only(&spec, result, "type checking");
             }
         }
-        let program = match self.backend.load(self.path) {
+        let program = match self.backend.load_tuned(self.path, &tuning) {
             Ok(p) => Ok(p),
             Err(e) if e.is_unsupported() => {
                 return self.skip(cases, format_args!("{cases} case(s)"), &e.render());

@@ -113,6 +113,10 @@ pub(crate) struct Checker {
     /// Numeric modules opened by `f32.(e)`, innermost last.
     pub opened: Vec<PrimType>,
     pub in_prelude: bool,
+    /// Inside `#[unsafe]`: assertions are left out (as Futhark's compiler
+    /// may; bounds checks stay, so that generated code never reads outside
+    /// an array).
+    pub in_unsafe: bool,
     /// Checking an imported file: its entry points are ordinary functions.
     pub in_import: bool,
     /// The prelude's `reduce`, used by `f32.sum` and friends.

@@ -774,6 +774,9 @@ impl Checker {
                 let tc = self.check_exp(c)?;
                 self.expect_bool(&tc, "assertion")?;
                 let ti = self.check_exp(inner)?;
+                if self.in_unsafe {
+                    return Ok(ti);
+                }
                 let ty = ti.ty.clone();
                 Ok(TExp::new(
                     TExpKind::Assert(Box::new(tc), Box::new(ti)),
@@ -796,10 +799,26 @@ impl Checker {
             }
             ExpKind::Match(scrut, cases) => self.check_match(scrut, cases, span),
             ExpKind::Attr(attr, inner) => {
-                let mut t = self.check_exp(inner)?;
-                // Loops keep their attributes (in source order: this one
-                // encloses those already there); on other expressions
-                // they carry no meaning here and are dropped.
+                let unsafe_ = matches!(attr, Attr::Atom(n, _) if n == "unsafe");
+                let was = self.in_unsafe;
+                self.in_unsafe |= unsafe_;
+                let t = self.check_exp(inner);
+                self.in_unsafe = was;
+                let mut t = t?;
+                // `#[param(name)] e` names a tuning parameter. Loops keep
+                // their attributes (in source order: this one encloses
+                // those already there); on other expressions they carry no
+                // meaning here and are dropped.
+                if let Attr::Comp(n, args, _) = attr {
+                    if let (true, [Attr::Atom(name, _)]) = (n == "param", args.as_slice()) {
+                        let (ty, span) = (t.ty.clone(), t.span);
+                        return Ok(TExp::new(
+                            TExpKind::UserParam(name.clone(), Box::new(t)),
+                            ty,
+                            span,
+                        ));
+                    }
+                }
                 if let TExpKind::Loop { attrs, .. } = &mut t.kind {
                     attrs.insert(0, attr.clone());
                 }

@@ -253,7 +253,7 @@ impl Checker {
                 self.finish_exp(c)?;
                 self.finish_exp(x)?;
             }
-            TExpKind::Coerce(x) => self.finish_exp(x)?,
+            TExpKind::Coerce(x) | TExpKind::UserParam(_, x) => self.finish_exp(x)?,
             TExpKind::Constr(_, args) => args.iter_mut().try_for_each(|a| self.finish_exp(a))?,
             TExpKind::Match(x, cases) => {
                 self.finish_exp(x)?;

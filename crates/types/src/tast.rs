@@ -450,6 +450,9 @@ pub enum TExpKind {
         attrs: Vec<Attr>,
     },
     Assert(Box<TExp>, Box<TExp>),
+    /// `#[param(name)] e`: a tuning parameter of compiled code whose
+    /// default is `e` (`i64`; on other types the attribute is ignored).
+    UserParam(String, Box<TExp>),
     /// `e :> t` or `e : t` where `t` names sizes: the value of `e`, whose
     /// shape must match the known dimensions of this expression's type
     /// (checked at run time).
@@ -501,7 +504,9 @@ impl TExp {
                 out.extend(second.as_deref());
                 out.push(end);
             }
-            TExpKind::Project(e, _) | TExpKind::Coerce(e) => out.push(e),
+            TExpKind::Project(e, _) | TExpKind::Coerce(e) | TExpKind::UserParam(_, e) => {
+                out.push(e)
+            }
             TExpKind::Index(e, is) => {
                 out.push(e);
                 dims(is, &mut out);

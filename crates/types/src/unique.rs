@@ -931,7 +931,7 @@ impl U<'_> {
                 self.exp(c)?;
                 self.exp(x)
             }
-            TExpKind::Coerce(x) => self.exp(x),
+            TExpKind::Coerce(x) | TExpKind::UserParam(_, x) => self.exp(x),
             TExpKind::Constr(_, es) => {
                 let mut al = Al::none();
                 for e in es {

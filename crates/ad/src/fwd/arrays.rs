@@ -1,6 +1,7 @@
 //! Array operations are linear in their array operands: the tangent is
 //! the same operation applied to the tangents (indices, sizes and shapes
-//! stay primal). `iota`, `scratch` and `size` have zero tangents.
+//! stay primal). `iota`, `scratch`, `size` and tuning parameters have zero
+//! tangents.
 
 use super::Fwd;
 use crate::Result;

@@ -275,6 +275,7 @@ impl Fwd {
             | Exp::Basic(BasicOp::Iota { .. })
             | Exp::Basic(BasicOp::Scratch { .. })
             | Exp::Basic(BasicOp::Size { .. })
+            | Exp::Basic(BasicOp::UserParam { .. })
             | Exp::Basic(BasicOp::Assert { .. }) => arrays::stm(self, b, s),
             Exp::If(If { .. }) => if_::stm(self, b, s),
             Exp::Loop(Loop { .. }) => loops::stm(self, b, s),

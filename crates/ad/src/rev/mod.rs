@@ -239,6 +239,7 @@ impl Rev {
             (
                 Exp::Basic(BasicOp::Scratch { .. })
                 | Exp::Basic(BasicOp::Size { .. })
+                | Exp::Basic(BasicOp::UserParam { .. })
                 | Exp::Basic(BasicOp::Assert { .. }),
                 _,
             ) => Ok(()),

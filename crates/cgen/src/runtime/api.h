@@ -24,7 +24,15 @@ struct futhark_context_config {
   int debugging, logging, profiling;
   int num_threads;
   char *cache_file;
+  /* The tuning parameters' values, and whether each was set (else the
+   * program uses its default); futhark_get_tuning_param_count() of each. */
+  int64_t *tuning;
+  unsigned char *tuning_set;
 };
+
+/* Generated with the API (the program's tuning parameters). */
+int futhark_get_tuning_param_count(void);
+static int p_tuning_index(const char *name);
 
 struct futhark_context {
   struct parad_ctx *p;
@@ -560,13 +568,25 @@ __attribute__((unused)) static struct p_obj *p_obj_restore(struct futhark_contex
 
 struct futhark_context_config *futhark_context_config_new(void) {
   struct futhark_context_config *cfg = calloc(1, sizeof *cfg);
-  if (cfg != NULL) cfg->num_threads = 0;
+  if (cfg == NULL) return NULL;
+  cfg->num_threads = 0;
+  size_t n = (size_t)futhark_get_tuning_param_count() + 1;
+  cfg->tuning = calloc(n, sizeof *cfg->tuning);
+  cfg->tuning_set = calloc(n, 1);
+  if (cfg->tuning == NULL || cfg->tuning_set == NULL) {
+    free(cfg->tuning);
+    free(cfg->tuning_set);
+    free(cfg);
+    return NULL;
+  }
   return cfg;
 }
 
 void futhark_context_config_free(struct futhark_context_config *cfg) {
   if (cfg == NULL) return;
   free(cfg->cache_file);
+  free(cfg->tuning);
+  free(cfg->tuning_set);
   free(cfg);
 }
 
@@ -589,24 +609,15 @@ void futhark_context_config_set_cache_file(struct futhark_context_config *cfg, c
   cfg->cache_file = f != NULL ? strdup(f) : NULL;
 }
 
+/* Contexts read the configuration's values at each call, so a change
+ * (the server's set_tuning_param) takes effect at the next call. */
 int futhark_context_config_set_tuning_param(struct futhark_context_config *cfg,
                                             const char *param_name, size_t new_value) {
-  (void)cfg;
-  (void)param_name;
-  (void)new_value;
-  return 1; /* the program has no tuning parameters */
-}
-
-int futhark_get_tuning_param_count(void) { return 0; }
-
-const char *futhark_get_tuning_param_name(int i) {
-  (void)i;
-  return NULL;
-}
-
-const char *futhark_get_tuning_param_class(int i) {
-  (void)i;
-  return NULL;
+  int i = p_tuning_index(param_name);
+  if (i < 0) return 1;
+  cfg->tuning[i] = (int64_t)new_value;
+  cfg->tuning_set[i] = 1;
+  return 0;
 }
 
 #ifdef FUTHARK_BACKEND_multicore
@@ -631,7 +642,12 @@ struct futhark_context *futhark_context_new(struct futhark_context_config *cfg) 
   int threads = 1;
 #endif
   ctx->p = parad_ctx_new(threads);
-  if (ctx->p == NULL) ctx->error = strdup("Out of memory: cannot make the context.\n");
+  if (ctx->p == NULL) {
+    ctx->error = strdup("Out of memory: cannot make the context.\n");
+  } else if (cfg != NULL) {
+    ctx->p->tuning = cfg->tuning;
+    ctx->p->tuning_set = cfg->tuning_set;
+  }
   return ctx;
 }
 

@@ -103,7 +103,16 @@ struct parad_ctx {
   struct p_pool *pool; /* the workers of parallel loops, started when needed */
   pthread_mutex_t error_lock; /* held while the message is replaced */
   pthread_mutex_t critical;   /* the lock of critical sections */
+  /* The tuning parameters' values and whether each was set (the
+   * configuration's; NULL: none set). */
+  const int64_t *tuning;
+  const unsigned char *tuning_set;
 };
+
+/* Tuning parameter `i` of the program if the user set it, else `def`. */
+static inline int64_t parad_user_param(const struct parad_ctx *ctx, int i, int64_t def) {
+  return ctx->tuning_set != NULL && ctx->tuning_set[i] ? ctx->tuning[i] : def;
+}
 
 /* Runs fn over the iterations [0, n) of a parallel loop with the
  * context's threads (see p_pool_run). */

@@ -64,9 +64,8 @@ impl Parser {
             }
             "scatter" => self.scatter(),
             "reshape" | "flatten" | "unflatten" | "rearrange" | "iota" | "replicate"
-            | "scratch" | "concat" | "copy" | "reverse" | "rotate" | "size" | "assert" | "upd" => {
-                basic(self.array_op(word)?)
-            }
+            | "scratch" | "concat" | "copy" | "reverse" | "rotate" | "size" | "assert" | "upd"
+            | "user_param" => basic(self.array_op(word)?),
             _ => match ScalarOp::named(word) {
                 Some(op) => basic(self.scalar_op(op)?),
                 None if super::var_parts(word).is_some() => basic(self.var_exp()?),
@@ -244,6 +243,14 @@ impl Parser {
                 BasicOp::Size {
                     arr,
                     dim: self.int("a dimension number")?,
+                }
+            }
+            "user_param" => {
+                let name = self.string()?;
+                self.sym(",")?;
+                BasicOp::UserParam {
+                    name,
+                    default: self.operand()?,
                 }
             }
             "assert" => {

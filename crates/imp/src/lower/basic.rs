@@ -265,6 +265,11 @@ impl Lower {
                 let d = a.shape.get(*dim).cloned().unwrap_or(Exp::i64(0));
                 one(Val::Scalar(d, I64))
             }
+            BasicOp::UserParam { name, default } => {
+                let index = self.tuning_param(name);
+                let default = Box::new(self.operand(default)?);
+                one(Val::Scalar(Exp::UserParam { index, default }, I64))
+            }
             BasicOp::Assert {
                 cond,
                 message,

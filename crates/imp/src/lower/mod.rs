@@ -117,6 +117,8 @@ pub(crate) struct Lower {
     pub(crate) versions: u32,
     /// The index of each internal function ([`ir::Program::internal`]).
     internal: FxHashMap<Symbol, usize>,
+    /// [`ir::Program::tuning`].
+    tuning: Vec<String>,
 }
 
 /// Lowers every entry point of `p`.
@@ -135,6 +137,7 @@ pub fn lower_program(p: &Program) -> Result<ir::Program> {
         inherit: FxHashSet::default(),
         versions: 0,
         internal: FxHashMap::default(),
+        tuning: vec![],
     };
     let defs = called_functions(p);
     for (k, f) in defs.iter().enumerate() {
@@ -174,16 +177,63 @@ pub fn lower_program(p: &Program) -> Result<ir::Program> {
         l.accs.clear();
         l.scopes = vec![FxHashSet::default()];
         let body = l.nested(|l| l.entry(e, f))?;
+        let tuning = reachable(p, e.fun)
+            .user_params
+            .iter()
+            .map(|n| l.tuning_param(n))
+            .collect();
         funs.push(ir::Function {
             entry: e.clone(),
             body,
+            tuning,
         });
     }
     Ok(ir::Program {
         funs,
         internal,
         spans: l.spans,
+        tuning: l.tuning,
     })
+}
+
+/// What the code of a function reaches, through the functions it calls.
+#[derive(Default)]
+struct Reach {
+    calls: Vec<Symbol>,
+    /// The names of the tuning parameters read, each once, in order.
+    user_params: Vec<String>,
+}
+
+impl parad_core::Visitor for Reach {
+    fn visit_exp(&mut self, e: &parad_core::Exp) {
+        match e {
+            parad_core::Exp::Apply(a) => self.calls.push(a.fun),
+            parad_core::Exp::Basic(parad_core::BasicOp::UserParam { name, .. }) => {
+                if !self.user_params.contains(name) {
+                    self.user_params.push(name.clone())
+                }
+            }
+            _ => {}
+        }
+        self.super_exp(e)
+    }
+}
+
+/// The functions reachable from `root` (itself included), and what they read.
+fn reachable(p: &Program, root: Symbol) -> Reach {
+    let mut seen: FxHashSet<Symbol> = FxHashSet::default();
+    let mut reach = Reach::default();
+    let mut todo = vec![root];
+    while let Some(s) = todo.pop() {
+        let Some(f) = p.fun(s) else { continue };
+        if !seen.insert(s) {
+            continue;
+        }
+        let start = reach.calls.len();
+        parad_core::Visitor::visit_body(&mut reach, &f.body);
+        todo.extend(reach.calls.drain(start..));
+    }
+    reach
 }
 
 /// The functions that entry points call, directly or not.
@@ -216,6 +266,17 @@ fn called_functions(p: &Program) -> Vec<&parad_core::FunDef> {
 }
 
 impl Lower {
+    /// The index of tuning parameter `name` ([`ir::Program::tuning`]).
+    pub(crate) fn tuning_param(&mut self, name: &str) -> usize {
+        match self.tuning.iter().position(|n| n == name) {
+            Some(k) => k,
+            None => {
+                self.tuning.push(name.to_string());
+                self.tuning.len() - 1
+            }
+        }
+    }
+
     fn entry(&mut self, e: &parad_core::EntryPoint, f: &parad_core::FunDef) -> Result<()> {
         for (k, p) in f.params.iter().enumerate() {
             match &p.ty {
