@@ -7,7 +7,7 @@
 use crate::apply::size;
 use crate::error::{LowerError, R};
 use crate::index::conv;
-use crate::value::{from_names, num_scalar, types_of, Env, SV};
+use crate::value::{from_names, num_scalar, result_types_of, types_of, Env, SV};
 use crate::Lowerer;
 use parad_base::{FloatType, IntType, PrimType, Span};
 use parad_core::{
@@ -549,7 +549,7 @@ impl<'p> Lowerer<'p> {
             let v = f(self, b, vals)?;
             v.leaves(span)
         });
-        let ret_tys = types_of(ret, 0, span)?;
+        let ret_tys = result_types_of(ret, span)?;
         Ok(Lambda {
             params: ps,
             ret: ret_tys,

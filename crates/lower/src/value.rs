@@ -193,21 +193,48 @@ impl<'p> SV<'p> {
 /// The core types of the leaves of a value of (resolved) type `t` inside
 /// `outer` array dimensions, with unknown dimensions.
 pub fn leaf_types(t: &Type, outer: usize, out: &mut Vec<parad_core::Type>, span: Span) -> R<()> {
+    leaf_types_in(t, &vec![Dim::Ext; outer], out, false, span)
+}
+
+/// The leaves' types of a function's result of type `t`, constant
+/// dimensions kept: a `map` over no rows makes rows of that size.
+pub fn result_types_of(t: &Type, span: Span) -> R<Vec<parad_core::Type>> {
+    let mut out = vec![];
+    leaf_types_in(t, &[], &mut out, true, span)?;
+    Ok(out)
+}
+
+/// [`leaf_types`] inside the dimensions `outer`; constant dimensions are
+/// kept if `consts`, the others are unknown.
+fn leaf_types_in(
+    t: &Type,
+    outer: &[Dim],
+    out: &mut Vec<parad_core::Type>,
+    consts: bool,
+    span: Span,
+) -> R<()> {
     match t {
-        Type::Prim(p) => out.push(if outer == 0 {
+        Type::Prim(p) => out.push(if outer.is_empty() {
             parad_core::Type::Prim(*p)
         } else {
-            parad_core::Type::array(*p, vec![Dim::Ext; outer])
+            parad_core::Type::array(*p, outer.to_vec())
         }),
-        Type::Array(e, ds) => leaf_types(e, outer + ds.len(), out, span)?,
+        Type::Array(e, ds) => {
+            let mut dims = outer.to_vec();
+            dims.extend(ds.iter().map(|d| match d {
+                parad_types::tast::Dim::Const(c) if consts => Dim::Const(*c),
+                _ => Dim::Ext,
+            }));
+            leaf_types_in(e, &dims, out, consts, span)?
+        }
         Type::Tuple(ts) => {
             for t in ts {
-                leaf_types(t, outer, out, span)?
+                leaf_types_in(t, outer, out, consts, span)?
             }
         }
         Type::Record(fs) => {
             for (_, t) in fs {
-                leaf_types(t, outer, out, span)?
+                leaf_types_in(t, outer, out, consts, span)?
             }
         }
         Type::Arrow(..) => {
@@ -217,7 +244,7 @@ pub fn leaf_types(t: &Type, outer: usize, out: &mut Vec<parad_core::Type>, span:
             ))
         }
         Type::Acc(arr) => {
-            if outer > 0 {
+            if !outer.is_empty() {
                 return Err(LowerError::unsupported(
                     span,
                     "accumulators cannot be stored in arrays",
@@ -227,9 +254,9 @@ pub fn leaf_types(t: &Type, outer: usize, out: &mut Vec<parad_core::Type>, span:
         }
         Type::Sum(cs) => {
             let tag = Type::Prim(tag_type(cs.len()));
-            leaf_types(&tag, outer, out, span)?;
+            leaf_types_in(&tag, outer, out, consts, span)?;
             for t in cs.iter().flat_map(|(_, ts)| ts) {
-                leaf_types(t, outer, out, span)?
+                leaf_types_in(t, outer, out, consts, span)?
             }
         }
         Type::Param(_) | Type::Var(_) => {

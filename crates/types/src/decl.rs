@@ -251,6 +251,7 @@ impl Checker {
         self.scope.truncate(smark);
         self.types.truncate(tmark);
         let mut parts = r?;
+        self.params_sized_outside_body(&parts, var_mark)?;
         // A hole's type must have known sizes: a value of it could not be
         // made otherwise (`f32.sum ???`).
         for (span, t, why) in std::mem::take(&mut self.user_holes) {
@@ -682,6 +683,49 @@ impl Checker {
     /// type) becomes a size parameter of the function, read off the
     /// argument, as in Futhark: the function's type then says which sizes
     /// are equal (`f : [n]t -> [m]i64 -> [m]t`).
+    /// A parameter's type cannot name a size that the body makes (`def f
+    /// xs = zip xs (iota xs[0])`, or a loop parameter's changing size):
+    /// callers could not know it. Sizes made since `var_mark` (this
+    /// function's) are the body's.
+    fn params_sized_outside_body(&self, parts: &crate::exp::FunParts, var_mark: usize) -> Res<()> {
+        let mut vars = vec![];
+        for p in &parts.params {
+            p.vars(&mut vars);
+        }
+        for of in vars {
+            let info = &self.vars[of.0 as usize];
+            let mut sizes = vec![];
+            self.inf
+                .zonk(&info.ty)
+                .each_dim(&mut |d| self.inf.zonk_dim(d).vars(&mut sizes));
+            let Some(v) = sizes
+                .into_iter()
+                .find(|v| v.0 as usize >= var_mark && self.inf.unknowns.contains(&v.0))
+            else {
+                continue;
+            };
+            let loop_variant = matches!(
+                self.unknown_sources.get(&v),
+                Some((crate::env::UnknownSource::Loop, _))
+            );
+            let what = if loop_variant {
+                "Loop-variant size"
+            } else {
+                "A size made inside the function's body"
+            };
+            return Err(Diagnostic::error(
+                info.span,
+                format!(
+                    "{what} \"{}\" would be in the type of parameter \"{}\", which callers cannot know.",
+                    self.vars[v.0 as usize].name,
+                    info.name,
+                ),
+            )
+            .with_note(self.explain_unknowns(&[&Dim::Var(v)])));
+        }
+        Ok(())
+    }
+
     fn implicit_size_params(&mut self, parts: &mut crate::exp::FunParts) {
         let mut vars = vec![];
         for p in &parts.params {
