@@ -254,17 +254,26 @@ impl Checker {
         self.params_sized_outside_body(&parts, var_mark)?;
         // A hole's type must have known sizes: a value of it could not be
         // made otherwise (`f32.sum ???`).
+        // An unknown size (`[]`) is as ambiguous, except in a function's
+        // result, which may be existential.
         for (span, t, why) in std::mem::take(&mut self.user_holes) {
+            let t = self.inf.zonk(&t);
+            let any_too = !matches!(t, Type::Arrow(..));
             let mut open = false;
-            self.inf
-                .zonk(&t)
-                .each_dim(&mut |d| open |= matches!(self.inf.zonk_dim(d), Dim::Infer(_)));
+            t.each_dim(&mut |d| {
+                open |= match self.inf.zonk_dim(d) {
+                    Dim::Infer(_) => true,
+                    Dim::Any => any_too,
+                    _ => false,
+                }
+            });
             if open {
                 let why = why.map_or(String::new(), |w| format!(", arising from its {w}"));
                 return Err(Diagnostic::error(
                     span,
                     format!(
-                        "Ambiguous size in the type '{}' of this hole{why}: nothing determines it.",
+                        "Ambiguous size in the type '{}' of this hole{why}: nothing determines it \
+                         (a hole cannot be size-polymorphic).",
                         self.show(&t)
                     ),
                 )
