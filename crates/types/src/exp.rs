@@ -2046,7 +2046,11 @@ impl Checker {
         // variable bound outside whose type became it would escape.
         for (outer, local) in &self.scope {
             let t = self.inf.zonk(&local.ty);
-            if let Some(p) = parts.type_params.iter().find(|p| mentions_param(&t, **p)) {
+            if let Some(p) = parts
+                .type_params
+                .iter()
+                .find(|p| mentions_param(&self.inf, &t, **p))
+            {
                 let pname = self.tparam_names[p.0 as usize].clone();
                 return Err(Diagnostic::error(
                     name.span,
@@ -2789,16 +2793,24 @@ fn dim_at(t: &Type, path: &[String], dim: u32) -> Option<Dim> {
 }
 
 /// Whether type `t` (zonked) mentions type parameter `p`.
-fn mentions_param(t: &Type, p: TypeParamId) -> bool {
+fn mentions_param(inf: &crate::unify::Infer, t: &Type, p: TypeParamId) -> bool {
+    let m = |t: &Type| mentions_param(inf, t, p);
     match t {
         Type::Param(q) => *q == p,
-        Type::Prim(_) | Type::Var(_) => false,
-        Type::Array(e, _) | Type::Acc(e) => mentions_param(e, p),
-        Type::Tuple(ts) => ts.iter().any(|t| mentions_param(t, p)),
-        Type::Record(fs) => fs.iter().any(|(_, t)| mentions_param(t, p)),
-        Type::Arrow(a, b) => mentions_param(a, p) || mentions_param(b, p),
-        Type::Sum(cs) => cs
-            .iter()
-            .any(|(_, ts)| ts.iter().any(|t| mentions_param(t, p))),
+        Type::Prim(_) => false,
+        // A variable's known fields and constructors are parts of it
+        // (`x.0` of a variable `x`).
+        Type::Var(v) => {
+            inf.fields_of(*v).iter().any(|(_, t)| m(&inf.zonk(t)))
+                || inf
+                    .constrs_of(*v)
+                    .iter()
+                    .any(|(_, ts)| ts.iter().any(|t| m(&inf.zonk(t))))
+        }
+        Type::Array(e, _) | Type::Acc(e) => m(e),
+        Type::Tuple(ts) => ts.iter().any(m),
+        Type::Record(fs) => fs.iter().any(|(_, t)| m(t)),
+        Type::Arrow(a, b) => m(a) || m(b),
+        Type::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(m)),
     }
 }
