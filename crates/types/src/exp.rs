@@ -2061,6 +2061,27 @@ impl Checker {
                 ));
             }
         }
+        // Nor may a size bound inside it become part of such a type
+        // (`match x case #ys (ys: [n]i32)` with `n` a parameter).
+        for (outer, local) in &self.scope {
+            let t = self.inf.zonk(&local.ty);
+            let mut sizes = vec![];
+            dims_in(&self.inf, &t, &mut sizes);
+            let inner = sizes.into_iter().find(|v| {
+                v.0 >= var_mark
+                    && (v.0 as usize) < self.vars.len()
+                    && !self.inf.unknowns.contains(&v.0)
+            });
+            if let Some(v) = inner {
+                return Err(Diagnostic::error(
+                    name.span,
+                    format!(
+                        "The type of \"{outer}\", bound outside local function \"{}\", would have the size \"{}\", which is bound inside it [scope-violation].",
+                        name.name, self.vars[v.0 as usize].name
+                    ),
+                ));
+            }
+        }
         let fty = Type::arrows(
             parts.params.iter().map(|p| p.ty()).collect(),
             parts.ret.clone(),
@@ -2793,6 +2814,40 @@ fn dim_at(t: &Type, path: &[String], dim: u32) -> Option<Dim> {
 }
 
 /// Whether type `t` (zonked) mentions type parameter `p`.
+/// The size variables that `t` (zonked) names, in the fields and
+/// constructors of its type variables too.
+fn dims_in(inf: &crate::unify::Infer, t: &Type, out: &mut Vec<VarId>) {
+    match t {
+        Type::Prim(_) | Type::Param(_) => {}
+        Type::Var(v) => {
+            for (_, t) in inf.fields_of(*v) {
+                dims_in(inf, &inf.zonk(&t), out)
+            }
+            for (_, ts) in inf.constrs_of(*v) {
+                for t in ts {
+                    dims_in(inf, &inf.zonk(&t), out)
+                }
+            }
+        }
+        Type::Array(e, ds) => {
+            for d in ds {
+                inf.zonk_dim(d).vars(out);
+            }
+            dims_in(inf, e, out)
+        }
+        Type::Acc(e) => dims_in(inf, e, out),
+        Type::Tuple(ts) => ts.iter().for_each(|t| dims_in(inf, t, out)),
+        Type::Record(fs) => fs.iter().for_each(|(_, t)| dims_in(inf, t, out)),
+        Type::Arrow(a, b) => {
+            dims_in(inf, a, out);
+            dims_in(inf, b, out)
+        }
+        Type::Sum(cs) => cs
+            .iter()
+            .for_each(|(_, ts)| ts.iter().for_each(|t| dims_in(inf, t, out))),
+    }
+}
+
 fn mentions_param(inf: &crate::unify::Infer, t: &Type, p: TypeParamId) -> bool {
     let m = |t: &Type| mentions_param(inf, t, p);
     match t {
