@@ -687,11 +687,6 @@ fn anonymous_in_arrow(
 }
 
 impl Checker {
-    /// A size of a parameter's type that nothing determined (`xs` of
-    /// `def f xs is = map (\i -> xs[i]) is`, or `[]` in a parameter's
-    /// type) becomes a size parameter of the function, read off the
-    /// argument, as in Futhark: the function's type then says which sizes
-    /// are equal (`f : [n]t -> [m]i64 -> [m]t`).
     /// A parameter's type cannot name a size that the body makes (`def f
     /// xs = zip xs (iota xs[0])`, or a loop parameter's changing size):
     /// callers could not know it. Sizes made since `var_mark` (this
@@ -735,6 +730,11 @@ impl Checker {
         Ok(())
     }
 
+    /// A size of a parameter's type that nothing determined (`xs` of
+    /// `def f xs is = map (\i -> xs[i]) is`, or `[]` in a parameter's
+    /// type) becomes a size parameter of the function, read off the
+    /// argument, as in Futhark: the function's type then says which sizes
+    /// are equal (`f : [n]t -> [m]i64 -> [m]t`).
     fn implicit_size_params(&mut self, parts: &mut crate::exp::FunParts) {
         let mut vars = vec![];
         for p in &parts.params {
