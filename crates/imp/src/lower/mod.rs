@@ -177,7 +177,7 @@ pub fn lower_program(p: &Program) -> Result<ir::Program> {
         l.accs.clear();
         l.scopes = vec![FxHashSet::default()];
         let body = l.nested(|l| l.entry(e, f))?;
-        let tuning = reachable(p, e.fun)
+        let tuning = reachable(p, [e.fun])
             .user_params
             .iter()
             .map(|n| l.tuning_param(n))
@@ -196,9 +196,14 @@ pub fn lower_program(p: &Program) -> Result<ir::Program> {
     })
 }
 
-/// What the code of a function reaches, through the functions it calls.
+/// What the code of some functions reaches, through the functions they
+/// call.
 #[derive(Default)]
 struct Reach {
+    /// The functions reached (the roots included), each once, in the
+    /// order found.
+    funs: Vec<Symbol>,
+    /// Calls seen and not yet followed.
     calls: Vec<Symbol>,
     /// The names of the tuning parameters read, each once, in order.
     user_params: Vec<String>,
@@ -208,10 +213,10 @@ impl parad_core::Visitor for Reach {
     fn visit_exp(&mut self, e: &parad_core::Exp) {
         match e {
             parad_core::Exp::Apply(a) => self.calls.push(a.fun),
-            parad_core::Exp::Basic(parad_core::BasicOp::UserParam { name, .. }) => {
-                if !self.user_params.contains(name) {
-                    self.user_params.push(name.clone())
-                }
+            parad_core::Exp::Basic(parad_core::BasicOp::UserParam { name, .. })
+                if !self.user_params.contains(name) =>
+            {
+                self.user_params.push(name.clone())
             }
             _ => {}
         }
@@ -219,50 +224,31 @@ impl parad_core::Visitor for Reach {
     }
 }
 
-/// The functions reachable from `root` (itself included), and what they read.
-fn reachable(p: &Program, root: Symbol) -> Reach {
+/// The functions reachable from `roots`, and what they read.
+fn reachable(p: &Program, roots: impl IntoIterator<Item = Symbol>) -> Reach {
     let mut seen: FxHashSet<Symbol> = FxHashSet::default();
     let mut reach = Reach::default();
-    let mut todo = vec![root];
+    let mut todo: Vec<Symbol> = roots.into_iter().collect();
     while let Some(s) = todo.pop() {
         let Some(f) = p.fun(s) else { continue };
         if !seen.insert(s) {
             continue;
         }
-        let start = reach.calls.len();
+        reach.funs.push(s);
         parad_core::Visitor::visit_body(&mut reach, &f.body);
-        todo.extend(reach.calls.drain(start..));
+        todo.append(&mut reach.calls);
     }
     reach
 }
 
 /// The functions that entry points call, directly or not.
 fn called_functions(p: &Program) -> Vec<&parad_core::FunDef> {
-    struct Calls<'a>(&'a mut Vec<Symbol>);
-    impl parad_core::Visitor for Calls<'_> {
-        fn visit_exp(&mut self, e: &parad_core::Exp) {
-            if let parad_core::Exp::Apply(a) = e {
-                self.0.push(a.fun);
-            }
-            self.super_exp(e)
-        }
-    }
-    let mut seen: FxHashSet<Symbol> = FxHashSet::default();
-    let mut todo: Vec<Symbol> = p.entries.iter().map(|e| e.fun).collect();
-    let mut out = vec![];
-    while let Some(s) = todo.pop() {
-        let Some(f) = p.fun(s) else { continue };
-        if !seen.insert(s) {
-            continue;
-        }
-        if !p.entries.iter().any(|e| e.fun == s) {
-            out.push(f);
-        }
-        let mut calls = vec![];
-        parad_core::Visitor::visit_body(&mut Calls(&mut calls), &f.body);
-        todo.extend(calls);
-    }
-    out
+    reachable(p, p.entries.iter().map(|e| e.fun))
+        .funs
+        .into_iter()
+        .filter(|s| !p.entries.iter().any(|e| e.fun == *s))
+        .filter_map(|s| p.fun(s))
+        .collect()
 }
 
 impl Lower {
