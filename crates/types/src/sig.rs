@@ -655,25 +655,6 @@ impl Checker {
                         TypeName::Type(t) | TypeName::Abbrev(_, t) => t.clone(),
                         TypeName::Size => Type::unit(),
                     };
-                    // Values of a non-lifted type have sizes their type
-                    // says: an anonymous one (`[]f32`) would hide a size.
-                    let mut anonymous = false;
-                    body.each_dim(&mut |d| anonymous |= *d == Dim::Any);
-                    if *liftedness == Liftedness::Unlifted
-                        && refined.is_none()
-                        && anonymous
-                        && !self.has_function(&body)
-                    {
-                        return Err(Diagnostic::error(
-                            span,
-                            format!(
-                                "type '{qual}' is defined as '{}', which contains anonymous sizes, but the module type requires a non-lifted type ('type {}')",
-                                self.show_type_name(&actual),
-                                name.name
-                            ),
-                        )
-                        .with_note("declare it size-lifted in the module type ('type~'), or give the sizes"));
-                    }
                     if *liftedness != Liftedness::Lifted && self.has_function(&body) {
                         return Err(Diagnostic::error(
                             span,
