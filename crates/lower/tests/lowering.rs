@@ -154,8 +154,15 @@ fn structural_equality() {
         vals("true false")
     );
     assert_eq!(
-        run(&p, "main", "[[1, 2]] [[1]]").unwrap(),
+        run(&p, "main", "[[1, 2]] [[1, 3]]").unwrap(),
         vals("false false")
+    );
+    // `==` gives both arrays one type, sizes included (as in Futhark), so
+    // arrays of different shapes are the entry point's error.
+    let err = run(&p, "main", "[[1, 2]] [[1]]").unwrap_err();
+    assert!(
+        err.contains("entry point arguments have invalid sizes"),
+        "{err}"
     );
 }
 
