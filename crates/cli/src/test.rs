@@ -103,14 +103,7 @@ pub struct PassOptions {
 
 /// A tuning file (`--tuning FILE`) read.
 pub fn read_tuning_file(file: &std::path::Path) -> Result<parad_driver::Tuning, Failure> {
-    let text = std::fs::read_to_string(file).map_err(|e| {
-        Failure::msg(format!(
-            "cannot read the tuning file {}: {e}",
-            file.display()
-        ))
-    })?;
-    parad_driver::parse_tuning(&text)
-        .map_err(|e| Failure::msg(format!("tuning file {}: {e}", file.display())))
+    parad_driver::read_tuning(file).map_err(Failure::msg)
 }
 
 impl PassOptions {

@@ -54,6 +54,13 @@ pub fn parse_tuning(text: &str) -> Result<Tuning, String> {
     Ok(out)
 }
 
+/// The tuning file `file` read ([`parse_tuning`]), errors naming it.
+pub fn read_tuning(file: &Path) -> Result<Tuning, String> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| format!("cannot read the tuning file {}: {e}", file.display()))?;
+    parse_tuning(&text).map_err(|e| format!("tuning file {}: {e}", file.display()))
+}
+
 /// `NAME=VALUE` (a `--param` or a line of a tuning file).
 pub fn parse_param(text: &str) -> Result<(String, i64), String> {
     let (name, value) = text

@@ -75,7 +75,7 @@ mod interp;
 mod passes;
 mod pipeline;
 
-pub use backend::{parse_param, parse_tuning, Backend, Loaded, Tuning};
+pub use backend::{parse_param, parse_tuning, read_tuning, Backend, Loaded, Tuning};
 pub use c::{default_threads, CompiledC, C};
 pub use config::{
     check_ir_by_default, dump_text, dump_to_stderr, dump_to_stdout, stage_names, Config, DumpHook,
