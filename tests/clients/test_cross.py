@@ -484,7 +484,10 @@ def check_server(parad, path, cases, folder, outcome):
     if not compile_or_skip(parad, path, cases, "server", exe, outcome):
         return
     try:
-        server = Server(str(exe))
+        # As `parad test` (and `futhark test`) do, the server reads the
+        # program's tuning file when there is one.
+        tuning = pathlib.Path(str(path) + ".tuning")
+        server = Server(str(exe), *(["--tuning", str(tuning)] if tuning.exists() else []))
     except Exception as err:  # noqa: BLE001 - any failure to start
         outcome.failures.append("the server does not start: %s" % err)
         return
