@@ -7,7 +7,7 @@ use crate::error::{LowerError, R};
 use crate::value::{Callee, Closure, Env, SizeVals, SV};
 use crate::Lowerer;
 use parad_base::Span;
-use parad_core::BasicOp;
+use parad_core::{BasicOp, Dim as CoreDim};
 use parad_core::{BinOp, Builder, CmpOp, Exp, Operand};
 use parad_types::tast::{Dim, SizeInst, SizeOp, SizeSource, TPat, Type, VarId};
 use std::rc::Rc;
@@ -246,7 +246,10 @@ impl<'p> Lowerer<'p> {
     }
 
     /// Checks at run time that the value `v` (described by `what` in the
-    /// error message) has the known dimensions of type `t`.
+    /// error message) has the known dimensions of type `t`, and returns it
+    /// with that type: an empty array whose inner sizes are constants
+    /// other than the declared ones (`[] : [0]a` with `a = [x]i32`) takes
+    /// the declared sizes, as the type says it has.
     pub fn check_shape(
         &mut self,
         b: &mut Builder,
@@ -255,29 +258,34 @@ impl<'p> Lowerer<'p> {
         t: &Type,
         what: &str,
         span: Span,
-    ) -> R<()> {
+    ) -> R<SV<'p>> {
         match (v, t) {
-            (SV::Tuple(vs), Type::Tuple(ts)) => {
+            (SV::Tuple(vs), Type::Tuple(ts)) if vs.len() == ts.len() => {
+                let mut out = Vec::with_capacity(vs.len());
                 for (i, (v, t)) in vs.iter().zip(ts).enumerate() {
                     let what = format!("component {i} of {what}");
-                    self.check_shape(b, env, v, t, &what, span)?;
+                    out.push(self.check_shape(b, env, v, t, &what, span)?);
                 }
+                Ok(SV::Tuple(out))
             }
-            (SV::Record(vs), Type::Record(ts)) => {
+            (SV::Record(vs), Type::Record(ts)) if vs.len() == ts.len() => {
+                let mut out = Vec::with_capacity(vs.len());
                 for ((n, v), (_, t)) in vs.iter().zip(ts) {
                     let what = format!("field `{n}` of {what}");
-                    self.check_shape(b, env, v, t, &what, span)?;
+                    out.push((n.clone(), self.check_shape(b, env, v, t, &what, span)?));
                 }
+                Ok(SV::Record(out))
             }
             (_, Type::Array(elem, dims)) => {
                 // Every leaf of an array (of tuples) has the outer dimensions.
                 let Some(Operand::Var(a)) = v.leaves(span)?.into_iter().next() else {
-                    return Ok(());
+                    return Ok(v.clone());
                 };
                 let rank = dims.len().min(b.type_of(a).rank());
                 b.set_span(span);
                 let mut ok: Option<Operand> = None;
                 let (mut haves, mut wants) = (vec![], vec![]);
+                let mut known: Vec<Option<Operand>> = vec![];
                 let mut want_text = String::new();
                 // The dimensions inside an empty one are not checked: the
                 // backends do not always keep them (a `map` over no rows).
@@ -293,10 +301,12 @@ impl<'p> Lowerer<'p> {
                     });
                     let Some(want) = self.dim_value(b, env, d) else {
                         want_text.push_str("[]");
+                        known.push(None);
                         continue;
                     };
                     want_text.push_str("[{}]");
                     wants.push(want);
+                    known.push(Some(want));
                     let mut eq = Operand::Var(b.cmp(CmpOp::Eq, have, want));
                     if let Some(e) = outer_empty {
                         eq = Operand::Var(b.binop(BinOp::Or, e, eq));
@@ -307,12 +317,23 @@ impl<'p> Lowerer<'p> {
                     });
                 }
                 let Some(ok) = ok else {
-                    return Ok(());
+                    return Ok(v.clone());
                 };
                 if rank == dims.len() {
                     want_text.push_str(&plain_type(elem));
                 }
                 let have_text = "[{}]".repeat(haves.len());
+                // The shape the value has once the check passes: a known
+                // size where the type gives one. Only an empty array can
+                // pass with a different one.
+                let shape: Vec<Operand> = haves
+                    .iter()
+                    .zip(&known)
+                    .map(|(h, w)| w.unwrap_or(*h))
+                    .collect();
+                let stale = b.type_of(a).shape().iter().zip(&known).any(|(d, w)| {
+                    matches!((d, w), (CoreDim::Const(c), Some(w)) if *w != Operand::i64(*c))
+                });
                 haves.extend(wants);
                 let context = if self.binding_entry_params {
                     "entry point arguments have invalid sizes: "
@@ -326,10 +347,15 @@ impl<'p> Lowerer<'p> {
                     ),
                     haves,
                 );
+                match v {
+                    SV::Arr(a) if stale && b.type_of(*a).rank() == shape.len() => {
+                        Ok(SV::Arr(b.reshape(*a, shape)))
+                    }
+                    _ => Ok(v.clone()),
+                }
             }
-            _ => {}
+            _ => Ok(v.clone()),
         }
-        Ok(())
     }
 
     fn bind_params(

@@ -177,8 +177,7 @@ impl<'p> Lowerer<'p> {
                     TExpKind::Var(v, ..) => format!("`{}`", self.var_name(*v)),
                     _ => "value".to_string(),
                 };
-                self.check_shape(b, env, &v, &env.resolve(&e.ty), &what, span)?;
-                Ok(v)
+                self.check_shape(b, env, &v, &env.resolve(&e.ty), &what, span)
             }
             // As Futhark does, a tuning parameter only of `i64` values.
             TExpKind::UserParam(name, x) => match self.exp(b, env, x)? {

@@ -215,6 +215,7 @@ impl<'p> Lowerer<'p> {
                     _ => "argument".to_string(),
                 };
                 self.check_shape(&mut b, &env, v, &shared, &what, p.span())
+                    .map(drop)
             });
         self.binding_entry_params = false;
         checked?;
