@@ -138,20 +138,25 @@ impl Lower {
 
     /// Fails unless `a` has outer size `w`.
     pub(crate) fn check_outer(&mut self, a: &Arr, w: &Exp, what: &str, span: Span) {
-        let Some(d) = a.shape.first() else { return };
+        self.check_width(&a.shape, w, what, span)
+    }
+
+    /// Fails unless an array of `shape` has outer size `w`.
+    pub(crate) fn check_width(&mut self, shape: &[Exp], w: &Exp, what: &str, span: Span) {
+        let Some(d) = shape.first() else { return };
         if d == w {
             return;
         }
         let cond = Exp::cmp(CmpOp::Ne, I64, d.clone(), w.clone());
         let msg = format!(
             "Sizes do not match: {what} of width {{}} over an array of shape {}",
-            "[{}]".repeat(a.rank())
+            "[{}]".repeat(shape.len())
         );
         let mut args = vec![ErrorArg {
             exp: w.clone(),
             ty: I64,
         }];
-        args.extend(a.shape.iter().map(|d| ErrorArg {
+        args.extend(shape.iter().map(|d| ErrorArg {
             exp: d.clone(),
             ty: I64,
         }));

@@ -138,15 +138,8 @@ impl Lower {
             }
             BasicOp::Iota { n, start, step, it } => {
                 let n = self.operand(n)?;
+                self.check_iota_size(&n, start, step, span)?;
                 let (start, step) = (self.operand(start)?, self.operand(step)?);
-                if start.as_i64() == Some(0) && step.as_i64() == Some(1) {
-                    // `iota n` is the range `0..1..<n`, as Futhark reports it.
-                    let c = Exp::lt(n.clone(), Exp::i64(0));
-                    let msg = "Range 0..1..<{} is invalid.";
-                    self.fail_if(c, span, msg, vec![arg(n.clone())]);
-                } else {
-                    self.check_size(&n, "iota", span);
-                }
                 let t = PrimType::Int(*it);
                 let dst = self.alloc(like, t, vec![n.clone()], span);
                 self.loop_nest(&[n], &mut |l, idx| {

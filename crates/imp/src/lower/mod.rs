@@ -19,6 +19,7 @@
 mod array;
 mod basic;
 mod control;
+mod iota;
 mod soac;
 mod tile;
 
@@ -119,6 +120,8 @@ pub(crate) struct Lower {
     internal: FxHashMap<Symbol, usize>,
     /// [`ir::Program::tuning`].
     tuning: Vec<String>,
+    /// The iotas in scope that are not stored (see [`iota`]).
+    iotas: FxHashMap<VName, iota::Iota>,
 }
 
 /// Lowers every entry point of `p`.
@@ -138,6 +141,7 @@ pub fn lower_program(p: &Program) -> Result<ir::Program> {
         versions: 0,
         internal: FxHashMap::default(),
         tuning: vec![],
+        iotas: FxHashMap::default(),
     };
     let defs = called_functions(p);
     for (k, f) in defs.iter().enumerate() {
@@ -629,6 +633,7 @@ impl Lower {
     pub(crate) fn body(&mut self, b: &Body, params: &[VName]) -> Result<Vec<Val>> {
         let inherited = std::mem::take(&mut self.inherit);
         let lu = last_uses(b, params);
+        let virtual_iotas = iota::virtual_iotas(b);
         for (s, dead) in b.stms.iter().zip(&lu.stms) {
             let ends: Vec<&LastUse> = dead
                 .iter()
@@ -636,7 +641,12 @@ impl Lower {
                 .collect();
             self.dying = ends.iter().filter(|u| !u.nested).map(|u| u.name).collect();
             self.ending = ends.iter().map(|u| u.name).collect();
-            self.stm(s)?;
+            match (&s.exp, s.pat.first()) {
+                (parad_core::Exp::Basic(op), Some(p)) if virtual_iotas.contains(&p.name) => {
+                    self.virtual_iota(p.name, op, s.span)?
+                }
+                _ => self.stm(s)?,
+            }
             self.release(dead);
         }
         b.result.iter().map(|o| self.val_of(o)).collect()

@@ -19,6 +19,7 @@
 
 use super::array::{row_val, Arr};
 use super::control::Merge;
+use super::iota::Iota;
 use super::{unsupported, Acc, AccMode, Lower, Result, Val};
 use crate::ir::{Code, Exp, I64};
 use parad_base::{PrimType, Scalar, Span};
@@ -46,11 +47,25 @@ const MAX_VERSION_DEPTH: u32 = 1;
 /// Scatters narrower than this run sequentially (see [`Lower::scatter`]).
 const PAR_SCATTER_MIN: i64 = 1 << 16;
 
-/// An input of a screma: rows of an array, or an accumulator passed whole.
+/// An input of a screma: rows of an array, the elements of an iota that
+/// is not stored, or an accumulator passed whole.
 #[derive(Clone, Debug)]
 enum Input {
     Rows(Arr),
+    Iota(Iota),
     Acc(usize),
+}
+
+impl Input {
+    /// The argument that row `i` gives the lambda (`None` for an
+    /// accumulator).
+    fn row(&self, i: Exp) -> Option<Val> {
+        match self {
+            Input::Rows(a) => Some(row_val(a, i)),
+            Input::Iota(io) => Some(Val::Scalar(io.at(i), io.t)),
+            Input::Acc(_) => None,
+        }
+    }
 }
 
 /// The destination of one screma result.
@@ -149,15 +164,26 @@ impl Lower {
 
     fn inputs(&mut self, arrs: &[VName], w: &Exp, what: &str, span: Span) -> Result<Vec<Input>> {
         arrs.iter()
-            .map(|a| match self.lookup(*a)?.clone() {
-                Val::Array(x) => {
-                    self.check_outer(&x, w, what, span);
-                    Ok(Input::Rows(x))
+            .map(|a| {
+                if let Some(io) = self.iotas.get(a).cloned() {
+                    let shape = std::slice::from_ref(&io.n);
+                    self.check_width(shape, w, what, span);
+                    return Ok(Input::Iota(io));
                 }
-                Val::Acc(id) => Ok(Input::Acc(id)),
-                Val::Scalar(..) => unsupported("internal error: a SOAC over a scalar"),
+                self.input(*a, w, what, span)
             })
             .collect()
+    }
+
+    fn input(&mut self, a: VName, w: &Exp, what: &str, span: Span) -> Result<Input> {
+        match self.lookup(a)?.clone() {
+            Val::Array(x) => {
+                self.check_outer(&x, w, what, span);
+                Ok(Input::Rows(x))
+            }
+            Val::Acc(id) => Ok(Input::Acc(id)),
+            Val::Scalar(..) => unsupported("internal error: a SOAC over a scalar"),
+        }
     }
 
     fn screma(&mut self, s: &Screma, pat: &[Param], span: Span) -> Result<Vec<Val>> {
@@ -383,8 +409,8 @@ impl Lower {
             .inputs
             .iter()
             .map(|inp| match inp {
-                Input::Rows(a) => row_val(a, i.clone()),
                 Input::Acc(id) => Val::Acc(*id),
+                rows => rows.row(i.clone()).expect("rows"),
             })
             .collect();
         let vs = self.apply(it.lam, args)?;
@@ -1333,7 +1359,9 @@ impl Lower {
         let probe = self.nested(|l| {
             for (p, inp) in lam.params.iter().zip(inputs) {
                 match inp {
-                    Input::Rows(a) => l.bind(p, row_val(a, Exp::i64(0))),
+                    Input::Rows(_) | Input::Iota(_) => {
+                        l.bind(p, inp.row(Exp::i64(0)).expect("rows"))
+                    }
                     Input::Acc(id) => {
                         let mut a = l.accs[*id].clone();
                         a.mode = AccMode::Discard;

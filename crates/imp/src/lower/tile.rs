@@ -345,7 +345,8 @@ impl Lower {
         let Some(nest) = recognise(w, arrs, lam) else {
             return Ok(None);
         };
-        if pat.len() != 1 || !matches!(self.lookup(nest.a)?, Val::Array(x) if x.rank() == 2) {
+        if pat.len() != 1 || !matches!(self.env.get(&nest.a), Some(Val::Array(x)) if x.rank() == 2)
+        {
             return Ok(None);
         }
         self.matmul(&nest, &pat[0], span).map(Some)
