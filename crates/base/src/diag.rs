@@ -21,6 +21,9 @@ pub struct Diagnostic {
     pub span: Option<Span>,
     pub labels: Vec<Label>,
     pub notes: Vec<String>,
+    /// For a run-time error in inlined code: the calls it happened in,
+    /// innermost first (printed after the message as Futhark does).
+    pub backtrace: Vec<Span>,
 }
 
 impl Diagnostic {
@@ -30,6 +33,7 @@ impl Diagnostic {
             span: Some(span),
             labels: vec![],
             notes: vec![],
+            backtrace: vec![],
         }
     }
 
@@ -40,6 +44,7 @@ impl Diagnostic {
             span: None,
             labels: vec![],
             notes: vec![],
+            backtrace: vec![],
         }
     }
 
@@ -53,6 +58,11 @@ impl Diagnostic {
 
     pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
         self.notes.push(note.into());
+        self
+    }
+
+    pub fn with_backtrace(mut self, calls: Vec<Span>) -> Diagnostic {
+        self.backtrace = calls;
         self
     }
 
@@ -83,7 +93,34 @@ impl Diagnostic {
         if term::emit(&mut out, &config, &files, &d).is_err() {
             return self.short(sources);
         }
-        String::from_utf8_lossy(&out.into_inner()).into_owned()
+        let mut text = String::from_utf8_lossy(&out.into_inner()).into_owned();
+        text.push_str(&self.backtrace_text(sources));
+        text
+    }
+
+    /// `Backtrace:` and a line per frame, the error's own location first
+    /// (`-> #0  file:line:col-col`); empty without inlined calls.
+    fn backtrace_text(&self, sources: &SourceMap) -> String {
+        let (Some(at), false) = (self.span, self.backtrace.is_empty()) else {
+            return String::new();
+        };
+        let mut text = String::from("Backtrace:\n");
+        for (k, s) in std::iter::once(at)
+            .chain(self.backtrace.iter().copied())
+            .enumerate()
+        {
+            let arrow = if k == 0 { "->" } else { "  " };
+            let f = sources.get(s.file);
+            let (line, col) = f.line_col(s.start as usize);
+            let (end_line, end_col) = f.line_col((s.end as usize).max(s.start as usize + 1) - 1);
+            let end = if end_line == line {
+                format!("{end_col}")
+            } else {
+                format!("{end_line}:{end_col}")
+            };
+            text.push_str(&format!("{arrow} #{k:<2} {}:{line}:{col}-{end}\n", f.name));
+        }
+        text
     }
 
     /// One line: `file:line:col: message`.

@@ -7,11 +7,19 @@ use std::fmt;
 pub struct FileId(pub u32);
 
 /// A byte range `start..end` in one source file.
+///
+/// Code inlined from a function call keeps the callee's spans, marked
+/// with the call they were inlined at: `frame` is 0 outside any inlined
+/// call, else one more than the index of the call's own span in the
+/// program's table of calls (core IR's `Program::frames`), which may
+/// itself be inside another inlined call. That chain is the backtrace of
+/// a run-time error (the way rustc's spans carry their macro expansion).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Span {
     pub file: FileId,
     pub start: u32,
     pub end: u32,
+    pub frame: u32,
 }
 
 impl Span {
@@ -20,6 +28,7 @@ impl Span {
             file,
             start: start as u32,
             end: end as u32,
+            frame: 0,
         }
     }
 
@@ -29,7 +38,14 @@ impl Span {
             file: self.file,
             start: self.start.min(other.start),
             end: self.end.max(other.end),
+            frame: self.frame,
         }
+    }
+
+    /// This source range inside the inlined call `frame` (see the type's
+    /// documentation).
+    pub fn in_frame(self, frame: u32) -> Span {
+        Span { frame, ..self }
     }
 
     pub fn range(self) -> std::ops::Range<usize> {

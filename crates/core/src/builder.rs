@@ -75,6 +75,25 @@ pub struct Ctx {
     pub names: NameSource,
     pub types: FxHashMap<VName, Type>,
     pub fun_rets: FxHashMap<Symbol, Vec<Type>>,
+    /// The inlined calls so far ([`Program::frames`]).
+    pub frames: Vec<Span>,
+    /// The inlined call that the statements built now come from (a
+    /// [`Span`]'s `frame`; 0 for none).
+    pub frame: u32,
+}
+
+impl Ctx {
+    /// Statements built from now on come from the function that `call`
+    /// (a span of the current frame) calls; returns the frame to go back
+    /// to with [`Ctx::leave_frame`].
+    pub fn enter_frame(&mut self, call: Span) -> u32 {
+        self.frames.push(call.in_frame(self.frame));
+        std::mem::replace(&mut self.frame, self.frames.len() as u32)
+    }
+
+    pub fn leave_frame(&mut self, frame: u32) {
+        self.frame = frame;
+    }
 }
 
 impl TypeEnv for Ctx {
@@ -156,13 +175,23 @@ impl<'a> Builder<'a> {
     }
 
     /// Source location given to the statements emitted from now on.
+    /// Inside an inlined call ([`Ctx::frame`]), the span is taken to be
+    /// in that call; elsewhere (passes after lowering) it keeps its own.
     pub fn set_span(&mut self, span: Span) {
-        self.span = self.pinned.unwrap_or(span);
+        self.span = self.pinned.unwrap_or(self.framed(span));
+    }
+
+    fn framed(&self, span: Span) -> Span {
+        match self.ctx.frame {
+            0 => span,
+            f => span.in_frame(f),
+        }
     }
 
     /// Pins the location of the statements built from now on (`None`
     /// unpins); returns the previous pin.
     pub fn pin_span(&mut self, pin: Option<Span>) -> Option<Span> {
+        let pin = pin.map(|s| self.framed(s));
         if let Some(s) = pin {
             self.span = s;
         }
@@ -1019,6 +1048,7 @@ impl ProgramBuilder {
             funs: self.funs,
             entries: self.entries,
             names: self.ctx.names,
+            frames: self.ctx.frames,
         }
     }
 }

@@ -529,9 +529,30 @@ pub struct Program {
     pub entries: Vec<EntryPoint>,
     /// Source of fresh names not used anywhere in `funs`.
     pub names: NameSource,
+    /// The calls that lowering inlined, each as the span of the call
+    /// (see [`Span`]'s `frame`): the backtraces of run-time errors.
+    pub frames: Vec<Span>,
 }
 
 impl Program {
+    /// The calls that `span` sits in, innermost first: where its function
+    /// was called, where that caller was called, and so on.
+    pub fn backtrace(&self, span: Span) -> Vec<Span> {
+        let mut out = vec![];
+        let mut frame = span.frame;
+        // Each call's frame was made before the calls inside it, so the
+        // chain goes strictly down the table; the bound guards the loop
+        // against a table that does not come from lowering.
+        while frame != 0 && out.len() < self.frames.len() {
+            let Some(call) = self.frames.get(frame as usize - 1) else {
+                break;
+            };
+            out.push(*call);
+            frame = call.frame;
+        }
+        out
+    }
+
     pub fn fun(&self, name: Symbol) -> Option<&FunDef> {
         self.funs.iter().find(|f| f.name == name)
     }

@@ -257,10 +257,7 @@ pub struct CompiledC {
 
 impl CompiledC {
     fn runtime_error(&self, e: RunError) -> DriverError {
-        DriverError::Runtime(Message::diagnostic(
-            e.to_diagnostic(),
-            &self.compiled.sources,
-        ))
+        self.compiled.runtime_error(e.to_diagnostic())
     }
 }
 
@@ -322,11 +319,20 @@ pub(crate) fn span_locations(compiled: &Compiled, program: &CProgram) -> Vec<Str
         .spans
         .iter()
         .map(|s| {
-            if compiled.sources.files().any(|(id, _)| id == s.file) {
-                compiled.sources.location(*s).to_string()
-            } else {
-                String::from("unknown location")
+            // The error's location, then the calls it was inlined at, as
+            // the runtime's `Backtrace:` lists them.
+            let known = |s: &parad_base::Span| compiled.sources.files().any(|(id, _)| id == s.file);
+            if !known(s) {
+                return String::from("unknown location");
             }
+            let mut text = compiled.sources.location(*s).to_string();
+            for (k, call) in compiled.program.backtrace(*s).iter().enumerate() {
+                if known(call) {
+                    let at = compiled.sources.location(*call);
+                    text.push_str(&format!("\n   #{:<2} {at}", k + 1));
+                }
+            }
+            text
         })
         .collect()
 }

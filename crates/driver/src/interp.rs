@@ -3,7 +3,7 @@
 
 use crate::backend::{Backend, Loaded};
 use crate::config::Config;
-use crate::error::{DriverError, Message};
+use crate::error::DriverError;
 use crate::pipeline::Compiled;
 use parad_values::Value;
 use std::path::Path;
@@ -45,9 +45,8 @@ impl Loaded for Interpreted {
         if let Some(why) = self.0.left_out_reason(entry) {
             return Err(why);
         }
-        parad_interp::run(&self.0.program, entry, args).map_err(|e| {
-            DriverError::Runtime(Message::diagnostic(e.to_diagnostic(), &self.0.sources))
-        })
+        parad_interp::run(&self.0.program, entry, args)
+            .map_err(|e| self.0.runtime_error(e.to_diagnostic()))
     }
 
     fn has_entry(&self, entry: &str) -> bool {

@@ -127,6 +127,7 @@ fn differentiate_each(c: &mut Compiled) -> Result<(), DriverError> {
             funs: vec![f],
             entries: vec![],
             names: program.names.clone(),
+            frames: vec![],
         };
         match parad_ad::differentiate(&mut single) {
             Ok(()) => {

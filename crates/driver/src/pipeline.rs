@@ -48,6 +48,19 @@ impl Compiled {
         }
     }
 
+    /// A run-time error of this program, with the backtrace of inlined
+    /// calls its location has.
+    pub fn runtime_error(&self, d: Diagnostic) -> DriverError {
+        let calls = d
+            .span
+            .map(|s| self.program.backtrace(s))
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|c| self.sources.files().any(|(id, _)| id == c.file))
+            .collect();
+        DriverError::Runtime(Message::diagnostic(d.with_backtrace(calls), &self.sources))
+    }
+
     /// Why `entry` was left out, if it was: an unsupported-feature error.
     pub fn left_out_reason(&self, entry: &str) -> Option<DriverError> {
         let l = self.left_out.iter().find(|l| l.entry == entry)?;

@@ -12,6 +12,7 @@ const SPAN: Span = Span {
     file: FileId(0),
     start: 5,
     end: 9,
+    frame: 0,
 };
 const PI64: PrimType = PrimType::Int(IntType::I64);
 

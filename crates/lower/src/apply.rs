@@ -101,6 +101,14 @@ impl<'p> Lowerer<'p> {
             Callee::Local { fun, .. } => !self.prelude_files.contains(&fun.body.span.file),
             Callee::Intrinsic(..) => false,
         };
+        // A named function of the user's is an inlined call of the
+        // backtrace (from inside the prelude, at the user's call of the
+        // prelude function).
+        let named = matches!(callee, Callee::Global(..) | Callee::Local { .. });
+        let frame = (user && named).then(|| {
+            let call = b.pinned_span().unwrap_or(span);
+            b.ctx.enter_frame(call)
+        });
         let pin = match (user, b.pinned_span()) {
             (true, Some(_)) => Some(b.pin_span(None)),
             (false, None) => Some(b.pin_span(Some(span))),
@@ -109,6 +117,9 @@ impl<'p> Lowerer<'p> {
         let r = self.call_callee(b, callee, args, span);
         if let Some(old) = pin {
             b.pin_span(old);
+        }
+        if let Some(f) = frame {
+            b.ctx.leave_frame(f);
         }
         r
     }

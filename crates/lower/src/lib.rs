@@ -151,6 +151,7 @@ fn lower_on_this_thread(prog: &TProgram, skip_unsupported: bool) -> Result<Lower
         funs,
         entries,
         names: ctx.names,
+        frames: ctx.frames,
     };
     // The front end does not check uniqueness: copy where the source
     // uses an array after updating it in place.

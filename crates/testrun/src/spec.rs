@@ -325,12 +325,17 @@ impl<'a> BlockParser<'a> {
         }
     }
 
+    /// An expected error's pattern. `.` matches newlines too, as in
+    /// Futhark's tests: a pattern may span an error's backtrace.
     fn regex(&mut self, line: usize) -> Result<Regex, SpecError> {
         let text = self.rest_of_line();
-        Regex::new(text).map_err(|e| SpecError {
-            line,
-            message: format!("invalid regular expression `{text}`: {e}"),
-        })
+        regex::RegexBuilder::new(text)
+            .dot_matches_new_line(true)
+            .build()
+            .map_err(|e| SpecError {
+                line,
+                message: format!("invalid regular expression `{text}`: {e}"),
+            })
     }
 
     fn block(&mut self, line: usize, description: String) -> Result<TestBlock, SpecError> {

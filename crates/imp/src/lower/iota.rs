@@ -108,6 +108,7 @@ impl Lower {
         let t = PrimType::Int(*it);
         let start = self.operand(start)?;
         let step = self.operand(step)?;
+        self.env.remove(&v);
         self.iotas.insert(v, Iota { n, start, step, t });
         Ok(())
     }

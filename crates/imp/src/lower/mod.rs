@@ -620,6 +620,9 @@ impl Lower {
             }
             v => v,
         };
+        // A body lowered again (a probe, another version) may store an
+        // iota it did not store before.
+        self.iotas.remove(&p.name);
         self.env.insert(p.name, v);
     }
 

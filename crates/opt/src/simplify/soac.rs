@@ -4,7 +4,8 @@
 //!   returned as is is the array itself (copied where either may be
 //!   consumed, since a `map` result is fresh memory), an operand bound
 //!   outside the lambda is `replicate(w, o)`. Such results leave the
-//!   `map`; a `map` of the identity disappears.
+//!   `map`; a `map` of the identity disappears unless its statements may
+//!   fail (an assertion, a bounds check).
 //! - `map f (replicate n v)…` (every input a `replicate`), with `f`
 //!   made of scalar operations that cannot fail, is `f` applied once and
 //!   its results replicated: the lambda's statements run even where
@@ -77,7 +78,11 @@ pub fn map_invariant_results(ctx: &mut Ctx, s: &Stm) -> Option<Vec<Stm>> {
             }
         }
     }
-    if out.is_empty() {
+    // The map goes only if its statements cannot fail: the results of
+    // `map (\k -> assert (k > 0) k) xs` are the rows of `xs`, but only
+    // once the assertions have held.
+    if out.is_empty() || (pat.is_empty() && !m.lam.body.stms.iter().all(|st| cannot_fail(&st.exp)))
+    {
         return None;
     }
     if !pat.is_empty() {

@@ -83,6 +83,7 @@ impl<'a> Parser<'a> {
             file: self.file,
             start: start.start,
             end: self.prev_end().max(start.start),
+            frame: 0,
         }
     }
 
