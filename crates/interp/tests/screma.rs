@@ -92,6 +92,7 @@ fn fused_only(p: &Program) -> Program {
         funs: p.funs[..1].to_vec(),
         entries: vec![],
         names: p.names.clone(),
+        frames: vec![],
     }
 }
 

@@ -246,6 +246,7 @@ fn sum_types_are_tags_and_payloads() {
             funs: vec![f.clone()],
             entries: vec![],
             names: p.names.clone(),
+            frames: vec![],
         };
         count_exps(&q, &|e| matches!(e, Exp::If(If { .. })))
     };
