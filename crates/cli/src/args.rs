@@ -225,6 +225,8 @@ pub enum PkgCommand {
         #[arg(short, long)]
         verbose: bool,
     },
+    /// Rewrite `futhark.pkg` in the standard layout (comments kept).
+    Fmt,
     /// List the released versions of a package.
     Versions {
         /// The package path.

@@ -46,6 +46,7 @@ pub fn pkg(args: &PkgArgs) -> Result<(), Failure> {
         PkgCommand::Upgrade { verbose } => {
             parad_pkg::upgrade(here, &mut fetcher(*verbose)?, &mut out)
         }
+        PkgCommand::Fmt => parad_pkg::fmt(here),
         PkgCommand::Versions { pkgpath, verbose } => {
             parad_pkg::versions(&mut fetcher(*verbose)?, pkgpath, &mut out)
         }

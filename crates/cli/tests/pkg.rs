@@ -104,6 +104,48 @@ fn the_folder_defaults_to_the_current_one() {
     );
 }
 
+/// `parad pkg fmt` in `dir`.
+fn pkg_fmt(dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_parad"))
+        .args(["pkg", "fmt"])
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn fmt_rewrites_the_manifest_in_the_standard_layout() {
+    let d = tempfile::tempdir().unwrap();
+    let file = write(
+        d.path(),
+        "futhark.pkg",
+        "-- my package\npackage   example.org/me/x   -- the path\n\n\nrequire {\n      \
+         example.org/t/sorts 0.4.0 #0123456789abcdef0123456789abcdef01234567 -- sorting\n\
+         -- a comment\n   example.org/t/seg   0.3.2\n}\n",
+    );
+    let o = pkg_fmt(d.path());
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let formatted = "-- my package\npackage example.org/me/x -- the path\n\nrequire {\n  \
+                     example.org/t/sorts 0.4.0 #0123456789abcdef0123456789abcdef01234567 -- sorting\n  \
+                     -- a comment\n  example.org/t/seg 0.3.2\n}\n";
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), formatted);
+    // A fixed point.
+    let o = pkg_fmt(d.path());
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), formatted);
+    // A manifest that does not parse is an error and stays as it was.
+    std::fs::write(&file, "require { x\n").unwrap();
+    let o = pkg_fmt(d.path());
+    assert_eq!(code(&o), 1);
+    assert!(stderr(&o).contains("futhark.pkg:1:11"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "require { x\n");
+    // No manifest: an error.
+    std::fs::remove_file(&file).unwrap();
+    let o = pkg_fmt(d.path());
+    assert_eq!(code(&o), 1);
+    assert!(stderr(&o).contains("no futhark.pkg"), "{}", stderr(&o));
+}
+
 #[test]
 fn malformed_manifests_are_errors_with_line_and_column() {
     let d = tempfile::tempdir().unwrap();

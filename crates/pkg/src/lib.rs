@@ -376,6 +376,20 @@ pub fn remove(dir: &Path, path: &str, out: &mut dyn Write) -> Result<(), Error> 
     say(out, &format!("Removed {path} {}.", r.version))
 }
 
+/// `fmt`: rewrites the manifest in the standard layout (see
+/// [`Manifest::print`]), comments kept; a manifest already in it is left
+/// untouched. A manifest that does not parse is an error and stays as it
+/// was.
+pub fn fmt(dir: &Path) -> Result<(), Error> {
+    let m = existing_manifest(dir)?;
+    let text = std::fs::read_to_string(dir.join(MANIFEST))
+        .map_err(|e| Error::io(format!("cannot read {}", shown(dir, MANIFEST)), e))?;
+    if text == m.print() {
+        return Ok(());
+    }
+    write_manifest(dir, &m)
+}
+
 /// `upgrade`: requires the newest version (within its major version) of
 /// every required package. Never downgrades.
 pub fn upgrade(dir: &Path, f: &mut Fetcher, out: &mut dyn Write) -> Result<(), Error> {
