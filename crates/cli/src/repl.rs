@@ -22,6 +22,9 @@
 //! standard error. Errors do not end the session and the exit status at
 //! the end of input is 0, as Futhark's REPL.
 //!
+//! Ctrl-C while an expression is evaluated stops it ("interrupted") and
+//! the session goes on; at the prompt it clears the line.
+//!
 //! Where code typed in the session is shown in an error, it is named
 //! after its input (`[repl:3]:1:5` for the input at prompt `[3]> `), or
 //! after its line in the script (`<stdin>:12:5`) when standard input is
@@ -71,6 +74,11 @@ pub fn repl(args: &ReplArgs) -> Result<(), Failure> {
         interactive,
         count: 0,
     };
+    // Without the handler, Ctrl-C during an evaluation ends the process
+    // (the session goes on without it).
+    if let Err(e) = repl.session.interrupt_on_ctrl_c() {
+        eprintln!("warning: {e}");
+    }
     if interactive {
         repl.say(
             "parad repl: Futhark with automatic differentiation. :help lists the commands.\n",

@@ -323,3 +323,39 @@ fn odd_input_does_not_crash() {
     assert_eq!(stdout(&o), "1i32\n2i32\n3i32\n");
     assert_eq!(o.status.code(), Some(0));
 }
+
+#[test]
+fn ctrl_c_stops_the_evaluation_and_the_session_goes_on() {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_parad"))
+        .arg("repl")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("parad starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    // Once a value is printed, the session (and its Ctrl-C handler) runs.
+    writeln!(stdin, "1 + 1").unwrap();
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    assert_eq!(line, "2i32\n");
+    // Minutes in the interpreter: stopped by SIGINT.
+    writeln!(stdin, "loop x = 0i64 for i < 4000000000i64 do x + i").unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    writeln!(stdin, "1 + 2").unwrap();
+    drop(stdin);
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut out, &mut rest).unwrap();
+    let o = child.wait_with_output().expect("parad ends");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("error: interrupted"), "{err}");
+    assert_eq!(rest, "3i32\n", "{err}");
+}

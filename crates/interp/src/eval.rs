@@ -21,6 +21,8 @@ use parad_core::{
 use parad_values::Scalar;
 use rustc_hash::FxHashMap;
 use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 pub type Env = FxHashMap<VName, Val>;
 
@@ -46,6 +48,9 @@ pub struct Interp<'p> {
     pub(crate) acc_ops: FxHashMap<*const AccOp, Rc<AccOp>>,
     pub copies: CopyCounter,
     depth: usize,
+    /// Set from elsewhere (a Ctrl-C handler) to stop the run: checked
+    /// before each body, so loops and SOACs stop within one iteration.
+    interrupt: Option<Arc<AtomicBool>>,
 }
 
 /// Adds the span of the statement being run to an error message.
@@ -78,7 +83,15 @@ impl<'p> Interp<'p> {
             acc_ops: FxHashMap::default(),
             copies: CopyCounter::default(),
             depth: 0,
+            interrupt: None,
         }
+    }
+
+    /// Stops the run with the error "interrupted" once `flag` is set
+    /// (the flag is left set; the caller clears it).
+    pub fn with_interrupt(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.interrupt = Some(flag);
+        self
     }
 
     pub(crate) fn get(&self, env: &Env, v: VName, span: Span) -> Result<Val, RunError> {
@@ -165,6 +178,13 @@ impl<'p> Interp<'p> {
         body: &Body,
         params: &[VName],
     ) -> Result<Vec<Val>, RunError> {
+        if self
+            .interrupt
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+        {
+            return Err(RunError::new("interrupted", None));
+        }
         let key = body as *const Body;
         let drops = match self.live.get(&key) {
             Some(d) => d.clone(),

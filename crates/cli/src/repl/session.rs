@@ -32,10 +32,12 @@
 use super::assemble::{clashes, Analysed, Assembled};
 use super::show;
 use parad_base::{Diagnostic, SourceMap, Span};
-use parad_driver::{Config, DriverError, Interpreted, Loaded, Message, Source};
+use parad_driver::{Config, DriverError, Message, Source};
 use parad_types::tast::{TProgram, Type};
 use parad_values::Value;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// The name of the generated declaration holding a typed expression.
 const GENERATED: &str = "parad_repl_expression";
@@ -79,6 +81,9 @@ pub struct Session {
     /// The name of the loaded file, when loading it succeeded.
     file_name: Option<String>,
     config: Config,
+    /// Set by Ctrl-C to stop the expression being evaluated (see
+    /// [`Session::interrupt_on_ctrl_c`]).
+    interrupt: Arc<AtomicBool>,
 }
 
 impl Session {
@@ -89,7 +94,18 @@ impl Session {
             layers: vec![],
             file_name: None,
             config: Config::default(),
+            interrupt: Arc::new(AtomicBool::new(false)),
         }
+    }
+
+    /// Makes Ctrl-C (SIGINT) stop the expression being evaluated, with
+    /// the error "interrupted", instead of ending the process. At the
+    /// prompt the line editor reads Ctrl-C itself. Fails if the process
+    /// has a handler already.
+    pub fn interrupt_on_ctrl_c(&self) -> Result<(), String> {
+        let flag = self.interrupt.clone();
+        ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed))
+            .map_err(|e| format!("cannot handle Ctrl-C: {e}"))
     }
 
     /// Replaces the session by the declarations of the file at `path`
@@ -183,7 +199,10 @@ impl Session {
         }
         checked.checked.entries.retain(|e| e.name == GENERATED);
         checked.checked.entries.truncate(1);
-        let leaves = run(checked, &self.config).map_err(|e| render_error(&e, &asm))?;
+        // A Ctrl-C pressed before this evaluation is not for it.
+        self.interrupt.store(false, Ordering::Relaxed);
+        let leaves =
+            run(checked, &self.config, &self.interrupt).map_err(|e| render_error(&e, &asm))?;
         Ok(Evaluated { ty, leaves })
     }
 
@@ -226,10 +245,20 @@ impl Session {
 
 /// Lowers the checked program, runs the passes and interprets the
 /// generated entry point.
-fn run(checked: parad_driver::Checked, config: &Config) -> Result<Vec<Value>, DriverError> {
+fn run(
+    checked: parad_driver::Checked,
+    config: &Config,
+    interrupt: &Arc<AtomicBool>,
+) -> Result<Vec<Value>, DriverError> {
     let mut compiled = checked.lower(config)?;
     parad_driver::run_passes(&mut compiled, config)?;
-    Interpreted(compiled).call(GENERATED, vec![])
+    if let Some(why) = compiled.left_out_reason(GENERATED) {
+        return Err(why);
+    }
+    parad_interp::Interp::new(&compiled.program)
+        .with_interrupt(interrupt.clone())
+        .run_entry(&compiled.program, GENERATED, vec![])
+        .map_err(|e| compiled.runtime_error(e.to_diagnostic()))
 }
 
 /// The generated declaration in a checked program.
