@@ -321,13 +321,12 @@ pub(crate) fn span_locations(compiled: &Compiled, program: &CProgram) -> Vec<Str
         .map(|s| {
             // The error's location, then the calls it was inlined at, as
             // the runtime's `Backtrace:` lists them.
-            let known = |s: &parad_base::Span| compiled.sources.files().any(|(id, _)| id == s.file);
-            if !known(s) {
+            if !compiled.has_source_of(s) {
                 return String::from("unknown location");
             }
             let mut text = compiled.sources.location(*s).to_string();
             for (k, call) in compiled.program.backtrace(*s).iter().enumerate() {
-                if known(call) {
+                if compiled.has_source_of(call) {
                     let at = compiled.sources.location(*call);
                     text.push_str(&format!("\n   #{:<2} {at}", k + 1));
                 }

@@ -56,9 +56,14 @@ impl Compiled {
             .map(|s| self.program.backtrace(s))
             .unwrap_or_default()
             .into_iter()
-            .filter(|c| self.sources.files().any(|(id, _)| id == c.file))
+            .filter(|c| self.has_source_of(c))
             .collect();
         DriverError::Runtime(Message::diagnostic(d.with_backtrace(calls), &self.sources))
+    }
+
+    /// Whether `span` points into one of the program's source files.
+    pub fn has_source_of(&self, span: &parad_base::Span) -> bool {
+        self.sources.files().any(|(id, _)| id == span.file)
     }
 
     /// Why `entry` was left out, if it was: an unsupported-feature error.

@@ -6,7 +6,7 @@ use super::array::{product, row_major, Arr};
 use super::{unsupported, Lower, Result, Val};
 use crate::ir::{Code, ErrorArg, Exp, I64};
 use parad_base::{PrimType, Scalar, Span};
-use parad_core::{BasicOp, BinOp, CmpOp, ConvOp, DimIndex, Operand, Param, VName};
+use parad_core::{BasicOp, BinOp, CmpOp, DimIndex, Operand, Param, VName};
 
 fn arg(exp: Exp) -> ErrorArg {
     ErrorArg { exp, ty: I64 }
@@ -139,22 +139,20 @@ impl Lower {
             BasicOp::Iota { n, start, step, it } => {
                 let n = self.operand(n)?;
                 self.check_iota_size(&n, start, step, span)?;
-                let (start, step) = (self.operand(start)?, self.operand(step)?);
                 let t = PrimType::Int(*it);
+                let range = super::iota::Iota {
+                    n: n.clone(),
+                    start: self.operand(start)?,
+                    step: self.operand(step)?,
+                    t,
+                };
                 let dst = self.alloc(like, t, vec![n.clone()], span);
                 self.loop_nest(&[n], &mut |l, idx| {
-                    let i = Exp::Conv(ConvOp::Cast, I64, t, Box::new(idx[0].clone()));
-                    let v = Exp::Bin(
-                        BinOp::Add,
-                        t,
-                        Box::new(start.clone()),
-                        Box::new(Exp::Bin(BinOp::Mul, t, Box::new(i), Box::new(step.clone()))),
-                    );
                     l.emit(Code::Write {
                         mem: dst.mem,
                         elem: t,
                         index: dst.pos(idx),
-                        value: v,
+                        value: range.at(idx[0].clone()),
                     });
                     Ok(())
                 })?;
