@@ -15,8 +15,8 @@
 use parad_base::{IntType, PrimType, Scalar, Span};
 use parad_core::{EntryPoint, VName};
 use parad_imp::ir::{
-    CallArg, CallRes, Code, ErrorArg, Exp, FunParam, Function, Gemm, IOp, Internal, Program,
-    RetVal, I64,
+    CallArg, CallRes, Code, DeviceOp, ErrorArg, Exp, FunParam, Function, Gemm, IOp, Internal,
+    Kernel, Program, RetVal, I64,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt::Write;
@@ -59,13 +59,18 @@ pub fn emit_imp(p: &Program) -> CProgram {
         );
     }
     // One translation unit per function, compiled in parallel.
+    let kernels = std::rc::Rc::new(p.kernels.clone());
+    let printer = || Printer {
+        kernels: kernels.clone(),
+        ..Printer::default()
+    };
     for (k, f) in p.internal.iter().enumerate() {
         out.push_str(crate::build::UNIT_SEPARATOR);
-        Printer::default().internal(&mut out, k, f);
+        printer().internal(&mut out, k, f);
     }
     for (k, f) in p.funs.iter().enumerate() {
         out.push_str(crate::build::UNIT_SEPARATOR);
-        Printer::default().function(&mut out, k, f);
+        printer().function(&mut out, k, f);
     }
     // The entry functions' prototypes, for the API's unit; a function's
     // attributes must be on every declaration (GCC drops the optimisation
@@ -183,7 +188,22 @@ fn scalar(s: &Scalar) -> String {
     }
 }
 
+/// Where an expression is printed: host C, or the OpenCL C of a kernel,
+/// whose memory variables are `__global` byte pointers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    Host,
+    Kernel,
+}
+
+/// An expression in host C.
 pub fn exp(e: &Exp) -> String {
+    exp_in(Dialect::Host, e)
+}
+
+/// An expression in dialect `d`.
+pub fn exp_in(d: Dialect, e: &Exp) -> String {
+    let exp = |e: &Exp| exp_in(d, e);
     match e {
         Exp::Var(v) => name(*v),
         Exp::Const(s) => scalar(s),
@@ -224,9 +244,21 @@ pub fn exp(e: &Exp) -> String {
         }
         Exp::Select(c, a, b) => format!("({} ? {} : {})", exp(c), exp(a), exp(b)),
         Exp::And(a, b) => format!("({} && {})", exp(a), exp(b)),
-        Exp::Read { mem, elem, index } => {
-            format!("(({} *){}.data)[{}]", ctype(*elem), name(*mem), exp(index))
-        }
+        Exp::Read { mem, elem, index } => match d {
+            Dialect::Host => format!("(({} *){}.data)[{}]", ctype(*elem), name(*mem), exp(index)),
+            Dialect::Kernel => format!(
+                "((__global {} *){})[{}]",
+                ctype(*elem),
+                name(*mem),
+                exp(index)
+            ),
+        },
+        Exp::DeviceRead { mem, elem, index } => format!(
+            "p_device_read_{}(ctx, {}, {})",
+            ctype(*elem),
+            name(*mem),
+            exp(index)
+        ),
         Exp::NumThreads => "((i64)ctx->nthreads)".into(),
         Exp::UserParam { index, default } => {
             format!("parad_user_param(ctx, {index}, {})", exp(default))
@@ -324,6 +356,8 @@ struct Printer {
     /// Printing an internal function, which gets the iteration of the
     /// caller's parallel loop (or -1) as `p_iter`.
     internal: bool,
+    /// The program's kernels ([`DeviceOp::Launch`]).
+    kernels: std::rc::Rc<Vec<Kernel>>,
 }
 
 fn collect_mems(code: &[Code], out: &mut Vec<VName>) {
@@ -403,6 +437,14 @@ fn collect_types(code: &[Code], out: &mut FxHashMap<VName, VarType>) {
                 }
                 for v in shape {
                     out.insert(*v, VarType::Prim(I64));
+                }
+            }
+            Code::Device(op) => {
+                if let DeviceOp::Input { mem, shape, .. } = &**op {
+                    out.insert(*mem, VarType::Mem);
+                    for v in shape {
+                        out.insert(*v, VarType::Prim(I64));
+                    }
                 }
             }
             Code::Call { results, .. } => {
@@ -489,7 +531,7 @@ impl FreeVars {
             Exp::Var(v) | Exp::Unique(v) => self.read(*v),
             Exp::Const(_) | Exp::NumThreads => {}
             Exp::UserParam { default, .. } => self.exp(default),
-            Exp::Read { mem, index, .. } => {
+            Exp::Read { mem, index, .. } | Exp::DeviceRead { mem, index, .. } => {
                 self.read(*mem);
                 self.exp(index);
             }
@@ -680,9 +722,79 @@ impl FreeVars {
                         self.read(*m);
                     }
                 }
+                Code::Device(op) => self.device_op(op),
             }
         }
     }
+
+    fn device_op(&mut self, op: &DeviceOp) {
+        match op {
+            DeviceOp::Alloc { mem, elems, .. } => {
+                self.exp(elems);
+                self.write(*mem);
+            }
+            DeviceOp::Write {
+                mem, index, value, ..
+            } => {
+                self.read(*mem);
+                self.exp(index);
+                self.exp(value);
+            }
+            DeviceOp::Copy {
+                dst,
+                dst_off,
+                src,
+                src_off,
+                elems,
+                ..
+            } => {
+                self.read(*dst);
+                self.exp(dst_off);
+                self.read(*src);
+                self.exp(src_off);
+                self.exp(elems);
+            }
+            DeviceOp::Input { mem, shape, .. } => {
+                for v in shape {
+                    self.declare(*v);
+                }
+                self.write(*mem);
+            }
+            DeviceOp::Output {
+                mem, offset, shape, ..
+            } => {
+                self.read(*mem);
+                for e in std::iter::once(offset).chain(shape) {
+                    self.exp(e);
+                }
+            }
+            // Its parameters are those of the kernel, which run on the
+            // device: host code never outlines a launch.
+            DeviceOp::Launch { bound, .. } => self.exp(bound),
+        }
+    }
+}
+
+/// The variables that the body of a parallel loop over `i` uses and does
+/// not declare, in the order of their first use, and which of them it
+/// assigns.
+pub fn free_vars(i: VName, body: &[Code]) -> (Vec<VName>, Vec<VName>) {
+    let f = FreeVars::of_par_for(i, body);
+    (f.vars, f.written)
+}
+
+/// The scalar type of every scalar variable `code` declares, at any depth
+/// (memory variables are left out).
+pub fn scalar_types(code: &[Code]) -> FxHashMap<VName, PrimType> {
+    let mut types = FxHashMap::default();
+    collect_types(code, &mut types);
+    types
+        .into_iter()
+        .filter_map(|(v, t)| match t {
+            VarType::Prim(p) => Some((v, p)),
+            VarType::Mem => None,
+        })
+        .collect()
 }
 
 /// Loop nests deeper than this are compiled at `-O1`.
@@ -957,15 +1069,28 @@ impl Printer {
     }
 
     fn fail(&self, out: &mut String, d: usize, span: Option<usize>, msg: &str, args: &[ErrorArg]) {
+        let args: Vec<(&'static str, String)> = args.iter().map(error_arg).collect();
+        self.fail_with(out, d, span, msg, &args)
+    }
+
+    /// [`Printer::fail`] with each argument as its printf format and C
+    /// expression.
+    fn fail_with(
+        &self,
+        out: &mut String,
+        d: usize,
+        span: Option<usize>,
+        msg: &str,
+        args: &[(&'static str, String)],
+    ) {
         let mut lit = String::from("\"");
         let mut cargs = vec![];
         let mut parts = msg.split("{}");
         lit.push_str(&escape(parts.next().unwrap_or("")));
-        for (part, a) in parts.zip(args) {
-            let (f, e) = error_arg(a);
+        for (part, (f, e)) in parts.zip(args) {
             lit.push_str(f);
             lit.push_str(&escape(part));
-            cargs.push(e);
+            cargs.push(e.clone());
         }
         lit.push('"');
         indent(out, d);
@@ -1186,6 +1311,7 @@ impl Printer {
                 let _ = writeln!(out, "if (parad_has_failed(ctx)) goto {exit};");
             }
             Code::Gemm(g) => self.gemm(out, d, g),
+            Code::Device(op) => self.device_op(out, d, op),
             Code::Call { fun, args, results } => self.call(out, d, *fun, args, results),
             Code::Return(vals) => self.ret(out, d, vals),
             Code::Error {
@@ -1280,6 +1406,226 @@ impl Printer {
                 out.push_str("}\n");
             }
         }
+    }
+
+    /// An operation on device memory.
+    fn device_op(&mut self, out: &mut String, d: usize, op: &DeviceOp) {
+        let exit = self.exit();
+        indent(out, d);
+        match op {
+            DeviceOp::Alloc {
+                mem,
+                elem,
+                elems,
+                span,
+            } => {
+                let _ = writeln!(
+                    out,
+                    "if (pmem_device_alloc_n(ctx, &{}, {}, sizeof({}))) {{",
+                    name(*mem),
+                    exp(elems),
+                    ctype(*elem)
+                );
+                let msg = format!(
+                    "Out of memory on the GPU: cannot allocate an array of {{}} elements ({} bytes each)",
+                    elem.size()
+                );
+                let arg = ErrorArg {
+                    exp: elems.clone(),
+                    ty: I64,
+                };
+                self.fail(out, d + 1, *span, &msg, &[arg]);
+                indent(out, d);
+                out.push_str("}\n");
+            }
+            DeviceOp::Write {
+                mem,
+                elem,
+                index,
+                value,
+            } => {
+                let _ = writeln!(
+                    out,
+                    "if (p_device_write_{}(ctx, {}, {}, {})) goto {exit};",
+                    ctype(*elem),
+                    name(*mem),
+                    exp(index),
+                    exp(value)
+                );
+            }
+            DeviceOp::Copy {
+                dst,
+                dst_off,
+                src,
+                src_off,
+                elem,
+                elems,
+            } => {
+                let t = ctype(*elem);
+                let _ = writeln!(
+                    out,
+                    "if (p_device_copy(ctx, {}, ({}) * (i64)sizeof({t}), {}, ({}) * (i64)sizeof({t}), ({}) * (i64)sizeof({t}))) goto {exit};",
+                    name(*dst),
+                    exp(dst_off),
+                    name(*src),
+                    exp(src_off),
+                    exp(elems),
+                );
+            }
+            DeviceOp::Input {
+                k,
+                elem,
+                mem,
+                shape,
+            } => {
+                let mut n = String::from("(i64)1");
+                for (j, s) in shape.iter().enumerate() {
+                    let _ = write!(out, "i64 {} = args[{k}].shape[{j}]; ", name(*s));
+                    n = format!("{n} * {}", name(*s));
+                }
+                out.push('\n');
+                indent(out, d);
+                let t = ctype(*elem);
+                let _ = writeln!(
+                    out,
+                    "if (pmem_device_alloc_n(ctx, &{m}, {n}, sizeof({t}))) {{",
+                    m = name(*mem)
+                );
+                let msg = format!(
+                    "Out of memory on the GPU: cannot copy argument {} ({{}} elements)",
+                    k + 1
+                );
+                let arg = ErrorArg {
+                    exp: shape
+                        .iter()
+                        .fold(Exp::i64(1), |n, s| Exp::times(n, Exp::Var(*s))),
+                    ty: I64,
+                };
+                self.fail(out, d + 1, None, &msg, &[arg]);
+                indent(out, d);
+                out.push_str("}\n");
+                indent(out, d);
+                let _ = writeln!(
+                    out,
+                    "if (p_device_write(ctx, {}, 0, args[{k}].data, ({n}) * (i64)sizeof({t}))) goto {exit};",
+                    name(*mem)
+                );
+            }
+            DeviceOp::Output {
+                k,
+                elem,
+                mem,
+                offset,
+                shape,
+            } => {
+                let t = ctype(*elem);
+                let oom = format!("{{ parad_error(ctx, -1, \"Out of memory: cannot return result {}\"); goto {exit}; }}", k + 1);
+                let _ = writeln!(
+                    out,
+                    "results[{k}].shape = malloc({} * sizeof(int64_t)); if (!results[{k}].shape) {oom}",
+                    shape.len().max(1)
+                );
+                let mut n = String::from("(i64)1");
+                for (j, s) in shape.iter().enumerate() {
+                    indent(out, d);
+                    let _ = writeln!(out, "results[{k}].shape[{j}] = {};", exp(s));
+                    n = format!("{n} * results[{k}].shape[{j}]");
+                }
+                indent(out, d);
+                let _ = writeln!(
+                    out,
+                    "if (pmem_alloc_n(&results[{k}].mem, {n} > 0 ? {n} : 1, sizeof({t}))) {oom}"
+                );
+                indent(out, d);
+                let _ = writeln!(
+                    out,
+                    "results[{k}].data = results[{k}].mem.data; if (p_device_read(ctx, results[{k}].data, {}, ({}) * (i64)sizeof({t}), ({n}) * (i64)sizeof({t}))) goto {exit};",
+                    name(*mem),
+                    exp(offset)
+                );
+            }
+            DeviceOp::Launch { kernel, bound } => self.launch(out, d, *kernel, bound),
+        }
+    }
+
+    /// A kernel's launch, then, when it may fail, the check of its error
+    /// words and the error of the site that failed.
+    fn launch(&mut self, out: &mut String, d: usize, k: usize, bound: &Exp) {
+        let exit = self.exit();
+        let kernels = self.kernels.clone();
+        let kernel = &kernels[k];
+        let sites = kernel.error_sites();
+        let mut args: Vec<String> = kernel
+            .scalars
+            .iter()
+            .map(|(v, t)| format!("{{0, (int32_t)sizeof({}), &{}}}", ctype(*t), name(*v)))
+            .chain(
+                kernel
+                    .mems
+                    .iter()
+                    .map(|m| format!("{{1, 0, &{}.data}}", name(*m))),
+            )
+            .collect();
+        out.push_str("{\n");
+        if !sites.is_empty() {
+            indent(out, d + 1);
+            let _ = writeln!(
+                out,
+                "pmem kerr_; if (p_kernel_errors(ctx, &kerr_)) goto {exit};"
+            );
+            args.push("{1, 0, &kerr_.data}".into());
+        }
+        indent(out, d + 1);
+        let _ = writeln!(
+            out,
+            "const struct parad_karg kargs_[] = {{ {}{} }};",
+            args.join(", "),
+            if args.is_empty() { "{0, 0, NULL}" } else { "" }
+        );
+        indent(out, d + 1);
+        let _ = writeln!(
+            out,
+            "if (p_device_launch(ctx, {k}, {}, {}, kargs_)) goto {exit};",
+            exp(bound),
+            args.len()
+        );
+        if !sites.is_empty() {
+            indent(out, d + 1);
+            let _ = writeln!(
+                out,
+                "int64_t kw_[P_KERNEL_ERROR_WORDS]; int kf_ = p_kernel_failed(ctx, kw_); if (kf_ < 0) goto {exit};"
+            );
+            indent(out, d + 1);
+            out.push_str("if (kf_) switch (kw_[0] - 1) {\n");
+            for (s, site) in sites.iter().enumerate() {
+                indent(out, d + 1);
+                let _ = writeln!(out, "case {s}:");
+                let args: Vec<(&'static str, String)> = site
+                    .args
+                    .iter()
+                    .enumerate()
+                    .map(|(j, t)| {
+                        let w = format!("kw_[{}]", j + 1);
+                        match t {
+                            PrimType::Bool => ("%s", format!("({w} ? \"true\" : \"false\")")),
+                            PrimType::Int(i) if i.signed() => ("%lld", format!("(long long)({w})")),
+                            PrimType::Int(_) => ("%llu", format!("(unsigned long long)({w})")),
+                            PrimType::Float(_) => ("%g", format!("p_bitcast_i64_f64({w})")),
+                        }
+                    })
+                    .collect();
+                self.fail_with(out, d + 2, site.span, &site.message, &args);
+            }
+            indent(out, d + 1);
+            let _ = writeln!(
+                out,
+                "default: parad_error(ctx, -1, \"a GPU kernel failed\"); goto {exit};"
+            );
+            indent(out, d + 1);
+            out.push_str("}\n");
+        }
+        indent(out, d);
+        out.push_str("}\n");
     }
 
     /// A call of the runtime's matrix-multiply kernel, after allocating

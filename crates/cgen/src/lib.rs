@@ -14,11 +14,17 @@ pub mod load;
 pub const RUNTIME: &str = concat!(
     include_str!("runtime/prims.h"),
     include_str!("runtime/pool.h"),
+    include_str!("runtime/device_abi.h"),
     include_str!("runtime/mem.h"),
+    include_str!("runtime/device.h"),
     include_str!("runtime/gemm.h"),
 );
 
 pub use emit::CProgram;
+
+/// The C declarations of the device table that the GPU backends' host
+/// code calls (`struct parad_karg`, `struct parad_device`).
+pub const DEVICE_ABI_H: &str = include_str!("runtime/device_abi.h");
 
 /// Reading and writing values in Futhark's text and binary formats (for
 /// executables, servers and store/restore).

@@ -357,6 +357,29 @@ impl Library {
         Ok(lib)
     }
 
+    /// Gives the context the device its GPU entry points run on.
+    ///
+    /// # Safety
+    /// `device` points to a `struct parad_device` (the runtime's
+    /// `mem.h`) whose table and `self` stay valid until the library is
+    /// dropped.
+    pub unsafe fn set_device(&mut self, device: *const c_void) -> Result<(), LoadError> {
+        type SetDeviceFn = unsafe extern "C" fn(*mut c_void, *const c_void);
+        // SAFETY: the API's function of that type (api.h), called with
+        // the live context and, by the caller's contract, a valid table.
+        unsafe {
+            let f = self
+                ._library
+                .get::<SetDeviceFn>(b"parad_context_set_device")
+                .map_err(|e| LoadError {
+                    path: self.path.clone(),
+                    message: format!("no symbol parad_context_set_device: {e}"),
+                })?;
+            f(self.ctx.as_ptr(), device);
+        }
+        Ok(())
+    }
+
     /// The entry points' names, in the order of their numbers.
     pub fn entry_names(&self) -> Vec<&str> {
         self.entries.iter().map(|e| e.name.as_str()).collect()

@@ -258,6 +258,11 @@ pub enum BackendKind {
     /// Compiled to parallel C (the interpreter when there is no C
     /// compiler).
     Multicore,
+    /// Compiled to C host code and OpenCL kernels: entry points whose
+    /// kernels can be extracted run on an OpenCL device
+    /// (`PARAD_OPENCL_DEVICE` picks one by name), the others as
+    /// `multicore`.
+    Opencl,
 }
 
 impl BackendKind {
@@ -278,6 +283,7 @@ impl BackendKind {
             BackendKind::Interp => Box::new(parad_driver::Interp::new(config)),
             BackendKind::C => compiled(parad_driver::C::sequential(config)),
             BackendKind::Multicore => compiled(parad_driver::C::new(config, threads)),
+            BackendKind::Opencl => compiled(parad_driver::C::opencl(config, threads)),
         }
     }
 }
@@ -429,6 +435,10 @@ fn stage_values() -> PossibleValuesParser {
         PossibleValue::new("opt").help("The whole pipeline (= the last pass)"),
         PossibleValue::new("imp").help("The imperative IR of the C backend"),
         PossibleValue::new("c").help("The C program the C backend compiles"),
+        PossibleValue::new("gpu").help(
+            "The imperative IR of the opencl backend: host code and kernels, and which entry points stay on the host and why",
+        ),
+        PossibleValue::new("opencl").help("The OpenCL C source of the opencl backend's kernels"),
     ]);
     PossibleValuesParser::new(values)
 }

@@ -24,14 +24,35 @@ pub fn dump(args: &DumpArgs) -> Result<(), Failure> {
         let text = parad_syntax::print::program(&checked.checked.elaborated_program());
         return with_stdout(|out| write!(out, "{text}"));
     }
-    if args.stage == "imp" || args.stage == "c" {
+    if args.stage == "imp" || args.stage == "c" || args.stage == "gpu" || args.stage == "opencl" {
         let config = Config::default().with_dump_after(&args.dump_after);
         let compiled =
             compile_file(&args.program, &config).map_err(|e| Failure::Program(e.render()))?;
-        let imp = parad_imp::lower_program(&compiled.program)
+        let target = if args.stage == "gpu" || args.stage == "opencl" {
+            parad_imp::Target::Gpu
+        } else {
+            parad_imp::Target::Multicore
+        };
+        let imp = parad_imp::lower_program_for(&compiled.program, target)
             .map_err(|e| Failure::Program(format!("cannot compile to C: {e}\n")))?;
         return with_stdout(|out| {
-            if args.stage == "imp" {
+            if args.stage == "gpu" || args.stage == "opencl" {
+                let off = parad_gpu::kernels::offload(&imp);
+                if args.stage == "opencl" {
+                    return write!(
+                        out,
+                        "{}",
+                        parad_gpu::print::opencl_source(&off.program.kernels)
+                    );
+                }
+                for (f, why) in off.program.funs.iter().zip(&off.host) {
+                    match why {
+                        None => writeln!(out, "-- {}: on the device", f.entry.name)?,
+                        Some(w) => writeln!(out, "-- {}: on the host: {w}", f.entry.name)?,
+                    }
+                }
+                write!(out, "{}", off.program)
+            } else if args.stage == "imp" {
                 write!(out, "{imp}")
             } else {
                 out.write_all(parad_cgen::emit::emit_imp(&imp).source.as_bytes())

@@ -38,11 +38,47 @@ pub struct C {
     /// Values of the programs' tuning parameters (`#[param(NAME)]`), as
     /// Futhark's `--param NAME=INT` and `--tuning FILE` set them.
     pub tuning: Tuning,
+    /// The `opencl` backend: entry points run on an OpenCL device where
+    /// their kernels can be extracted ([`parad_gpu::kernels`]).
+    pub opencl: bool,
 }
 
-/// The C code generator: the one place the driver calls it.
-fn emit(program: &Program) -> Result<CProgram, String> {
-    parad_cgen::emit::emit(program)
+/// What the GPU backends add to a C program: the kernels' source and
+/// names, and which entry points stay on the host.
+#[derive(Clone, Debug)]
+pub struct GpuPart {
+    pub source: String,
+    pub kernels: Vec<String>,
+    /// Per entry point: its name, and why it runs on the host (`None`
+    /// when it runs on the device).
+    pub host: Vec<(String, Option<String>)>,
+}
+
+/// The C code generator: the one place the driver calls it. With
+/// `opencl`, kernels are extracted first and printed as OpenCL C.
+fn emit(program: &Program, opencl: bool) -> Result<(CProgram, Option<GpuPart>), String> {
+    let target = if opencl {
+        parad_imp::Target::Gpu
+    } else {
+        parad_imp::Target::Multicore
+    };
+    let imp = parad_imp::lower_program_for(program, target).map_err(|e| e.to_string())?;
+    if !opencl {
+        return Ok((parad_cgen::emit::emit_imp(&imp), None));
+    }
+    let off = parad_gpu::kernels::offload(&imp);
+    let gpu = GpuPart {
+        source: parad_gpu::print::opencl_source(&off.program.kernels),
+        kernels: off.program.kernels.iter().map(|k| k.name.clone()).collect(),
+        host: off
+            .program
+            .funs
+            .iter()
+            .map(|f| f.entry.name.clone())
+            .zip(off.host)
+            .collect(),
+    };
+    Ok((parad_cgen::emit::emit_imp(&off.program), Some(gpu)))
 }
 
 /// Threads of a program when not told: `PARAD_THREADS` if it is a
@@ -63,6 +99,17 @@ impl C {
             threads,
             sequential: false,
             tuning: vec![],
+            opencl: false,
+        }
+    }
+
+    /// The `opencl` backend: the multicore backend's host code, with the
+    /// entry points whose kernels can be extracted run on an OpenCL
+    /// device (`PARAD_OPENCL_DEVICE` selects one by name).
+    pub fn opencl(config: Config, threads: Option<usize>) -> C {
+        C {
+            opencl: true,
+            ..C::new(config, threads)
         }
     }
 
@@ -73,6 +120,7 @@ impl C {
             threads: Some(1),
             sequential: true,
             tuning: vec![],
+            opencl: false,
         }
     }
 
@@ -97,8 +145,14 @@ impl C {
             warn_no_compiler(&options);
             return Ok(Box::new(Interpreted(compiled)));
         }
-        let program = emit(&compiled.program).map_err(cannot_compile)?;
-        self.load_c(compiled, program, &options)
+        let (program, gpu) = emit(&compiled.program, self.opencl).map_err(cannot_compile)?;
+        match self.build_and_load(compiled, program, gpu, &options)? {
+            Ok(c) => Ok(Box::new(c)),
+            Err(compiled) => {
+                warn_no_compiler(&options);
+                Ok(Box::new(Interpreted(compiled)))
+            }
+        }
     }
 
     /// [`C::load_compiled`] for library users: built with `options`,
@@ -112,8 +166,8 @@ impl C {
         if let Err(e) = build::compiler_version(&options.cc) {
             return Err(DriverError::Unsupported(Message::Text(e.to_string())));
         }
-        let program = emit(&compiled.program).map_err(cannot_compile)?;
-        match self.build_and_load(compiled, program, options)? {
+        let (program, gpu) = emit(&compiled.program, self.opencl).map_err(cannot_compile)?;
+        match self.build_and_load(compiled, program, gpu, options)? {
             Ok(c) => Ok(c),
             Err(_) => Err(DriverError::Unsupported(Message::Text(format!(
                 "no C compiler found ({})",
@@ -131,7 +185,7 @@ impl C {
         program: CProgram,
         options: &BuildOptions,
     ) -> Result<Box<dyn Loaded>, DriverError> {
-        match self.build_and_load(compiled, program, options)? {
+        match self.build_and_load(compiled, program, None, options)? {
             Ok(c) => Ok(Box::new(c)),
             Err(compiled) => {
                 warn_no_compiler(options);
@@ -146,6 +200,7 @@ impl C {
         &self,
         compiled: Compiled,
         program: CProgram,
+        gpu: Option<GpuPart>,
         options: &BuildOptions,
     ) -> Result<Result<CompiledC, Compiled>, DriverError> {
         if let Some((name, _)) = self
@@ -176,11 +231,17 @@ impl C {
             Err(e) if e.is_no_compiler() => return Ok(Err(compiled)),
             Err(e) => return Err(internal(e)),
         };
-        let library = parad_cgen::load::load(&program, &api, &built, self.threads(), &self.tuning)
-            .map_err(internal)?;
+        let mut library =
+            parad_cgen::load::load(&program, &api, &built, self.threads(), &self.tuning)
+                .map_err(internal)?;
+        let device = match gpu {
+            Some(gpu) => Some(OnDevice::open(&mut library, gpu, options)?),
+            None => None,
+        };
         Ok(Ok(CompiledC {
             compiled,
             library,
+            device,
             built,
         }))
     }
@@ -214,7 +275,9 @@ fn warn_no_compiler(options: &BuildOptions) {
 
 impl Backend for C {
     fn name(&self) -> &str {
-        if self.sequential {
+        if self.opencl {
+            "opencl"
+        } else if self.sequential {
             "c"
         } else {
             "multicore"
@@ -245,11 +308,77 @@ impl Backend for C {
     }
 }
 
+/// The device of a program of the `opencl` backend, which its library's
+/// context calls through `table` (both outlive the library: the fields
+/// of [`CompiledC`] drop in order).
+#[derive(Debug)]
+pub struct OnDevice {
+    pub device: Box<parad_gpu::opencl::OpenClDevice>,
+    table: Box<parad_gpu::device::ParadDevice>,
+    pub gpu: GpuPart,
+}
+
+impl OnDevice {
+    fn open(
+        library: &mut Library,
+        gpu: GpuPart,
+        options: &BuildOptions,
+    ) -> Result<OnDevice, DriverError> {
+        let device_error = |e: parad_gpu::device::GpuError| {
+            DriverError::Runtime(Message::Text(format!("OpenCL: {e}")))
+        };
+        let mut device =
+            Box::new(parad_gpu::opencl::OpenClDevice::new(None).map_err(device_error)?);
+        let cache = options.cache_dir.parent().map(|root| root.join("opencl"));
+        if !gpu.kernels.is_empty() {
+            device
+                .build_cached(&gpu.source, &gpu.kernels, cache.as_deref())
+                .map_err(internal)?;
+        }
+        let table = Box::new(device.table());
+        // SAFETY: the table and the device it points to are boxed and
+        // dropped after the library (see `CompiledC`).
+        unsafe { library.set_device(&*table as *const _ as *const std::ffi::c_void) }
+            .map_err(internal)?;
+        Ok(OnDevice { device, table, gpu })
+    }
+
+    /// Which entry points run on the device, and why the others do not.
+    pub fn describe(&self) -> String {
+        let mut on = vec![];
+        let mut off = vec![];
+        for (name, why) in &self.gpu.host {
+            match why {
+                None => on.push(name.clone()),
+                Some(w) => off.push(format!("{name} ({w})")),
+            }
+        }
+        let _ = &self.table;
+        format!(
+            "on {}: {} kernel(s); entry points on the device: {}; on the host: {}",
+            self.device.description(),
+            self.gpu.kernels.len(),
+            if on.is_empty() {
+                "none".into()
+            } else {
+                on.join(", ")
+            },
+            if off.is_empty() {
+                "none".into()
+            } else {
+                off.join(", ")
+            },
+        )
+    }
+}
+
 /// A program compiled to C and loaded.
 #[derive(Debug)]
 pub struct CompiledC {
     pub compiled: Compiled,
     pub library: Library,
+    /// The OpenCL device, after the library (dropped after it).
+    pub device: Option<OnDevice>,
     /// How the library was built: its files, whether the cache had it,
     /// the time it took.
     pub built: Built,
@@ -284,7 +413,11 @@ impl Loaded for CompiledC {
     }
 
     fn compile_note(&self) -> Option<String> {
-        Some(self.built.describe())
+        let built = self.built.describe();
+        Some(match &self.device {
+            Some(d) => format!("{built}; {}", d.describe()),
+            None => built,
+        })
     }
 
     fn peak_memory(&self) -> Option<u64> {

@@ -58,6 +58,13 @@ pub enum Exp {
     /// Whether the memory variable holds the only reference to an owned
     /// block (so that it may be updated in place).
     Unique(VName),
+    /// Element `index` of a block in device memory, read by host code (a
+    /// transfer of one element; see [`DeviceOp`]).
+    DeviceRead {
+        mem: VName,
+        elem: PrimType,
+        index: Box<Exp>,
+    },
 }
 
 impl Exp {
@@ -279,6 +286,8 @@ pub enum Code {
     },
     /// The results of an internal function (its last instruction).
     Return(Vec<RetVal>),
+    /// An operation of host code on device memory (GPU backends).
+    Device(Box<DeviceOp>),
     /// Result `k` of the entry point: a scalar, or `shape`'s elements read
     /// contiguously from `mem` (copied out).
     Output {
@@ -290,6 +299,117 @@ pub enum Code {
         offset: Exp,
         shape: Vec<Exp>,
     },
+}
+
+/// What host code does with device memory, in the programs of the GPU
+/// backends (`parad_gpu`): every block of such a function lives on the
+/// device, and host code touches it only through these operations.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DeviceOp {
+    /// [`Code::Alloc`] on the device (failing at `span` when out of
+    /// memory).
+    Alloc {
+        mem: VName,
+        elem: PrimType,
+        elems: Exp,
+        span: Option<usize>,
+    },
+    /// [`Code::Write`] of one element from the host.
+    Write {
+        mem: VName,
+        elem: PrimType,
+        index: Exp,
+        value: Exp,
+    },
+    /// [`Code::Memcpy`] between device blocks.
+    Copy {
+        dst: VName,
+        dst_off: Exp,
+        src: VName,
+        src_off: Exp,
+        elem: PrimType,
+        elems: Exp,
+    },
+    /// [`Code::Input`] of an array: its elements copied to a new device
+    /// block `mem`.
+    Input {
+        k: usize,
+        elem: PrimType,
+        mem: VName,
+        shape: Vec<VName>,
+    },
+    /// [`Code::Output`] of an array: its elements copied from the device.
+    Output {
+        k: usize,
+        elem: PrimType,
+        mem: VName,
+        offset: Exp,
+        shape: Vec<Exp>,
+    },
+    /// Runs kernel `kernel` ([`Program::kernels`]) over the iterations
+    /// `i < bound`, with the host's values of its parameters.
+    Launch { kernel: usize, bound: Exp },
+}
+
+/// A kernel: the body of a parallel loop, run by one device thread per
+/// iteration. Its body never allocates; its parameters are the scalars
+/// and device blocks free in it, passed by the [`DeviceOp::Launch`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Kernel {
+    pub name: String,
+    /// The iteration variable (`i64`).
+    pub i: VName,
+    pub scalars: Vec<(VName, PrimType)>,
+    pub mems: Vec<VName>,
+    pub body: Vec<Code>,
+}
+
+/// An error site of a kernel: where it fails, its message and the types
+/// of its arguments.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ErrorSite {
+    pub span: Option<usize>,
+    pub message: String,
+    pub args: Vec<PrimType>,
+}
+
+impl Kernel {
+    /// The [`Code::Error`]s of the body in the order they are written
+    /// (nested code in place, `then` before `else`): a kernel reports a
+    /// failure by its site's index in this list.
+    pub fn error_sites(&self) -> Vec<ErrorSite> {
+        fn walk(code: &[Code], out: &mut Vec<ErrorSite>) {
+            for c in code {
+                match c {
+                    Code::Error {
+                        span,
+                        message,
+                        args,
+                    } => out.push(ErrorSite {
+                        span: *span,
+                        message: message.clone(),
+                        args: args.iter().map(|a| a.ty).collect(),
+                    }),
+                    Code::Block(b)
+                    | Code::For { body: b, .. }
+                    | Code::While { body: b, .. }
+                    | Code::Cas { body: b, .. }
+                    | Code::ParFor { body: b, .. }
+                    | Code::Critical(b) => walk(b, out),
+                    Code::If {
+                        then_br, else_br, ..
+                    } => {
+                        walk(then_br, out);
+                        walk(else_br, out);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let mut out = vec![];
+        walk(&self.body, &mut out);
+        out
+    }
 }
 
 /// `c[i][j] = Σ_p a[i][p]·b[p][j]` for `i < m`, `j < n`, `p < k` (see
@@ -412,4 +532,8 @@ pub struct Program {
     pub spans: Vec<Span>,
     /// The names of the tuning parameters ([`Exp::UserParam`]), each once.
     pub tuning: Vec<String>,
+    /// The kernels that [`DeviceOp::Launch`] runs (GPU backends only).
+    pub kernels: Vec<Kernel>,
+    /// Names for passes over the program, clashing with none of its own.
+    pub names: parad_core::NameSource,
 }

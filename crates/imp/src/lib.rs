@@ -7,4 +7,4 @@ pub mod lower;
 pub mod pretty;
 
 pub use ir::{Code, Exp, Function, Program};
-pub use lower::{lower_program, LowerError};
+pub use lower::{lower_program, lower_program_for, LowerError, Target};

@@ -2,7 +2,7 @@
 //! C-like statements, with scalar operators written as Futhark's core
 //! IR names them (`add.i32(x, y)`) and memory reads as `mem[i]:f64`.
 
-use crate::ir::{CallArg, CallRes, Code, Exp, Function, IOp, Program, RetVal};
+use crate::ir::{CallArg, CallRes, Code, DeviceOp, Exp, Function, IOp, Kernel, Program, RetVal};
 use std::fmt::{self, Display, Formatter, Write};
 
 impl Display for Exp {
@@ -32,6 +32,7 @@ impl Display for Exp {
             Exp::NumThreads => f.write_str("num_threads"),
             Exp::UserParam { index, default } => write!(f, "user_param({index}, {default})"),
             Exp::Unique(m) => write!(f, "unique({m})"),
+            Exp::DeviceRead { mem, elem, index } => write!(f, "device {mem}[{index}]:{elem}"),
         }
     }
 }
@@ -215,7 +216,74 @@ fn line(out: &mut String, c: &Code, d: usize) -> fmt::Result {
                 .collect();
             writeln!(out, "return {}", vals.join(", "))
         }
+        Code::Device(op) => device_op(out, op),
         _ => Ok(()),
+    }
+}
+
+fn device_op(out: &mut String, op: &DeviceOp) -> fmt::Result {
+    let dims = |shape: &[String]| -> String { shape.iter().map(|s| format!("[{s}]")).collect() };
+    match op {
+        DeviceOp::Alloc {
+            mem, elem, elems, ..
+        } => writeln!(out, "device alloc {mem} = [{elems}]{elem}"),
+        DeviceOp::Write {
+            mem,
+            elem,
+            index,
+            value,
+        } => writeln!(out, "device {mem}[{index}]:{elem} = {value}"),
+        DeviceOp::Copy {
+            dst,
+            dst_off,
+            src,
+            src_off,
+            elem,
+            elems,
+        } => writeln!(
+            out,
+            "device copy {elems} {elem} from {src}[{src_off}..] to {dst}[{dst_off}..]"
+        ),
+        DeviceOp::Input {
+            k,
+            elem,
+            mem,
+            shape,
+            ..
+        } => {
+            let shape: Vec<String> = shape.iter().map(|s| s.to_string()).collect();
+            writeln!(out, "device input {k} -> {mem}: {}{elem}", dims(&shape))
+        }
+        DeviceOp::Output {
+            k,
+            elem,
+            mem,
+            shape,
+            ..
+        } => {
+            let shape: Vec<String> = shape.iter().map(|s| s.to_string()).collect();
+            writeln!(out, "device output {k} <- {mem}: {}{elem}", dims(&shape))
+        }
+        DeviceOp::Launch { kernel, bound } => writeln!(out, "launch kernel{kernel} [{bound}]"),
+    }
+}
+
+impl Display for Kernel {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let params: Vec<String> = self
+            .scalars
+            .iter()
+            .map(|(v, t)| format!("{v}: {t}"))
+            .chain(self.mems.iter().map(|m| format!("mem {m}")))
+            .collect();
+        let mut s = String::new();
+        nested(
+            &mut s,
+            format_args!("kernel {} {} ({})", self.name, self.i, params.join(", ")),
+            &self.body,
+            0,
+        )?;
+        f.write_str(&s)
     }
 }
 
@@ -244,6 +312,9 @@ impl Display for Program {
                 writeln!(f)?;
             }
             write!(f, "{fun}")?;
+        }
+        for k in &self.kernels {
+            write!(f, "\n{k}")?;
         }
         Ok(())
     }

@@ -660,6 +660,12 @@ void futhark_context_free(struct futhark_context *ctx) {
   free(ctx);
 }
 
+/* The device that the GPU entry points of the program run on (a table
+ * that must outlive the context); parad's loader calls it. */
+void parad_context_set_device(struct futhark_context *ctx, const struct parad_device *dev) {
+  parad_ctx_set_device(ctx->p, dev);
+}
+
 int futhark_context_sync(struct futhark_context *ctx) {
   (void)ctx;
   return 0; /* every operation has finished when it returns */

@@ -5,7 +5,10 @@
  * in bytes) followed by 64-byte aligned data. Reference counts are updated
  * atomically, so blocks may be shared between the threads of parallel loops. */
 
-/* A reference to a memory block. rc == NULL: borrowed (never freed, never counted). */
+/* A reference to a memory block. rc == NULL: borrowed (never freed, never counted).
+ * The header's third word says where the data is: 0 in host memory (after
+ * the header), 1 on the device (`data` is then the device's handle, see
+ * device.h). */
 typedef struct {
   unsigned char *data;
   int64_t *rc;
@@ -36,9 +39,14 @@ static inline void p_mem_count(int64_t bytes) {
   }
 }
 
+static inline void p_device_release(const struct parad_device *dev, void *handle) {
+  dev->release(dev->self, handle);
+}
+
 static inline void pmem_unref(pmem *m) {
   if (m->rc != NULL && __atomic_sub_fetch(m->rc, 1, __ATOMIC_ACQ_REL) == 0) {
     p_mem_count(-(m->rc[1] + P_MEM_HEADER));
+    if (m->rc[2]) p_device_release((const struct parad_device *)(intptr_t)m->rc[2], m->data);
     free(m->rc);
   }
   *m = PMEM_NULL;
@@ -63,6 +71,7 @@ static inline int pmem_alloc(pmem *m, int64_t bytes) {
   int64_t *hdr = (int64_t *)(void *)base;
   hdr[0] = 1;
   hdr[1] = (int64_t)cap;
+  hdr[2] = 0;
   p_mem_count((int64_t)cap + P_MEM_HEADER);
   m->rc = hdr;
   m->data = base + P_MEM_HEADER;
@@ -107,6 +116,10 @@ struct parad_ctx {
    * configuration's; NULL: none set). */
   const int64_t *tuning;
   const unsigned char *tuning_set;
+  /* The device of GPU entry points (NULL: none set), and its block of
+   * kernel error words (see device.h). */
+  const struct parad_device *device;
+  pmem kernel_errors;
 };
 
 /* Tuning parameter `i` of the program if the user set it, else `def`. */
@@ -266,6 +279,7 @@ PARAD_EXPORT struct parad_ctx *parad_ctx_new(int32_t nthreads) {
 PARAD_EXPORT void parad_ctx_free(struct parad_ctx *ctx) {
   if (ctx == NULL) return;
   p_pool_free(ctx->pool);
+  pmem_unref(&ctx->kernel_errors);
   parad_ctx_reset(ctx);
   pthread_mutex_destroy(&ctx->error_lock);
   pthread_mutex_destroy(&ctx->critical);

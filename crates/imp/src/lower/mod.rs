@@ -122,11 +122,31 @@ pub(crate) struct Lower {
     tuning: Vec<String>,
     /// The iotas in scope that are not stored (see [`iota`]).
     iotas: FxHashMap<VName, iota::Iota>,
+    pub(crate) target: Target,
 }
 
-/// Lowers every entry point of `p`.
+/// What the lowering's parallel code is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Target {
+    /// CPU threads: a top-level SOAC runs in parallel only when its work
+    /// covers the cost of starting them (a sequential version otherwise).
+    #[default]
+    Multicore,
+    /// A GPU (kernel extraction follows): every top-level SOAC is a
+    /// parallel loop, whatever its width, since the sequential version
+    /// would run on the host against device memory.
+    Gpu,
+}
+
+/// Lowers every entry point of `p` for the multicore backend.
 pub fn lower_program(p: &Program) -> Result<ir::Program> {
+    lower_program_for(p, Target::Multicore)
+}
+
+/// Lowers every entry point of `p` for `target`.
+pub fn lower_program_for(p: &Program, target: Target) -> Result<ir::Program> {
     let mut l = Lower {
+        target,
         names: p.names.clone(),
         spans: vec![],
         env: FxHashMap::default(),
@@ -197,6 +217,8 @@ pub fn lower_program(p: &Program) -> Result<ir::Program> {
         internal,
         spans: l.spans,
         tuning: l.tuning,
+        kernels: vec![],
+        names: l.names,
     })
 }
 

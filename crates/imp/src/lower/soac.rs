@@ -298,6 +298,10 @@ impl Lower {
             }
             Ok(())
         })?;
+        if self.target == super::Target::Gpu {
+            self.code.extend(par_code);
+            return Ok(results.iter().map(|m| m.val(None)).collect());
+        }
         let depth = self.versions;
         let seq_code = self.nested(|l| {
             l.versions += 1;
