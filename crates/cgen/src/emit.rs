@@ -263,7 +263,11 @@ pub fn exp_in(d: Dialect, e: &Exp) -> String {
         Exp::UserParam { index, default } => {
             format!("parad_user_param(ctx, {index}, {})", exp(default))
         }
-        Exp::Unique(m) => format!("pmem_unique({})", name(*m)),
+        Exp::Unique(m) => match d {
+            Dialect::Host => format!("pmem_unique({})", name(*m)),
+            // Kernels track which blocks a thread owns alone.
+            Dialect::Kernel => format!("{}_own", name(*m)),
+        },
     }
 }
 

@@ -8,17 +8,25 @@
 //! transfer of arguments and results). Each parallel loop becomes a
 //! kernel run by one device thread per iteration, with its nested
 //! parallelism sequential in the thread (the lowering's code for one
-//! thread, as on the CPU). Kernels never allocate, so a loop whose body
-//! needs memory of its own keeps its function on the host, and so do
-//! functions with what no kernel does yet: matrix-multiply calls,
-//! critical sections, calls of recursive functions, atomics in host
-//! code, reads of the thread count or of tuning parameters in a kernel,
-//! and `f16`. [`Offloaded::host`] says why, per entry point.
+//! thread, as on the CPU). Loops, branches and blocks of host code that
+//! work on device memory and launch nothing become kernels of one thread
+//! (rather than a transfer per element).
+//!
+//! Kernels never allocate. A loop whose body needs memory gets an arena
+//! from the host ([`parad_imp::ir::Arena`]): a share per thread, sized
+//! before the launch from the body's allocations, whose sizes must then
+//! be known outside the loop (variables from outside it, or `let`s of the
+//! body computed from them). Functions with what no kernel does yet stay
+//! on the host: allocations of sizes computed in the loop,
+//! matrix-multiply calls, critical sections, calls of recursive
+//! functions, atomics in host code, reads of the thread count or of
+//! tuning parameters in a kernel, and `f16`. [`Offloaded::host`] says
+//! why, per entry point.
 
 use parad_base::{FloatType, PrimType};
 use parad_core::VName;
 use parad_imp::ir::{Code, DeviceOp, ErrorArg, Exp, Function, Kernel, Program};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// A program after kernel extraction.
 #[derive(Clone, Debug)]
@@ -62,6 +70,104 @@ pub fn offload(p: &Program) -> Offloaded {
     }
     program.names = names;
     Offloaded { program, host }
+}
+
+/// The bytes of the arena of one launch, beyond which fewer threads run
+/// (each more iterations).
+pub const ARENA_BYTES: i64 = 1 << 28;
+
+/// The element type and size of every allocation in `code`.
+fn collect_allocs<'a>(code: &'a [Code], out: &mut Vec<(PrimType, &'a Exp)>) {
+    for c in code {
+        if let Code::Alloc { elem, elems, .. } = c {
+            out.push((*elem, elems));
+        }
+        for b in children(c) {
+            collect_allocs(b, out);
+        }
+    }
+}
+
+/// The variables that `code` declares, at any depth.
+fn declared_vars(code: &[Code], out: &mut FxHashSet<VName>) {
+    for c in code {
+        match c {
+            Code::Decl { var, .. } | Code::Let { var, .. } => {
+                out.insert(*var);
+            }
+            Code::For { i, .. } => {
+                out.insert(*i);
+            }
+            Code::Cas { old, .. } => {
+                out.insert(*old);
+            }
+            _ => {}
+        }
+        for b in children(c) {
+            declared_vars(b, out);
+        }
+    }
+}
+
+/// The value of every scalar that `code` declares with `let` and never
+/// assigns again (sizes start as a `let` and may change in a branch).
+fn let_defs<'a>(code: &'a [Code], out: &mut FxHashMap<VName, &'a Exp>) {
+    fn walk<'a>(
+        code: &'a [Code],
+        lets: &mut FxHashMap<VName, &'a Exp>,
+        assigned: &mut FxHashSet<VName>,
+    ) {
+        for c in code {
+            match c {
+                Code::Let { var, exp, .. } => {
+                    lets.insert(*var, exp);
+                }
+                Code::Assign { var, .. } => {
+                    assigned.insert(*var);
+                }
+                _ => {}
+            }
+            for b in children(c) {
+                walk(b, lets, assigned);
+            }
+        }
+    }
+    let mut assigned = FxHashSet::default();
+    walk(code, out, &mut assigned);
+    out.retain(|v, _| !assigned.contains(v));
+}
+
+/// `e` in terms of variables from outside a loop body: variables that
+/// the body declares with `let` replaced by their values (operators are
+/// total and reads are not allowed, so computing them before the loop
+/// is safe); `None` when it depends on anything else the body computes.
+fn invariant(
+    e: &Exp,
+    lets: &FxHashMap<VName, &Exp>,
+    declared: &FxHashSet<VName>,
+    depth: u32,
+) -> Option<Exp> {
+    if depth > 64 {
+        return None;
+    }
+    let go = |x: &Exp| invariant(x, lets, declared, depth + 1).map(Box::new);
+    Some(match e {
+        Exp::Var(v) if declared.contains(v) => invariant(lets.get(v)?, lets, declared, depth + 1)?,
+        Exp::Var(_) | Exp::Const(_) | Exp::NumThreads => e.clone(),
+        Exp::Read { .. } | Exp::DeviceRead { .. } | Exp::Unique(_) => return None,
+        Exp::UserParam { index, default } => Exp::UserParam {
+            index: *index,
+            default: go(default)?,
+        },
+        Exp::I(op, x, y) => Exp::I(*op, go(x)?, go(y)?),
+        Exp::Un(op, t, x) => Exp::Un(*op, *t, go(x)?),
+        Exp::Bin(op, t, x, y) => Exp::Bin(*op, *t, go(x)?, go(y)?),
+        Exp::Tern(op, t, x, y, z) => Exp::Tern(*op, *t, go(x)?, go(y)?, go(z)?),
+        Exp::Cmp(op, t, x, y) => Exp::Cmp(*op, *t, go(x)?, go(y)?),
+        Exp::Conv(op, f, t, x) => Exp::Conv(*op, *f, *t, go(x)?),
+        Exp::Select(c, x, y) => Exp::Select(go(c)?, go(x)?, go(y)?),
+        Exp::And(x, y) => Exp::And(go(x)?, go(y)?),
+    })
 }
 
 /// Whether code reads or writes memory.
@@ -151,6 +257,7 @@ impl Extract<'_> {
             Code::For { .. } | Code::While { .. } | Code::If { .. } | Code::Block(_)
         ) || !touches_memory(std::slice::from_ref(c))
             || kernel_code(std::slice::from_ref(c)).is_err()
+            || self.share(std::slice::from_ref(c)).ok()?.is_some()
         {
             return None;
         }
@@ -282,11 +389,15 @@ impl Extract<'_> {
                 else_br: self.host(else_br)?,
             },
             Code::ParFor { i, bound, body } => {
+                let share = self.share(body)?;
                 let kernel = self.kernel(*i, body)?;
-                dev(DeviceOp::Launch {
-                    kernel,
-                    bound: host_exp(bound),
-                })
+                match share {
+                    None => dev(DeviceOp::Launch {
+                        kernel,
+                        bound: host_exp(bound),
+                    }),
+                    Some(share) => Code::Block(self.arena_launch(kernel, host_exp(bound), share)),
+                }
             }
             Code::Error {
                 span,
@@ -355,6 +466,88 @@ impl Extract<'_> {
         })
     }
 
+    /// The bytes of memory a thread of a parallel loop's body needs, when
+    /// it allocates: twice each allocation (a block may be kept for
+    /// reuse while a new one is made, as loops that build an array per
+    /// iteration do), each rounded to 8 bytes. Sizes must be known before
+    /// the loop starts.
+    fn share(&self, body: &[Code]) -> Result<Option<Exp>> {
+        let mut allocs = vec![];
+        collect_allocs(body, &mut allocs);
+        if allocs.is_empty() {
+            return Ok(None);
+        }
+        let mut declared = FxHashSet::default();
+        declared_vars(body, &mut declared);
+        let mut lets = FxHashMap::default();
+        let_defs(body, &mut lets);
+        let mut total = Exp::i64(0);
+        for (elem, elems) in allocs {
+            let Some(elems) = invariant(elems, &lets, &declared, 0) else {
+                return Err("a parallel loop allocates memory of a size it computes".into());
+            };
+            let bytes = Exp::times(host_exp(&elems), Exp::i64(elem.size() as i64));
+            let rounded = Exp::times(
+                Exp::over(Exp::plus(bytes, Exp::i64(7)), Exp::i64(8)),
+                Exp::i64(8),
+            );
+            total = Exp::plus(total, Exp::times(rounded, Exp::i64(2)));
+        }
+        Ok(Some(total))
+    }
+
+    /// The launch of `kernel`, whose threads share an arena: at most as
+    /// many threads as [`ARENA_BYTES`] has shares (at least one).
+    fn arena_launch(&mut self, kernel: usize, bound: Exp, share: Exp) -> Vec<Code> {
+        let i64t = PrimType::Int(parad_base::IntType::I64);
+        let per = self.names.fresh("share");
+        let total = self.names.fresh("bound");
+        let threads = self.names.fresh("threads");
+        let mem = self.names.fresh("arena");
+        let k = &mut self.kernels[kernel - self.first];
+        k.scalars.push((total, i64t));
+        k.scalars.push((per, i64t));
+        k.mems.push(mem);
+        k.arena = Some(parad_imp::ir::Arena {
+            mem,
+            per_thread: per,
+            bound: total,
+        });
+        let max = |a: Exp, b: Exp| Exp::iop(parad_imp::ir::IOp::Max, a, b);
+        vec![
+            Code::Let {
+                var: per,
+                ty: i64t,
+                exp: max(share, Exp::i64(8)),
+            },
+            Code::Let {
+                var: total,
+                ty: i64t,
+                exp: bound,
+            },
+            Code::Let {
+                var: threads,
+                ty: i64t,
+                exp: Exp::min(
+                    Exp::Var(total),
+                    max(Exp::i64(1), Exp::over(Exp::i64(ARENA_BYTES), Exp::Var(per))),
+                ),
+            },
+            Code::DeclMem(mem),
+            Code::Device(Box::new(DeviceOp::Alloc {
+                mem,
+                elem: PrimType::Int(parad_base::IntType::U8),
+                elems: Exp::times(Exp::Var(threads), Exp::Var(per)),
+                span: None,
+            })),
+            Code::Device(Box::new(DeviceOp::Launch {
+                kernel,
+                bound: Exp::Var(threads),
+            })),
+            Code::Unref(mem),
+        ]
+    }
+
     /// The kernel of a parallel loop's body; its number.
     fn kernel(&mut self, i: VName, body: &[Code]) -> Result<usize> {
         kernel_code(body)?;
@@ -387,6 +580,7 @@ impl Extract<'_> {
             scalars,
             mems,
             body: body.to_vec(),
+            arena: None,
         });
         Ok(k)
     }
@@ -481,8 +675,9 @@ fn kernel_code(code: &[Code]) -> Result<()> {
                     kernel_exp(&a.exp)?;
                 }
             }
-            Code::Alloc { .. } => {
-                return Err("a parallel loop allocates memory of its own (no kernel yet)".into())
+            Code::Alloc { elem, elems, .. } => {
+                prim(*elem)?;
+                kernel_exp(elems)?
             }
             Code::ParFor { .. } => return Err("a parallel loop is nested in another".into()),
             Code::Gemm(_) => return Err("a parallel loop multiplies matrices".into()),
@@ -518,7 +713,7 @@ fn kernel_exp(e: &Exp) -> Result<()> {
         Exp::Var(_) | Exp::Const(_) => Ok(()),
         Exp::NumThreads => Err("a kernel reads the number of threads".into()),
         Exp::UserParam { .. } => Err("a kernel reads a tuning parameter".into()),
-        Exp::Unique(_) => Err("a kernel tests whether a block is unique".into()),
+        Exp::Unique(_) => Ok(()),
         Exp::DeviceRead { .. } => Err("a kernel reads device memory as host code".into()),
         Exp::Read { elem, index, .. } => {
             prim(*elem)?;

@@ -6,7 +6,10 @@
 //! [, errors])`: thread `i < n_` runs iteration `i` of the parallel loop.
 //! Blocks are `__global uchar` pointers, cast to the element type at
 //! each access; the memory variables of the body are pointers into them
-//! (the body never allocates). A failing thread claims the error words
+//! or into the thread's share of an arena (see [`parad_imp::ir::Arena`]),
+//! each with whether the thread owns its block alone (`m_own`, what the
+//! host's reference counts say) and its size (`m_cap`), so that blocks
+//! are reused and updated in place as on the host. A failing thread claims the error words
 //! (`errors`, see the C runtime's `device.h`) with a compare-and-swap,
 //! writes its site and arguments, and leaves; other threads go on, and
 //! the host reports the claimed error after the launch.
@@ -41,12 +44,15 @@ fn elem(mem: parad_core::VName, t: PrimType, index: &Exp) -> String {
     format!("((__global {} *){})[{}]", ctype(t), name(mem), exp(index))
 }
 
-struct Printer {
+struct Printer<'a> {
+    kernel: &'a Kernel,
     /// The next error site's number (sites are numbered in the order of
     /// [`Kernel::error_sites`]).
     site: usize,
     /// Fresh names of the printer's own loops.
     fresh: usize,
+    /// The memory variables of the body (not parameters).
+    locals: Vec<parad_core::VName>,
 }
 
 fn kernel(out: &mut String, k: &Kernel) {
@@ -68,22 +74,60 @@ fn kernel(out: &mut String, k: &Kernel) {
         params.push("__global long *errors_".into());
     }
     let _ = writeln!(out, "\n__kernel void {}({}) {{", k.name, params.join(", "));
-    let _ = writeln!(
-        out,
-        "  const long {} = (long)get_global_id(0);\n  if ({} >= n_) return;",
-        name(k.i),
-        name(k.i)
-    );
+    let mut mems = vec![];
+    collect_mems(&k.body, &mut mems);
+    // Which blocks a thread owns alone (it may then reuse or update them
+    // in place), and their sizes: parameters never.
+    for m in &k.mems {
+        let _ = writeln!(
+            out,
+            "  const bool {0}_own = false; const long {0}_cap = 0;",
+            name(*m)
+        );
+    }
     for b in bools {
         let _ = writeln!(out, "  const bool {b} = {b}_b != 0;");
     }
-    let mut mems = vec![];
-    collect_mems(&k.body, &mut mems);
-    for m in mems {
-        let _ = writeln!(out, "  __global unsigned char *{} = 0;", name(m));
+    let i = name(k.i);
+    let mut d = 1;
+    match &k.arena {
+        None => {
+            let _ = writeln!(
+                out,
+                "  const long {i} = (long)get_global_id(0);\n  if ({i} >= n_) return;"
+            );
+        }
+        Some(a) => {
+            // Each of the n_ threads runs iterations i, i + n_, … of the
+            // loop, allocating from its share of the arena.
+            let _ = writeln!(
+                out,
+                "  const long gid_ = (long)get_global_id(0);\n  if (gid_ >= n_) return;\n  for (long {i} = gid_; {i} < {b}; {i} += n_) {{\n    __global unsigned char *top_ = {m} + gid_ * {p};\n    __global unsigned char *const end_ = top_ + {p};",
+                b = name(a.bound),
+                m = name(a.mem),
+                p = name(a.per_thread),
+            );
+            d = 2;
+        }
     }
-    let mut p = Printer { site: 0, fresh: 0 };
-    p.block(out, &k.body, 1);
+    for m in &mems {
+        indent(out, d);
+        let _ = writeln!(
+            out,
+            "__global unsigned char *{0} = 0; long {0}_cap = 0; bool {0}_own = false;",
+            name(*m)
+        );
+    }
+    let mut p = Printer {
+        kernel: k,
+        site: 0,
+        fresh: 0,
+        locals: mems,
+    };
+    p.block(out, &k.body, d);
+    if k.arena.is_some() {
+        out.push_str("  }\n");
+    }
     out.push_str("}\n");
 }
 
@@ -106,7 +150,7 @@ fn collect_mems(code: &[Code], out: &mut Vec<parad_core::VName>) {
     }
 }
 
-impl Printer {
+impl Printer<'_> {
     fn block(&mut self, out: &mut String, code: &[Code], d: usize) {
         for c in code {
             self.code(out, c, d);
@@ -135,23 +179,85 @@ impl Printer {
                 let _ = writeln!(out, "{} = {};", name(*var), exp(e));
             }
             Code::DeclMem(_) => {}
-            // Views: pointers into blocks that live outside the kernel.
-            Code::SetMem { dst, src } | Code::Borrow { dst, src } => {
+            Code::Alloc {
+                mem,
+                elem: t,
+                elems,
+                ..
+            } => {
+                // Reuses the block the variable owns alone when it is
+                // large enough (as the host's blocks are reused), else
+                // takes the next bytes of the thread's share.
+                let m = name(*mem);
                 indent(out, d);
-                let _ = writeln!(out, "{} = {};", name(*dst), name(*src));
+                let _ = writeln!(
+                    out,
+                    "{{ const long b_ = (({}) * (long)sizeof({}) + 7) / 8 * 8;",
+                    exp(elems),
+                    ctype(*t)
+                );
+                indent(out, d + 1);
+                let _ = writeln!(out, "if (!({m}_own && {m}_cap >= b_)) {{");
+                indent(out, d + 2);
+                out.push_str("if (end_ - top_ < b_) ");
+                let share = self
+                    .kernel
+                    .arena
+                    .as_ref()
+                    .expect("an allocating kernel has an arena");
+                let site = self.kernel.error_sites().len() - 1;
+                self.fail_at(
+                    out,
+                    d + 2,
+                    site,
+                    &[ErrorArg {
+                        exp: Exp::Var(share.per_thread),
+                        ty: PrimType::Int(parad_base::IntType::I64),
+                    }],
+                );
+                indent(out, d + 2);
+                let _ = writeln!(out, "{m} = top_; {m}_cap = b_; {m}_own = true; top_ += b_;");
+                indent(out, d + 1);
+                out.push_str("} }\n");
             }
+            // A reference more: neither variable holds the block alone.
+            Code::SetMem { dst, src } => {
+                indent(out, d);
+                let _ = write!(
+                    out,
+                    "{0} = {1}; {0}_own = false; {0}_cap = 0;",
+                    name(*dst),
+                    name(*src)
+                );
+                if self.locals.contains(src) {
+                    let _ = write!(out, " {}_own = false;", name(*src));
+                }
+                out.push('\n');
+            }
+            // A view of a block that someone else owns.
+            Code::Borrow { dst, src } => {
+                indent(out, d);
+                let _ = writeln!(
+                    out,
+                    "{0} = {1}; {0}_own = false; {0}_cap = 0;",
+                    name(*dst),
+                    name(*src)
+                );
+            }
+            // The host's pmem_swap: dst takes src's block, src dst's old
+            // one when it owned it.
             Code::MoveMem { dst, src } => {
                 indent(out, d);
                 let _ = writeln!(
                     out,
-                    "{{ __global unsigned char *t_ = {0}; {0} = {1}; {1} = t_; }}",
+                    "if ({0} == {1}) {{ {1} = 0; {1}_own = false; {1}_cap = 0; {0}_own = false; }} else {{ __global unsigned char *t_ = {0}; const long tc_ = {0}_cap; const bool to_ = {0}_own; {0} = {1}; {0}_cap = {1}_cap; {0}_own = {1}_own; {1} = to_ ? t_ : 0; {1}_cap = to_ ? tc_ : 0; {1}_own = to_; }}",
                     name(*dst),
                     name(*src)
                 );
             }
             Code::Unref(m) => {
                 indent(out, d);
-                let _ = writeln!(out, "{} = 0;", name(*m));
+                let _ = writeln!(out, "{0} = 0; {0}_own = false; {0}_cap = 0;", name(*m));
             }
             Code::Write {
                 mem,
@@ -271,7 +377,11 @@ impl Printer {
                 indent(out, d);
                 out.push_str("} }\n");
             }
-            Code::Error { args, .. } => self.fail(out, d, args),
+            Code::Error { args, .. } => {
+                let site = self.site;
+                self.site += 1;
+                self.fail_at(out, d, site, args)
+            }
             // Kernel extraction leaves nothing else in a kernel.
             other => panic!("internal error: {other:?} in a kernel"),
         }
@@ -279,9 +389,7 @@ impl Printer {
 
     /// Claims the error words for this site (when no thread has) and
     /// leaves the thread.
-    fn fail(&mut self, out: &mut String, d: usize, args: &[ErrorArg]) {
-        let site = self.site;
-        self.site += 1;
+    fn fail_at(&mut self, out: &mut String, d: usize, site: usize, args: &[ErrorArg]) {
         indent(out, d);
         let _ = writeln!(
             out,

@@ -352,8 +352,8 @@ pub enum DeviceOp {
 }
 
 /// A kernel: the body of a parallel loop, run by one device thread per
-/// iteration. Its body never allocates; its parameters are the scalars
-/// and device blocks free in it, passed by the [`DeviceOp::Launch`].
+/// iteration. Its parameters are the scalars and device blocks free in
+/// it, passed by the [`DeviceOp::Launch`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Kernel {
     pub name: String,
@@ -362,7 +362,29 @@ pub struct Kernel {
     pub scalars: Vec<(VName, PrimType)>,
     pub mems: Vec<VName>,
     pub body: Vec<Code>,
+    /// Where the body's allocations come from, when it has any.
+    pub arena: Option<Arena>,
 }
+
+/// The memory of a kernel whose body allocates. The kernel never
+/// allocates itself: the host gives it one block, `mem`, cut into a
+/// share of `per_thread` bytes per thread, and launches at most as many
+/// threads as the block has shares; each thread runs the iterations `i`,
+/// `i + threads`, … below `bound`, and takes the body's allocations from
+/// its share (all three are parameters of the kernel among
+/// [`Kernel::scalars`] and [`Kernel::mems`]). A body that needs more
+/// than its share fails with the kernel's last error site.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Arena {
+    pub mem: VName,
+    pub per_thread: VName,
+    pub bound: VName,
+}
+
+/// The message of the error of a kernel whose thread outgrows its share
+/// of the arena (its argument: the share, in bytes).
+pub const ARENA_EXHAUSTED: &str =
+    "Out of memory on the GPU: a thread of a parallel loop needs more than its share ({} bytes)";
 
 /// An error site of a kernel: where it fails, its message and the types
 /// of its arguments.
@@ -408,6 +430,13 @@ impl Kernel {
         }
         let mut out = vec![];
         walk(&self.body, &mut out);
+        if self.arena.is_some() {
+            out.push(ErrorSite {
+                span: None,
+                message: ARENA_EXHAUSTED.to_string(),
+                args: vec![PrimType::Int(parad_base::IntType::I64)],
+            });
+        }
         out
     }
 }
