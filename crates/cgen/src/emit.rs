@@ -265,8 +265,8 @@ pub fn exp_in(d: Dialect, e: &Exp) -> String {
         }
         Exp::Unique(m) => match d {
             Dialect::Host => format!("pmem_unique({})", name(*m)),
-            // Kernels track which blocks a thread owns alone.
-            Dialect::Kernel => format!("{}_own", name(*m)),
+            // Kernels count the references to a thread's blocks.
+            Dialect::Kernel => format!("({0}_rc != 0 && {0}_rc[0] == 1)", name(*m)),
         },
     }
 }

@@ -469,8 +469,8 @@ impl Extract<'_> {
     /// The bytes of memory a thread of a parallel loop's body needs, when
     /// it allocates: twice each allocation (a block may be kept for
     /// reuse while a new one is made, as loops that build an array per
-    /// iteration do), each rounded to 8 bytes. Sizes must be known before
-    /// the loop starts.
+    /// iteration do), each rounded to 8 bytes, with its 3-word header.
+    /// Sizes must be known before the loop starts.
     fn share(&self, body: &[Code]) -> Result<Option<Exp>> {
         let mut allocs = vec![];
         collect_allocs(body, &mut allocs);
@@ -487,9 +487,12 @@ impl Extract<'_> {
                 return Err("a parallel loop allocates memory of a size it computes".into());
             };
             let bytes = Exp::times(host_exp(&elems), Exp::i64(elem.size() as i64));
-            let rounded = Exp::times(
-                Exp::over(Exp::plus(bytes, Exp::i64(7)), Exp::i64(8)),
-                Exp::i64(8),
+            let rounded = Exp::plus(
+                Exp::times(
+                    Exp::over(Exp::plus(bytes, Exp::i64(7)), Exp::i64(8)),
+                    Exp::i64(8),
+                ),
+                Exp::i64(24),
             );
             total = Exp::plus(total, Exp::times(rounded, Exp::i64(2)));
         }

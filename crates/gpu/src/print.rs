@@ -5,11 +5,14 @@
 //! Kernel `k` is `__kernel void parad_kK(long n_, scalars…, blocks…
 //! [, errors])`: thread `i < n_` runs iteration `i` of the parallel loop.
 //! Blocks are `__global uchar` pointers, cast to the element type at
-//! each access; the memory variables of the body are pointers into them
-//! or into the thread's share of an arena (see [`parad_imp::ir::Arena`]),
-//! each with whether the thread owns its block alone (`m_own`, what the
-//! host's reference counts say) and its size (`m_cap`), so that blocks
-//! are reused and updated in place as on the host. A failing thread claims the error words
+//! each access. The memory variables of the body point into parameters'
+//! blocks or into blocks of the thread's share of an arena (see
+//! [`parad_imp::ir::Arena`]); those have a header as the host's blocks
+//! do (reference count, size, next free block), held by the variable's
+//! `m_rc` (0 for a block it does not count), so that the thread's
+//! blocks are counted, reused and updated in place exactly as on the
+//! host, and blocks whose count drops to zero go to the thread's free
+//! list for its next allocations. A failing thread claims the error words
 //! (`errors`, see the C runtime's `device.h`) with a compare-and-swap,
 //! writes its site and arguments, and leaves; other threads go on, and
 //! the host reports the claimed error after the launch.
@@ -22,9 +25,18 @@ use std::fmt::Write;
 /// The OpenCL C prelude of every kernel source.
 pub const PRIMS_CL: &str = include_str!("opencl/prims.cl");
 
+/// Reference counting of the blocks of a thread (`free_` is the
+/// thread's list of blocks no one refers to; a header is three words:
+/// count, bytes, next free block).
+const BLOCKS_CL: &str = r#"
+#define P_HEADER_WORDS 3
+#define P_UNREF(m, rc) do { if ((rc) != 0 && --(rc)[0] == 0) { (rc)[2] = (long)free_; free_ = (rc); } (m) = 0; (rc) = 0; } while (0)
+"#;
+
 /// The OpenCL C source of `kernels`, after the prelude.
 pub fn opencl_source(kernels: &[Kernel]) -> String {
     let mut out = String::from(PRIMS_CL);
+    out.push_str(BLOCKS_CL);
     for k in kernels {
         kernel(&mut out, k);
     }
@@ -51,8 +63,6 @@ struct Printer<'a> {
     site: usize,
     /// Fresh names of the printer's own loops.
     fresh: usize,
-    /// The memory variables of the body (not parameters).
-    locals: Vec<parad_core::VName>,
 }
 
 fn kernel(out: &mut String, k: &Kernel) {
@@ -79,11 +89,7 @@ fn kernel(out: &mut String, k: &Kernel) {
     // Which blocks a thread owns alone (it may then reuse or update them
     // in place), and their sizes: parameters never.
     for m in &k.mems {
-        let _ = writeln!(
-            out,
-            "  const bool {0}_own = false; const long {0}_cap = 0;",
-            name(*m)
-        );
+        let _ = writeln!(out, "  __global long *const {}_rc = 0;", name(*m));
     }
     for b in bools {
         let _ = writeln!(out, "  const bool {b} = {b}_b != 0;");
@@ -94,7 +100,7 @@ fn kernel(out: &mut String, k: &Kernel) {
         None => {
             let _ = writeln!(
                 out,
-                "  const long {i} = (long)get_global_id(0);\n  if ({i} >= n_) return;"
+                "  const long {i} = (long)get_global_id(0);\n  if ({i} >= n_) return;\n  __global long *free_ = 0;"
             );
         }
         Some(a) => {
@@ -102,7 +108,7 @@ fn kernel(out: &mut String, k: &Kernel) {
             // loop, allocating from its share of the arena.
             let _ = writeln!(
                 out,
-                "  const long gid_ = (long)get_global_id(0);\n  if (gid_ >= n_) return;\n  for (long {i} = gid_; {i} < {b}; {i} += n_) {{\n    __global unsigned char *top_ = {m} + gid_ * {p};\n    __global unsigned char *const end_ = top_ + {p};",
+                "  const long gid_ = (long)get_global_id(0);\n  if (gid_ >= n_) return;\n  for (long {i} = gid_; {i} < {b}; {i} += n_) {{\n    __global unsigned char *top_ = {m} + gid_ * {p};\n    __global unsigned char *const end_ = top_ + {p};\n    __global long *free_ = 0;",
                 b = name(a.bound),
                 m = name(a.mem),
                 p = name(a.per_thread),
@@ -114,7 +120,7 @@ fn kernel(out: &mut String, k: &Kernel) {
         indent(out, d);
         let _ = writeln!(
             out,
-            "__global unsigned char *{0} = 0; long {0}_cap = 0; bool {0}_own = false;",
+            "__global unsigned char *{0} = 0; __global long *{0}_rc = 0;",
             name(*m)
         );
     }
@@ -122,7 +128,6 @@ fn kernel(out: &mut String, k: &Kernel) {
         kernel: k,
         site: 0,
         fresh: 0,
-        locals: mems,
     };
     p.block(out, &k.body, d);
     if k.arena.is_some() {
@@ -197,9 +202,19 @@ impl Printer<'_> {
                     ctype(*t)
                 );
                 indent(out, d + 1);
-                let _ = writeln!(out, "if (!({m}_own && {m}_cap >= b_)) {{");
+                let _ = writeln!(
+                    out,
+                    "if (!({m}_rc != 0 && {m}_rc[0] == 1 && {m}_rc[1] >= b_)) {{"
+                );
                 indent(out, d + 2);
-                out.push_str("if (end_ - top_ < b_) ");
+                let _ = writeln!(
+                    out,
+                    "P_UNREF({m}, {m}_rc); __global long *f_ = free_, *prev_ = 0; while (f_ != 0 && f_[1] < b_) {{ prev_ = f_; f_ = (__global long *)f_[2]; }}"
+                );
+                indent(out, d + 2);
+                out.push_str("if (f_ != 0) { if (prev_ != 0) prev_[2] = f_[2]; else free_ = (__global long *)f_[2]; } else {\n");
+                indent(out, d + 3);
+                out.push_str("if (end_ - top_ < b_ + 8 * P_HEADER_WORDS) ");
                 let share = self
                     .kernel
                     .arena
@@ -208,56 +223,58 @@ impl Printer<'_> {
                 let site = self.kernel.error_sites().len() - 1;
                 self.fail_at(
                     out,
-                    d + 2,
+                    d + 3,
                     site,
                     &[ErrorArg {
                         exp: Exp::Var(share.per_thread),
                         ty: PrimType::Int(parad_base::IntType::I64),
                     }],
                 );
+                indent(out, d + 3);
+                out.push_str(
+                    "f_ = (__global long *)top_; f_[1] = b_; top_ += b_ + 8 * P_HEADER_WORDS;\n",
+                );
                 indent(out, d + 2);
-                let _ = writeln!(out, "{m} = top_; {m}_cap = b_; {m}_own = true; top_ += b_;");
+                out.push_str("}\n");
+                indent(out, d + 2);
+                let _ = writeln!(
+                    out,
+                    "f_[0] = 1; {m}_rc = f_; {m} = (__global unsigned char *)(f_ + P_HEADER_WORDS);"
+                );
                 indent(out, d + 1);
                 out.push_str("} }\n");
             }
-            // A reference more: neither variable holds the block alone.
+            // The host's pmem_set, pmem_borrow, pmem_swap and pmem_unref.
             Code::SetMem { dst, src } => {
                 indent(out, d);
-                let _ = write!(
+                let _ = writeln!(
                     out,
-                    "{0} = {1}; {0}_own = false; {0}_cap = 0;",
+                    "{{ if ({1}_rc != 0) {1}_rc[0]++; __global unsigned char *s_ = {1}; __global long *sr_ = {1}_rc; P_UNREF({0}, {0}_rc); {0} = s_; {0}_rc = sr_; }}",
                     name(*dst),
                     name(*src)
                 );
-                if self.locals.contains(src) {
-                    let _ = write!(out, " {}_own = false;", name(*src));
-                }
-                out.push('\n');
             }
-            // A view of a block that someone else owns.
             Code::Borrow { dst, src } => {
                 indent(out, d);
                 let _ = writeln!(
                     out,
-                    "{0} = {1}; {0}_own = false; {0}_cap = 0;",
+                    "{{ __global unsigned char *s_ = {1}; P_UNREF({0}, {0}_rc); {0} = s_; }}",
                     name(*dst),
                     name(*src)
                 );
             }
-            // The host's pmem_swap: dst takes src's block, src dst's old
-            // one when it owned it.
             Code::MoveMem { dst, src } => {
                 indent(out, d);
                 let _ = writeln!(
                     out,
-                    "if ({0} == {1}) {{ {1} = 0; {1}_own = false; {1}_cap = 0; {0}_own = false; }} else {{ __global unsigned char *t_ = {0}; const long tc_ = {0}_cap; const bool to_ = {0}_own; {0} = {1}; {0}_cap = {1}_cap; {0}_own = {1}_own; {1} = to_ ? t_ : 0; {1}_cap = to_ ? tc_ : 0; {1}_own = to_; }}",
+                    "if ({1} == {0}) {{ if (!({1}_rc == 0 && {0}_rc != 0)) {{ P_UNREF({0}, {0}_rc); {0} = {1}; {0}_rc = {1}_rc; }} {1} = 0; {1}_rc = 0; }} else {{ __global unsigned char *t_ = {0}; __global long *tr_ = {0}_rc; {0} = {1}; {0}_rc = {1}_rc; {1} = tr_ != 0 ? t_ : 0; {1}_rc = tr_; }}",
                     name(*dst),
                     name(*src)
                 );
             }
             Code::Unref(m) => {
                 indent(out, d);
-                let _ = writeln!(out, "{0} = 0; {0}_own = false; {0}_cap = 0;", name(*m));
+                let _ = writeln!(out, "P_UNREF({0}, {0}_rc);", name(*m));
             }
             Code::Write {
                 mem,
