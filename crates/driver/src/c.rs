@@ -318,6 +318,12 @@ pub struct OnDevice {
     pub gpu: GpuPart,
 }
 
+// SAFETY: the table points at the boxed device, which moves with it;
+// `OpenClDevice` is `Send` and serialises every call of the table with
+// its own lock, and the library calling the table is used by one thread
+// at a time (`Library` is `Send`, not `Sync`).
+unsafe impl Send for OnDevice {}
+
 impl OnDevice {
     fn open(
         library: &mut Library,
